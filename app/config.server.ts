@@ -1,0 +1,108 @@
+// Every setting the studio reads from its environment, validated once. Nothing else reads process.env.
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { z } from 'zod'
+
+const booleanFlag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes')
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  SESSION_SECRET: z.string().min(32).optional(),
+  RESULTS_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i, 'RESULTS_KEY must be 64 hex characters (32 bytes)')
+    .optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Facet Studio <no-reply@facet.studio>'),
+  OPERATOR_EMAIL: z.string().email().optional(),
+  SUPPORT_EMAIL: z.string().email().default('support@facet.studio'),
+  STATUS_PAGE_URL: z.string().url().default('https://status.facet.studio'),
+  MODELS_DIR: z.string().default('./models'),
+  TOOL_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  TOOL_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).default(8),
+  TOOL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  TOOL_COSTS: z.string().optional(),
+  GUEST_DAILY_CREDITS: z.coerce.number().int().min(0).default(5),
+  USER_DAILY_FLOOR: z.coerce.number().int().min(0).default(10),
+  SIGNUP_BONUS: z.coerce.number().int().min(0).default(50),
+  PURCHASING_PAUSED: booleanFlag.default(true),
+  TRUST_PROXY: booleanFlag.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMITS: booleanFlag.default(true),
+})
+
+export type Config = z.infer<typeof schema> & {
+  dataDir: string
+  modelsDir: string
+  sessionSecret: string
+  resultsKey: Buffer
+  toolConcurrency: number
+  toolCosts: Record<string, number>
+  secureCookies: boolean
+}
+
+// A secret the operator did not set is generated once and kept in the data folder, so sessions
+// and stored results survive restarts. Several instances sharing one database must set it.
+function persistentSecret(dataDir: string, name: string, make: () => string): string {
+  const file = path.join(dataDir, name)
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const value = make()
+  writeFileSync(file, value + '\n', { mode: 0o600 })
+  return value
+}
+
+function parseToolCosts(raw: string | undefined): Record<string, number> {
+  if (!raw) return {}
+  const costs: Record<string, number> = {}
+  for (const pair of raw.split(',')) {
+    const [slug, value] = pair.split('=').map((s) => s.trim())
+    const n = Number(value)
+    if (!slug || !Number.isInteger(n) || n < 0) throw new Error(`TOOL_COSTS: cannot read "${pair}" (want slug=integer)`)
+    costs[slug] = n
+  }
+  return costs
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+    throw new Error(`Invalid configuration: ${problems}`)
+  }
+  const c = parsed.data
+  const dataDir = path.resolve(c.DATA_DIR)
+  return {
+    ...c,
+    dataDir,
+    modelsDir: path.resolve(c.MODELS_DIR),
+    sessionSecret: c.SESSION_SECRET ?? persistentSecret(dataDir, 'session-secret', () => randomBytes(32).toString('hex')),
+    resultsKey: Buffer.from(
+      c.RESULTS_KEY ?? persistentSecret(dataDir, 'results-key', () => randomBytes(32).toString('hex')),
+      'hex',
+    ),
+    toolConcurrency: c.TOOL_CONCURRENCY ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+    toolCosts: parseToolCosts(c.TOOL_COSTS),
+    secureCookies: c.PUBLIC_URL.startsWith('https://'),
+  }
+}
+
+let cached: Config | undefined
+export function config(): Config {
+  cached ??= readConfig()
+  return cached
+}
+
+/** Tests change the environment and then ask for a fresh read. */
+export function resetConfigForTests(): void {
+  cached = undefined
+}

@@ -1,0 +1,62 @@
+// The one database handle of the process: PGlite in the data folder when DATABASE_URL is unset,
+// PostgreSQL through pg when it is. Same migrations and queries either way.
+import path from 'node:path'
+import { mkdirSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, PostgresDialect, type Dialect } from 'kysely'
+import pg from 'pg'
+import { config } from '~/config.server'
+import { replaceSingleton, singleton } from '~/utils/singleton.server'
+import { PGliteDialect } from './pglite-dialect.server'
+import type { Database } from './schema'
+
+// Counts and identity columns are int8; both drivers hand them back as plain numbers.
+const INT8 = 20
+pg.types.setTypeParser(INT8, (v: string) => Number(v))
+
+export type DB = Kysely<Database>
+
+export interface DatabaseHandle {
+  db: DB
+  kind: 'pglite' | 'postgres'
+  /** The pg pool, for libraries that need one (rate-limiter-flexible's PostgreSQL store). */
+  pool?: pg.Pool
+}
+
+export function createPostgresHandle(connectionString: string, max = 10): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max })
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', pool }
+}
+
+export function createPGliteHandle(pglite: PGlite): DatabaseHandle {
+  return { db: new Kysely<Database>({ dialect: pgliteDialect(pglite) }), kind: 'pglite' }
+}
+
+export function pgliteOptions() {
+  return { parsers: { [INT8]: (v: string) => Number(v) } }
+}
+
+function pgliteDialect(pglite: PGlite): Dialect {
+  return new PGliteDialect(pglite)
+}
+
+function createDefaultHandle(): DatabaseHandle {
+  const c = config()
+  if (c.DATABASE_URL) return createPostgresHandle(c.DATABASE_URL)
+  const dir = path.join(c.dataDir, 'db')
+  mkdirSync(dir, { recursive: true })
+  return createPGliteHandle(new PGlite(dir, pgliteOptions()))
+}
+
+export function databaseHandle(): DatabaseHandle {
+  return singleton('database', createDefaultHandle)
+}
+
+export function getDb(): DB {
+  return databaseHandle().db
+}
+
+/** Tests install their own database before the app touches it. */
+export function useDatabaseHandle(handle: DatabaseHandle): void {
+  replaceSingleton('database', handle)
+}

@@ -1,0 +1,32 @@
+import { promises as fs } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely'
+import type { DB } from './db.server'
+
+const MIGRATIONS_DIR = path.resolve(process.cwd(), 'migrations')
+
+// Migrations are TypeScript files loaded by name order; tsx (the server) and vitest both import them.
+class FolderMigrationProvider implements MigrationProvider {
+  constructor(private readonly dir: string) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const files = (await fs.readdir(this.dir)).filter((f) => /^\d{4}-[\w-]+\.ts$/.test(f)).sort()
+    const migrations: Record<string, Migration> = {}
+    for (const file of files) {
+      migrations[file.replace(/\.ts$/, '')] = await import(pathToFileURL(path.join(this.dir, file)).href)
+    }
+    return migrations
+  }
+}
+
+export async function migrateToLatest(db: DB, dir = MIGRATIONS_DIR): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: new FolderMigrationProvider(dir) })
+  const result = await migrator.migrateToLatest()
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(result.error)}`, {
+      cause: result.error,
+    })
+  }
+  return result
+}

@@ -1,0 +1,152 @@
+// The tables as Kysely sees them. Each table is created by its own file in migrations/.
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+type Timestamp = ColumnType<Date, Date | string, Date | string>
+type Json = ColumnType<unknown, string, string>
+
+export interface UsersTable {
+  id: Generated<string>
+  email: string
+  first_name: string | null
+  last_name: string | null
+  password_hash: string
+  email_verified_at: Timestamp | null
+  created_at: CreatedAt
+  updated_at: Generated<Date>
+}
+
+export interface SessionsTable {
+  id: Generated<string>
+  user_id: string
+  token_hash: string
+  created_at: CreatedAt
+  expires_at: Timestamp
+  revoked_at: Timestamp | null
+  user_agent: string | null
+}
+
+/** Single-use mailed tokens: email verification and password reset. */
+export interface UserTokensTable {
+  id: Generated<string>
+  user_id: string
+  purpose: 'verify_email' | 'reset_password'
+  token_hash: string
+  created_at: CreatedAt
+  expires_at: Timestamp
+  used_at: Timestamp | null
+}
+
+export interface VisitorsTable {
+  id: Generated<string>
+  created_at: CreatedAt
+}
+
+export interface CreditAccountsTable {
+  id: Generated<string>
+  user_id: string | null
+  visitor_id: string | null
+  balance: number
+  lifetime_spent: Generated<number>
+  /** UTC day (YYYY-MM-DD) of the last daily refresh: the refresh happens at most once a day. */
+  last_refresh_day: string | null
+  created_at: CreatedAt
+  updated_at: Generated<Date>
+}
+
+export type CreditKind = 'purchase' | 'consume' | 'adjustment' | 'bonus'
+
+export interface CreditTransactionsTable {
+  id: Generated<number>
+  account_id: string
+  kind: CreditKind
+  delta: number
+  balance_after: number
+  description: string | null
+  tool_slug: string | null
+  idempotency_key: string | null
+  /** Set on a refund: the charge it reverses (unique, so a charge is refunded once). */
+  reverses_id: number | null
+  created_at: CreatedAt
+}
+
+export interface CreditPackagesTable {
+  id: string
+  credits: number
+  price_cents: number
+  label: string | null
+  sort_order: number
+  active: Generated<boolean>
+}
+
+export interface ToolRunsTable {
+  id: Generated<string>
+  tool: string
+  account_id: string | null
+  outcome: 'success' | 'failed' | 'no_face' | 'rejected'
+  error: string | null
+  duration_ms: number
+  model_ms: number | null
+  input_bytes: number | null
+  input_width: number | null
+  input_height: number | null
+  output_bytes: number | null
+  created_at: CreatedAt
+}
+
+export interface ResultsTable {
+  id: Generated<string>
+  owner_account_id: string
+  content_type: string
+  filename: string
+  iv: Buffer
+  auth_tag: Buffer
+  ciphertext: Buffer
+  created_at: CreatedAt
+  expires_at: Timestamp
+}
+
+export interface AnalyticsEventsTable {
+  id: Generated<number>
+  event_name: string
+  session_id: string | null
+  path: string | null
+  referrer: string | null
+  metadata: Json | null
+  created_at: CreatedAt
+}
+
+export interface ContactMessagesTable {
+  id: Generated<string>
+  full_name: string
+  email: string
+  company: string | null
+  message: string
+  created_at: CreatedAt
+}
+
+export interface ApiWaitlistTable {
+  id: Generated<string>
+  email: string
+  created_at: CreatedAt
+}
+
+export interface Database {
+  users: UsersTable
+  sessions: SessionsTable
+  user_tokens: UserTokensTable
+  visitors: VisitorsTable
+  credit_accounts: CreditAccountsTable
+  credit_transactions: CreditTransactionsTable
+  credit_packages: CreditPackagesTable
+  tool_runs: ToolRunsTable
+  results: ResultsTable
+  analytics_events: AnalyticsEventsTable
+  contact_messages: ContactMessagesTable
+  api_waitlist: ApiWaitlistTable
+}
+
+export type User = Selectable<UsersTable>
+export type CreditAccount = Selectable<CreditAccountsTable>
+export type CreditTransaction = Selectable<CreditTransactionsTable>
+export type NewCreditTransaction = Insertable<CreditTransactionsTable>

@@ -1,0 +1,80 @@
+// Rate limits shared by every instance: with PostgreSQL the counters live in the database
+// (rate-limiter-flexible's PostgreSQL store); PGlite serves one process, so memory is shared enough.
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { config } from '~/config.server'
+import { databaseHandle } from '~/db/db.server'
+import { singleton } from '~/utils/singleton.server'
+
+export interface RateLimitRule {
+  /** A short name, unique per limiter: it prefixes every key. */
+  name: string
+  points: number
+  durationSeconds: number
+}
+
+export type RateLimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number }
+
+const TABLE = 'rate_limits'
+
+// The store creates its own table; creating it once, before any other limiter, avoids racing DDL.
+function postgresTableReady(): Promise<void> {
+  return singleton('rate-limit-table', () => {
+    const { pool } = databaseHandle()
+    return new Promise<void>((resolve, reject) => {
+      new RateLimiterPostgres(
+        { storeClient: pool, storeType: 'pool', tableName: TABLE, keyPrefix: 'bootstrap', points: 1, duration: 1 },
+        (err?: Error) => (err ? reject(err) : resolve()),
+      )
+    })
+  })
+}
+
+async function limiterFor(rule: RateLimitRule): Promise<RateLimiterAbstract> {
+  return singleton(`rate-limit:${rule.name}`, async () => {
+    const handle = databaseHandle()
+    const options = { keyPrefix: rule.name, points: rule.points, duration: rule.durationSeconds }
+    if (handle.kind !== 'postgres') return new RateLimiterMemory(options)
+    await postgresTableReady()
+    return new RateLimiterPostgres({
+      ...options,
+      storeClient: handle.pool,
+      storeType: 'pool',
+      tableName: TABLE,
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+    })
+  })
+}
+
+/** Spends one point of `rule` for `key`; says when to retry once the points are used up. */
+export async function consumeRateLimit(rule: RateLimitRule, key: string, points = 1): Promise<RateLimitOutcome> {
+  if (!config().RATE_LIMITS) return { ok: true }
+  const limiter = await limiterFor(rule)
+  try {
+    await limiter.consume(key, points)
+    return { ok: true }
+  } catch (error) {
+    if (error instanceof RateLimiterRes) {
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) }
+    }
+    throw error
+  }
+}
+
+/** Gives points back, e.g. after a successful sign-in. */
+export async function resetRateLimit(rule: RateLimitRule, key: string): Promise<void> {
+  const limiter = await limiterFor(rule)
+  await limiter.delete(key)
+}
+
+/** The client address, as Express resolved it (it honours TRUST_PROXY) and passed in the load context. */
+export function clientAddress(request: Request): string {
+  return request.headers.get('x-facet-client-ip') ?? 'unknown'
+}
+
+export function tooManyRequests(outcome: { retryAfterSeconds: number }, message: string): Response {
+  return Response.json(
+    { error: message, detail: message },
+    { status: 429, headers: { 'Retry-After': String(outcome.retryAfterSeconds) } },
+  )
+}

@@ -1,0 +1,15 @@
+// The production server (run by tsx) and the Vite-built Remix bundle each hold their own copy of
+// every module. Anything that must exist once per process (the database, model sessions, the run
+// queue) is therefore kept on globalThis under a fixed name.
+export function singleton<T>(name: string, create: () => T): T {
+  const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
+  store.__facetSingletons ??= new Map()
+  if (!store.__facetSingletons.has(name)) store.__facetSingletons.set(name, create())
+  return store.__facetSingletons.get(name) as T
+}
+
+export function replaceSingleton<T>(name: string, value: T): void {
+  const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
+  store.__facetSingletons ??= new Map()
+  store.__facetSingletons.set(name, value)
+}

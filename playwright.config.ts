@@ -1,0 +1,54 @@
+import { defineConfig, devices } from '@playwright/test'
+
+const PORT = Number(process.env.E2E_PORT ?? 3210)
+export const E2E_DATA_DIR = 'tests/.tmp/e2e-data'
+
+// Playwright cannot download its own browsers here: Debian's Chromium runs the suite.
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+  ],
+}
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'tests/.tmp/playwright.json' }]] : 'list',
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: chromium,
+  },
+  projects: [
+    { name: 'js', use: { ...devices['Desktop Chrome'], launchOptions: chromium } },
+    { name: 'no-js', use: { ...devices['Desktop Chrome'], javaScriptEnabled: false, launchOptions: chromium } },
+  ],
+  webServer: {
+    // The production build on a fresh embedded database, exactly as a self-hoster runs it.
+    command: `rm -rf ${E2E_DATA_DIR} && node --import tsx server.ts`,
+    url: `http://localhost:${PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      PUBLIC_URL: `http://localhost:${PORT}`,
+      DATA_DIR: E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+      E2E: '1',
+    },
+  },
+})

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# npm test: the whole suite, on a fresh machine too. Installs what the browser tests need when it
+# is missing, then: typecheck, unit and integration tests (PGlite, and PostgreSQL when
+# TEST_DATABASE_URL is set), a production build, and the Playwright journeys with JS on and off.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p tests/.tmp
+rm -f tests/.tmp/vitest.json tests/.tmp/playwright.json
+
+if [ ! -d node_modules ]; then ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund || exit 1; fi
+
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing Debian's Chromium for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || exit 1
+  else
+    echo "The browser tests need Chromium: run 'sudo apt-get install chromium' (or set CHROMIUM_PATH)." >&2
+    exit 1
+  fi
+fi
+
+# The tool tests run the real models: install any that are missing (MODELS_FROM=folder works offline).
+npx tsx scripts/install-models.ts --if-missing || exit 1
+
+status=0
+echo "== typecheck"; npx tsc || status=1
+echo "== unit and integration tests"
+npx vitest run --reporter=default --reporter=json --outputFile.json=tests/.tmp/vitest.json || status=1
+echo "== production build"; npx remix vite:build || exit 1
+echo "== browser tests"
+CI=1 npx playwright test || status=1
+
+node scripts/test-summary.mjs tests/.tmp/vitest.json tests/.tmp/playwright.json || status=1
+exit $status

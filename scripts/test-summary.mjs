@@ -1,0 +1,24 @@
+// Prints one closing line over every runner's results: "tests: N passed, N failed, N skipped".
+import { existsSync, readFileSync } from 'node:fs'
+
+let passed = 0
+let failed = 0
+let skipped = 0
+const [vitestFile, playwrightFile] = process.argv.slice(2)
+
+if (vitestFile && existsSync(vitestFile)) {
+  const v = JSON.parse(readFileSync(vitestFile, 'utf8'))
+  passed += v.numPassedTests
+  failed += v.numFailedTests
+  skipped += v.numPendingTests + v.numTodoTests
+} else failed += 1
+
+if (playwrightFile && existsSync(playwrightFile)) {
+  const s = JSON.parse(readFileSync(playwrightFile, 'utf8')).stats
+  passed += s.expected + s.flaky
+  failed += s.unexpected
+  skipped += s.skipped
+} else failed += 1
+
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
+process.exit(failed > 0 || passed === 0 ? 1 : 0)

@@ -1,0 +1,55 @@
+import path from 'node:path'
+import { defineConfig } from 'vitest/config'
+
+const alias = { '~': path.resolve(__dirname, 'app') }
+const testEnv = { NODE_ENV: 'test', DATA_DIR: 'tests/.tmp/data', LOG_LEVEL: 'silent' }
+const integration = ['app/**/*.integration.test.{ts,tsx}', 'tests/integration/**/*.test.ts']
+
+// Unit tests prove rules without a database. Integration tests run through loaders, actions and
+// resource routes, once on PGlite and once on PostgreSQL when TEST_DATABASE_URL is set.
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['app/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: integration,
+          env: testEnv,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'pglite',
+          include: integration,
+          env: { ...testEnv, TEST_DB: 'pglite' },
+          globalSetup: ['tests/support/global-setup.ts'],
+          setupFiles: ['tests/support/setup-db.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            {
+              resolve: { alias },
+              test: {
+                name: 'postgres',
+                include: integration,
+                env: { ...testEnv, TEST_DB: 'postgres' },
+                globalSetup: ['tests/support/global-setup.ts'],
+                setupFiles: ['tests/support/setup-db.ts'],
+                // One database for every file: files run one after another, tests use their own rows.
+                fileParallelism: false,
+                testTimeout: 60_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+})
