@@ -1,7 +1,7 @@
 import { defineConfig, devices } from '@playwright/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 3210)
-export const E2E_DATA_DIR = 'tests/.tmp/e2e-data'
+export const E2E_DATA_DIR = `tests/.tmp/e2e-data-${PORT}`
 
 // Playwright cannot download its own browsers here: Debian's Chromium runs the suite.
 const chromium = {
@@ -20,13 +20,13 @@ const chromium = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: 'test-results',
+  outputDir: `test-results/${PORT}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,
   retries: 0,
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'tests/.tmp/playwright.json' }]] : 'list',
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON ?? 'tests/.tmp/playwright.json' }]] : 'list',
   use: {
     baseURL: `http://localhost:${PORT}`,
     trace: 'retain-on-failure',
@@ -49,6 +49,7 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
       E2E: '1',
+      BUILD_DIR: process.env.BUILD_DIR ?? 'build',
     },
   },
 })

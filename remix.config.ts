@@ -3,6 +3,8 @@
 import type { VitePluginConfig } from '@remix-run/dev'
 
 export const remixConfig: VitePluginConfig = {
+  // BUILD_DIR lets several builds (parallel test runs) keep out of each other's way.
+  buildDirectory: process.env.BUILD_DIR ?? 'build',
   ignoredRouteFiles: ['**/*.test.{ts,tsx}', '**/.*'],
   future: {
     v3_fetcherPersist: true,

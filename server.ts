@@ -16,6 +16,7 @@ import { logger } from './app/utils/logger.server'
 
 const cfg = config()
 const production = cfg.NODE_ENV === 'production'
+const buildDir = process.env.BUILD_DIR ?? 'build'
 
 await migrateToLatest(getDb())
 logger.info({ database: databaseHandle().kind }, 'database ready')
@@ -103,7 +104,7 @@ app.use((req, res, next) => {
 if (viteDevServer) {
   app.use(viteDevServer.middlewares)
 } else {
-  const client = path.resolve('build/client')
+  const client = path.resolve(buildDir, 'client')
   // Hashed file names never change content: cache them for a year.
   app.use('/assets', express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y' }))
   app.use(express.static(client, { maxAge: '1h' }))
@@ -111,7 +112,7 @@ if (viteDevServer) {
 
 const build = viteDevServer
   ? () => viteDevServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
-  : ((await import(path.resolve('build/server/index.js') as string)) as ServerBuild)
+  : ((await import(path.resolve(buildDir, 'server/index.js') as string)) as ServerBuild)
 
 app.all(
   '*',

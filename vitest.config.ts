@@ -2,7 +2,7 @@ import path from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 const alias = { '~': path.resolve(__dirname, 'app') }
-const testEnv = { NODE_ENV: 'test', DATA_DIR: 'tests/.tmp/data', LOG_LEVEL: 'silent' }
+const testEnv = { NODE_ENV: 'test' as const, DATA_DIR: 'tests/.tmp/data', LOG_LEVEL: 'silent' }
 const integration = ['app/**/*.integration.test.{ts,tsx}', 'tests/integration/**/*.test.ts']
 
 // Unit tests prove rules without a database. Integration tests run through loaders, actions and

@@ -23,8 +23,8 @@ export interface DatabaseHandle {
   pool?: pg.Pool
 }
 
-export function createPostgresHandle(connectionString: string, max = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max })
+export function createPostgresHandle(connectionString: string, max = 10, searchPath?: string): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max, options: searchPath ? `-c search_path=${searchPath}` : undefined })
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', pool }
 }
 

@@ -19,8 +19,13 @@ class FolderMigrationProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: DB, dir = MIGRATIONS_DIR): Promise<MigrationResultSet> {
-  const migrator = new Migrator({ db, provider: new FolderMigrationProvider(dir) })
+/** `schema` names where Kysely keeps its own bookkeeping tables when not the default (tests). */
+export async function migrateToLatest(db: DB, options: { schema?: string } = {}): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db,
+    provider: new FolderMigrationProvider(MIGRATIONS_DIR),
+    migrationTableSchema: options.schema,
+  })
   const result = await migrator.migrateToLatest()
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')

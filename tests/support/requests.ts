@@ -27,7 +27,7 @@ export async function readResult(result: unknown): Promise<{ status: number; hea
     return { status: result.status, headers: result.headers, body }
   }
   if (result && typeof result === 'object' && 'type' in result && (result as any).type === 'DataWithResponseInit') {
-    const wrapped = result as { data: unknown; init?: ResponseInit | null }
+    const wrapped = result as unknown as { data: unknown; init?: ResponseInit | null }
     return {
       status: wrapped.init?.status ?? 200,
       headers: new Headers(wrapped.init?.headers),
