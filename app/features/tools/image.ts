@@ -1,0 +1,18 @@
+// The contract between the upload pipeline and the inference modules. Client-safe types only.
+
+/** Decoded, EXIF-oriented, sRGB, 8-bit RGBA pixels (row-major, 4 bytes per pixel). */
+export interface RgbaImage {
+  data: Buffer
+  width: number
+  height: number
+}
+
+/** What every model-based tool returns: a lossless PNG without metadata. */
+export interface ToolOutput {
+  bytes: Buffer
+  contentType: 'image/png'
+  width: number
+  height: number
+  /** Milliseconds spent inside onnxruntime (the rest is pre- and post-processing). */
+  modelMs: number
+}
