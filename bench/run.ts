@@ -1,0 +1,35 @@
+// npm run bench [-- credits tools svg]: runs the benchmarks, prints their tables and saves the figures to
+// bench/results/<timestamp>.json. Each part compares against a baseline measured in the same process.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+const parts: Record<string, () => Promise<object>> = {
+  credits: async () => (await import('./credits')).benchCredits(),
+  tools: async () => (await import('./tools')).benchTools(),
+  svg: async () => (await import('./svg')).benchSvg(),
+}
+
+const wanted = process.argv.slice(2).filter((a) => a !== '--')
+const selected = wanted.length ? wanted : Object.keys(parts)
+const unknown = selected.filter((name) => !(name in parts))
+if (unknown.length) {
+  console.error(`Unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(parts).join(', ')}`)
+  process.exit(2)
+}
+
+const report: Record<string, unknown> = {
+  startedAt: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+}
+for (const name of selected) {
+  console.log(`\n=== ${name}`)
+  report[name] = await parts[name]()
+}
+
+const dir = path.resolve('bench/results')
+mkdirSync(dir, { recursive: true })
+const file = path.join(dir, `${report.startedAt as string}.json`.replace(/:/g, '-'))
+writeFileSync(file, JSON.stringify(report, null, 2))
+console.log(`\nSaved ${path.relative(process.cwd(), file)}`)
+process.exit(0)
