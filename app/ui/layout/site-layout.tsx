@@ -1,6 +1,52 @@
-import type { ReactNode } from 'react'
+// The frame around every screen: header, main content, footer, toasts. It also keeps two promises of
+// spec §2 that hold on every route: scroll to the top on a new page, and a page view per path or query.
+import { useLocation, useNavigationType, useRouteLoaderData } from '@remix-run/react'
+import { useEffect, type ReactNode } from 'react'
+import { trackPageView } from '~/features/analytics/track'
 import type { Viewer } from '~/features/viewer'
+import type { loader as rootLoader } from '~/root'
+import { Toaster } from '~/ui/toast'
+import { SiteFooter } from './footer'
+import { SiteHeader } from './header'
 
-export function SiteLayout({ children }: { viewer: Viewer; children: ReactNode }) {
-  return <main>{children}</main>
+const DEFAULT_SITE = { supportEmail: 'support@facet.studio', statusPageUrl: 'https://status.facet.studio' }
+
+function useRouteChangeEffects() {
+  const { pathname, search } = useLocation()
+  const navigationType = useNavigationType()
+
+  useEffect(() => {
+    // Back/forward keeps its saved position (ScrollRestoration); a new page starts at the top.
+    if (navigationType !== 'POP') window.scrollTo(0, 0)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pathname])
+
+  useEffect(() => {
+    trackPageView()
+  }, [pathname, search])
+}
+
+export function SiteLayout({ viewer, children }: { viewer: Viewer; children: ReactNode }) {
+  // Read the root data on each render so a revalidation (after a tool run) shows the new balance.
+  const rootData = useRouteLoaderData<typeof rootLoader>('root')
+  const current = rootData?.viewer ?? viewer
+  const site = rootData?.site ?? DEFAULT_SITE
+  useRouteChangeEffects()
+
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-[70] focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-semibold focus:shadow-lg"
+      >
+        Skip to content
+      </a>
+      <SiteHeader viewer={current} />
+      <main id="main" className="flex-1">
+        {children}
+      </main>
+      <SiteFooter supportEmail={site.supportEmail} statusPageUrl={site.statusPageUrl} />
+      <Toaster />
+    </div>
+  )
 }

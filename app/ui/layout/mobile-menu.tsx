@@ -1,0 +1,83 @@
+// The mobile menu (spec §2): a <details> disclosure, so it opens without JavaScript; with it, it
+// closes on every route change. At most 640 px tall, scrolling inside.
+import { Link, NavLink } from '@remix-run/react'
+import type { Viewer } from '~/features/viewer'
+import { useClosingDetails } from './disclosure'
+import { CreditsButton, LogoutForm } from './account-controls'
+import { dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
+
+export const MOBILE_MENU_MAX_HEIGHT_PX = 640
+
+const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'
+const itemClass = `block rounded-lg px-3 py-2.5 text-base font-medium text-slate-800 hover:bg-slate-50 ${focusRing}`
+
+export function MobileMenu({ viewer }: { viewer: Viewer }) {
+  const ref = useClosingDetails()
+  return (
+    <details ref={ref} className="group md:hidden" data-testid="mobile-menu">
+      <summary
+        className={`flex cursor-pointer list-none items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm font-medium text-slate-800 ${focusRing} [&::-webkit-details-marker]:hidden`}
+      >
+        <svg viewBox="0 0 20 20" className="h-5 w-5 group-open:hidden" aria-hidden="true">
+          <path d="M3 5.5h14M3 10h14M3 14.5h14" stroke="currentColor" strokeWidth="1.8" />
+        </svg>
+        <svg viewBox="0 0 20 20" className="hidden h-5 w-5 group-open:block" aria-hidden="true">
+          <path d="M5 5l10 10M15 5 5 15" stroke="currentColor" strokeWidth="1.8" />
+        </svg>
+        <span>Menu</span>
+      </summary>
+      <div
+        className="absolute inset-x-0 top-16 border-b border-slate-200 bg-white shadow-lg"
+        style={{ maxHeight: `min(${MOBILE_MENU_MAX_HEIGHT_PX}px, calc(100dvh - 4rem))`, overflowY: 'auto' }}
+        data-testid="mobile-menu-panel"
+      >
+        <nav aria-label="Mobile" className="mx-auto max-w-6xl px-4 py-3">
+          <ul className="space-y-1">
+            {PRIMARY_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end={link.to === '/'} className={itemClass}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-3 px-3 text-xs font-semibold uppercase tracking-wide text-slate-500">Tools</p>
+          <ul className="mt-1 space-y-1">
+            {TOOL_LINKS.map((tool) => (
+              <li key={tool.to}>
+                <Link to={tool.to} className={`block rounded-lg px-3 py-2 hover:bg-slate-50 ${focusRing}`}>
+                  <span className="block text-sm font-semibold text-slate-900">{tool.label}</span>
+                  <span className="block text-xs text-slate-600">{tool.description}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 pt-4">
+            <CreditsButton credits={viewer.credits} />
+            {viewer.user ? (
+              <>
+                <Link
+                  to="/dashboard"
+                  className={`max-w-full truncate rounded-full bg-slate-900 px-4 py-1.5 text-sm font-semibold text-white ${focusRing}`}
+                >
+                  {dashboardLabel(viewer.user)}
+                </Link>
+                <LogoutForm
+                  label="Sign out"
+                  className={`rounded-full border border-slate-200 px-4 py-1.5 text-sm font-medium text-slate-800 ${focusRing}`}
+                />
+              </>
+            ) : (
+              <Link
+                to="/login"
+                className={`rounded-full bg-slate-900 px-4 py-1.5 text-sm font-semibold text-white ${focusRing}`}
+              >
+                Get in
+              </Link>
+            )}
+          </div>
+        </nav>
+      </div>
+    </details>
+  )
+}

@@ -1,0 +1,40 @@
+// The site's navigation, shared by the header, the mobile menu and the footer. Client-safe.
+import { TOOL_LIST } from '~/features/tools/catalog'
+import type { Viewer } from '~/features/viewer'
+
+export const PRIMARY_LINKS = [
+  { to: '/', label: 'Home' },
+  { to: '/about', label: 'About' },
+  { to: '/api', label: 'API' },
+  { to: '/contact', label: 'Contact' },
+] as const
+
+export const TOOL_LINKS = TOOL_LIST.map((t) => ({ to: t.path, label: t.name, description: t.description }))
+
+export const COMPANY_LINKS = [
+  { to: '/about', label: 'About' },
+  { to: '/pricing', label: 'Pricing' },
+  { to: '/api', label: 'API' },
+  { to: '/contact', label: 'Contact' },
+] as const
+
+export const LEGAL_LINKS = [
+  { to: '/terms', label: 'Terms of Service' },
+  { to: '/privacy', label: 'Privacy Policy' },
+] as const
+
+/** Spec §2: '{n} credits' with a locale-formatted number, or 'Credits' when the balance is unknown. */
+export function creditsLabel(credits: Viewer['credits']): string {
+  if (!credits || !Number.isFinite(credits.balance)) return 'Credits'
+  return `${credits.balance.toLocaleString('en-US')} credits`
+}
+
+/** Spec §2: the full name, else the email, else 'Dashboard'. */
+export function dashboardLabel(user: Viewer['user']): string {
+  if (!user) return 'Dashboard'
+  const fullName = [user.first_name, user.last_name]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ')
+  return fullName || user.email?.trim() || 'Dashboard'
+}
