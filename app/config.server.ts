@@ -27,6 +27,8 @@ const schema = z.object({
   SUPPORT_EMAIL: z.string().email().default('support@facet.studio'),
   STATUS_PAGE_URL: z.string().url().default('https://status.facet.studio'),
   MODELS_DIR: z.string().default('./models'),
+  /** A local folder `npm run models` copies model files from instead of downloading them. */
+  MODELS_FROM: z.string().optional(),
   TOOL_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   TOOL_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).default(8),
   TOOL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),

@@ -1,0 +1,105 @@
+// Which model files exist, which tool needs which, and the one place that opens sessions.
+// Sessions are created once per process (singleton) and reused by every run.
+import { existsSync, statSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import ort from 'onnxruntime-node'
+import { config } from '~/config.server'
+import { singleton } from '~/utils/singleton.server'
+import type { ToolSlug } from '../catalog'
+import { MODELS, modelEntry } from './manifest'
+
+export const INSTALL_COMMAND = 'npm run models'
+
+export class ModelMissingError extends Error {
+  constructor(
+    readonly modelId: string,
+    readonly file: string,
+  ) {
+    super(`The model "${modelId}" (${file}) is not installed. Run \`${INSTALL_COMMAND}\` to install it.`)
+    this.name = 'ModelMissingError'
+  }
+}
+
+export function modelPath(id: string): string {
+  return path.join(config().modelsDir, modelEntry(id).file)
+}
+
+export function isModelInstalled(id: string): boolean {
+  const file = modelPath(id)
+  return existsSync(file) && statSync(file).size > 0
+}
+
+export async function modelStatus(): Promise<
+  Array<{ id: string; file: string; installed: boolean; optional: boolean; license: string }>
+> {
+  return MODELS.map((m) => ({
+    id: m.id,
+    file: m.file,
+    installed: isModelInstalled(m.id),
+    optional: m.optional,
+    license: m.license,
+  }))
+}
+
+/** Model ids a tool cannot run without (optional upgrades such as ISNet or GFPGAN are not listed). */
+export function requiredModelsFor(tool: ToolSlug): string[] {
+  return MODELS.filter((m) => !m.optional && m.tools.includes(tool)).map((m) => m.id)
+}
+
+/** Threads per session: the queue runs TOOL_CONCURRENCY models at once, so they share the cores. */
+export function threadsPerSession(): number {
+  return Math.max(1, Math.floor(os.availableParallelism() / config().toolConcurrency))
+}
+
+export interface LoadedModel {
+  session: ort.InferenceSession
+  inputName: string
+  outputNames: readonly string[]
+}
+
+const sessions = singleton('model-sessions', () => new Map<string, Promise<LoadedModel>>())
+
+/** The cached session for a model; throws ModelMissingError when its file is not installed. */
+export async function loadModel(id: string): Promise<LoadedModel> {
+  const file = modelPath(id)
+  if (!isModelInstalled(id)) throw new ModelMissingError(id, modelEntry(id).file)
+  let pending = sessions.get(file)
+  if (!pending) {
+    pending = ort.InferenceSession.create(file, {
+      intraOpNumThreads: threadsPerSession(),
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+    }).then((session) => ({ session, inputName: session.inputNames[0], outputNames: session.outputNames }))
+    // A file that fails to open must not poison the cache: the next run tries again.
+    pending.catch(() => sessions.delete(file))
+    sessions.set(file, pending)
+  }
+  return pending
+}
+
+/** Runs a model on one float32 NCHW tensor and returns its first output, with the time spent. */
+export async function runModel(
+  id: string,
+  data: Float32Array,
+  dims: readonly number[],
+): Promise<{ output: ort.Tensor; outputs: ort.InferenceSession.OnnxValueMapType; ms: number }> {
+  const model = await loadModel(id)
+  const started = performance.now()
+  const outputs = await model.session.run({ [model.inputName]: new ort.Tensor('float32', data, dims) })
+  const ms = performance.now() - started
+  return { output: outputs[model.outputNames[0]] as ort.Tensor, outputs, ms }
+}
+
+/** Forgets cached sessions (tests that swap MODELS_DIR). */
+export async function releaseModels(): Promise<void> {
+  const all = [...sessions.values()]
+  sessions.clear()
+  for (const pending of all) {
+    try {
+      await (await pending).session.release()
+    } catch {
+      // a session that never opened has nothing to release
+    }
+  }
+}
