@@ -1,0 +1,32 @@
+// What a tool page's action returns to the page when the form was posted without JavaScript.
+// Client-safe: types and small readers only.
+
+export type ToolPageResult =
+  | {
+      ok: true
+      /** Owner-only URL of the stored result image. */
+      resultUrl: string
+      downloadUrl: string
+      filename: string
+      contentType: string
+      remaining: number
+      facesFound?: number
+      gfpganAvailable?: boolean
+      fieldValues?: Record<string, string>
+    }
+  | {
+      ok: false
+      status: number
+      error: string
+      remaining: number | null
+      gfpganAvailable?: boolean
+      fieldValues?: Record<string, string>
+    }
+
+export function resultUrl(resultId: string): string {
+  return `/api/results/${encodeURIComponent(resultId)}`
+}
+
+export function downloadUrl(resultId: string): string {
+  return `${resultUrl(resultId)}?download=1`
+}

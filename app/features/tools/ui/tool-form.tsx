@@ -1,0 +1,17 @@
+// A tool's form: a real multipart POST to the page's own action, which works without JavaScript.
+// Once the page is hydrated the submit is taken over and sent to the /api endpoint instead, with
+// upload progress and stages.
+import { Form } from '@remix-run/react'
+import type { FormEvent, ReactNode } from 'react'
+
+export function ToolForm({ onRun, label, children }: { onRun: (form: FormData) => void; label: string; children: ReactNode }) {
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    onRun(new FormData(event.currentTarget))
+  }
+  return (
+    <Form method="post" encType="multipart/form-data" onSubmit={submit} aria-label={label} className="space-y-4" noValidate={false}>
+      {children}
+    </Form>
+  )
+}
