@@ -1,9 +1,22 @@
 import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node'
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import {
+  data,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { config } from '~/config.server'
 import { loadViewer } from '~/features/credits/viewer.server'
 import { SiteLayout } from '~/ui/layout/site-layout'
+import { NotFound } from '~/ui/not-found'
 import { useNonce } from '~/utils/nonce'
 import stylesheet from './styles/app.css?url'
 
@@ -35,6 +48,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#ffffff" />
+        <meta name="color-scheme" content="light" />
         <Meta />
         <Links />
       </head>
@@ -52,6 +66,40 @@ export default function App() {
   return (
     <SiteLayout viewer={viewer}>
       <Outlet />
+    </SiteLayout>
+  )
+}
+
+const SIGNED_OUT = { user: null, credits: null } as const
+
+/** Errors thrown by any route below root. A 404 gets the 404 page; anything else a short apology. */
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const rootData = useRootData()
+  const viewer = rootData?.viewer ?? SIGNED_OUT
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <SiteLayout viewer={viewer}>
+        <meta name="robots" content="noindex" />
+        <NotFound />
+      </SiteLayout>
+    )
+  }
+  const status = isRouteErrorResponse(error) ? error.status : 500
+  return (
+    <SiteLayout viewer={viewer}>
+      <title>Something went wrong | Facet Studio</title>
+      <section className="mx-auto max-w-xl px-4 py-24 text-center">
+        <p className="text-6xl font-black text-indigo-600">{status}</p>
+        <h1 className="mt-4 text-2xl font-semibold text-slate-900">Something went wrong on our side.</h1>
+        <p className="mt-3 text-slate-600">Please try again in a moment. If it keeps happening, contact support.</p>
+        <Link
+          to="/"
+          className="mt-8 inline-block rounded-full bg-slate-900 px-6 py-3 text-sm font-semibold text-white hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        >
+          Return to Home
+        </Link>
+      </section>
     </SiteLayout>
   )
 }

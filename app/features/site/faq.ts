@@ -1,0 +1,35 @@
+// The home page's four questions (spec §2). Answers state what the product really does (DESIGN.md).
+export interface FaqEntry {
+  question: string
+  answer: string
+}
+
+export function homeFaq(facts: { guestDaily: number; userFloor: number; signupBonus: number }): FaqEntry[] {
+  return [
+    {
+      question: 'How do credits work?',
+      answer:
+        `Each tool run costs 1 or 2 credits, charged only when the run delivers: a failed run is refunded. ` +
+        `Visitors get ${facts.guestDaily} credits a day. A new account receives ${facts.signupBonus} welcome credits ` +
+        `once its email is verified, and any balance under ${facts.userFloor} is topped up to ${facts.userFloor} every day.`,
+    },
+    {
+      question: 'What happens to the images I upload?',
+      answer:
+        'Uploads are processed in memory and never written to disk or to the database. When a result is kept for a ' +
+        'download link, it is stored encrypted (AES-256-GCM) and deleted after 24 hours.',
+    },
+    {
+      question: 'Do results keep the original quality?',
+      answer:
+        'Yes. Results are encoded losslessly as PNG at the original resolution (the image enhancer upscales on ' +
+        'purpose). The SVG converter lets you pick PNG, JPEG or WebP and the scale.',
+    },
+    {
+      question: 'Can I buy more credits or use an API?',
+      answer:
+        'Purchasing is temporarily paused, so today credits come from the daily refresh and the welcome bonus. ' +
+        'A public API is coming soon: join the waitlist on the API page to hear when it launches.',
+    },
+  ]
+}
