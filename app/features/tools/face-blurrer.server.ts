@@ -1,0 +1,58 @@
+// Face blurrer: every face YuNet finds is covered by a strong Gaussian blur seen through a
+// feathered ellipse a little larger than the face. The output is a fresh PNG, so no EXIF or GPS
+// data from the upload survives.
+import sharp from 'sharp'
+import { detectFaces, type Face } from './face-detector.server'
+import type { RgbaImage, ToolOutput } from './image'
+import { assertRgbaImage, blendThroughEllipse, cropRaw, encodePng, rawOf, type RawImage } from './models/pixels.server'
+
+/** The ellipse covers 1.3× the detector's box (forehead, jaw and ears included). */
+const ELLIPSE_SCALE = 1.3
+/** Fully blurred up to this share of the ellipse's radius, then feathered to its rim. */
+const FEATHER_INNER = 0.8
+
+/**
+ * The slider's value is the blur radius in px (sigma = radius / 2). A face much larger than the
+ * radius would stay recognisable through it, so the sigma also grows with the face: at least an
+ * eighth of the face's size, which leaves no features to read.
+ */
+export function blurSigma(blur: number, face: Pick<Face, 'width' | 'height'>): number {
+  return Math.max(blur / 2, Math.max(face.width, face.height) / 8)
+}
+
+async function blurPatch(patch: RawImage, sigma: number): Promise<RawImage> {
+  const { data, info } = await sharp(patch.data, { raw: { width: patch.width, height: patch.height, channels: patch.channels } })
+    .blur(sigma)
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  return { data, width: info.width, height: info.height, channels: patch.channels }
+}
+
+export async function blurFaces(image: RgbaImage, options: { blur: number }): Promise<ToolOutput & { facesFound: number }> {
+  assertRgbaImage(image)
+  if (!Number.isFinite(options.blur) || options.blur <= 0) throw new RangeError(`blur must be a positive number (got ${options.blur})`)
+  const { faces, modelMs } = await detectFaces(image)
+  const output: RawImage = { ...rawOf(image), data: Buffer.from(image.data) }
+  for (const face of faces) {
+    const sigma = blurSigma(options.blur, face)
+    const ellipse = {
+      cx: face.x + face.width / 2,
+      cy: face.y + face.height / 2,
+      rx: (face.width * ELLIPSE_SCALE) / 2,
+      ry: (face.height * ELLIPSE_SCALE) / 2,
+    }
+    // Blur a region wider than the ellipse by 3 sigma, so the pixels under the ellipse are
+    // averaged over their true neighbours, not over the patch's clamped edge.
+    const reach = Math.ceil(3 * sigma)
+    const left = Math.max(0, Math.floor(ellipse.cx - ellipse.rx - reach))
+    const top = Math.max(0, Math.floor(ellipse.cy - ellipse.ry - reach))
+    const right = Math.min(image.width, Math.ceil(ellipse.cx + ellipse.rx + reach))
+    const bottom = Math.min(image.height, Math.ceil(ellipse.cy + ellipse.ry + reach))
+    if (right <= left || bottom <= top) continue
+    // Blurring the already-processed output keeps overlapping faces both blurred.
+    const blurred = await blurPatch(cropRaw(output, left, top, right - left, bottom - top), sigma)
+    blendThroughEllipse(output, blurred, left, top, ellipse, FEATHER_INNER)
+  }
+  const bytes = await encodePng(output)
+  return { bytes, contentType: 'image/png', width: image.width, height: image.height, modelMs, facesFound: faces.length }
+}
