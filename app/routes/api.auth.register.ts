@@ -1,0 +1,17 @@
+// POST /api/auth/register/ → 201 {detail, email, expires_in_hours}. Never signs in, never reveals an existing account.
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { registerUser } from '~/features/auth/accounts.server'
+import { methodNotAllowed, parseBody } from '~/features/auth/api.server'
+import { registeredDetail } from '~/features/auth/messages'
+import { limitedResponse, limitRegister } from '~/features/auth/rate-limits.server'
+import { registerPayloadSchema } from '~/features/auth/schemas'
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('POST')
+  const parsed = await parseBody(request, registerPayloadSchema)
+  if ('response' in parsed) return parsed.response
+  const limited = await limitRegister(request, parsed.data.email)
+  if (limited) return limitedResponse(limited)
+  const { email, expiresInHours } = await registerUser(parsed.data)
+  return Response.json({ detail: registeredDetail(email, expiresInHours), email, expires_in_hours: expiresInHours }, { status: 201 })
+}

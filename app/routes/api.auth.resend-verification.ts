@@ -1,0 +1,18 @@
+// POST /api/auth/resend-verification/ {email}: a fresh verification link for an unverified account.
+// The answer is the same whether or not there is one.
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { resendVerification } from '~/features/auth/accounts.server'
+import { methodNotAllowed, parseBody } from '~/features/auth/api.server'
+import { RESEND_REQUESTED } from '~/features/auth/messages'
+import { limitedResponse, limitResend } from '~/features/auth/rate-limits.server'
+import { emailOnlySchema } from '~/features/auth/schemas'
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('POST')
+  const parsed = await parseBody(request, emailOnlySchema)
+  if ('response' in parsed) return parsed.response
+  const limited = await limitResend(request, parsed.data.email)
+  if (limited) return limitedResponse(limited)
+  await resendVerification(parsed.data.email)
+  return Response.json({ detail: RESEND_REQUESTED })
+}

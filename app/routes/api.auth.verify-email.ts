@@ -1,0 +1,21 @@
+// POST /api/auth/verify-email/ {token} → {token, user, credits:{balance}}: verifies, signs in, grants the welcome bonus once.
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { verifyEmail } from '~/features/auth/accounts.server'
+import { errorResponse, methodNotAllowed, parseBody, publicUser } from '~/features/auth/api.server'
+import { limitedResponse, limitTokenUse } from '~/features/auth/rate-limits.server'
+import { tokenSchema } from '~/features/auth/schemas'
+import { sessionCookieHeader } from '~/features/auth/session.server'
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('POST')
+  const parsed = await parseBody(request, tokenSchema)
+  if ('response' in parsed) return parsed.response
+  const limited = await limitTokenUse(request)
+  if (limited) return limitedResponse(limited)
+  const outcome = await verifyEmail(parsed.data.token, { userAgent: request.headers.get('user-agent') })
+  if (!outcome.ok) return errorResponse(400, outcome.error)
+  return Response.json(
+    { token: outcome.session.token, user: publicUser(outcome.user), credits: { balance: outcome.balance } },
+    { headers: { 'Set-Cookie': await sessionCookieHeader(outcome.session.token) } },
+  )
+}
