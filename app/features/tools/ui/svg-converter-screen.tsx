@@ -1,0 +1,232 @@
+// The SVG converter: format, scale and background choices, the rendered preview and the export.
+// Converting needs an account; visitors see the form and are told to sign in.
+import { Link } from '@remix-run/react'
+import { useRef, useState } from 'react'
+import { DEFAULT_BACKGROUND, SVG_FORMATS, TOOLS, type SvgFormat } from '~/features/tools/catalog'
+import type { Viewer } from '~/features/viewer'
+import { CompareSlider } from '~/ui/compare-slider'
+import { useHydrated } from '~/ui/use-hydrated'
+import { filenameFromContentDisposition } from './content-disposition'
+import { DownloadBox } from './download-box'
+import { ErrorBox } from './error-box'
+import type { ToolPageResult } from './page-result'
+import { ProgressPanel } from './progress-panel'
+import { StatusBadge } from './status-badge'
+import {
+  convertedFilename,
+  DEFAULT_FORMAT,
+  DEFAULT_SCALE,
+  FORMAT_OPTIONS,
+  formatPreviewLabel,
+  SCALE_OPTIONS,
+  svgBackgroundField,
+} from './svg-options'
+import { ToolForm } from './tool-form'
+import { ToolHero } from './tool-hero'
+import { CreditsLine, EmptyPreview, ProcessButton, ToolLayout } from './tool-layout'
+import { SVG_SIGN_IN_MESSAGE, SVG_SIGN_IN_TOAST } from './tool-messages'
+import { UploadCard } from './upload-card'
+import { useToolRun } from './use-tool-run'
+
+const tool = TOOLS['svg-converter']
+export const SVG_LOGIN_PATH = `/login?from=${encodeURIComponent(tool.path)}`
+
+interface Converted {
+  url: string
+  filename: string
+  format: SvgFormat
+}
+
+function asFormat(value: string | undefined): SvgFormat {
+  return (SVG_FORMATS as readonly string[]).includes(value ?? '') ? (value as SvgFormat) : DEFAULT_FORMAT
+}
+
+const selectClass =
+  'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600'
+
+export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number; viewer: Viewer | undefined; pageResult?: ToolPageResult }) {
+  const hydrated = useHydrated()
+  const fields = pageResult?.fieldValues
+  const [format, setFormat] = useState<SvgFormat>(asFormat(fields?.format))
+  const [scale, setScale] = useState(fields?.scale ?? DEFAULT_SCALE)
+  const [transparent, setTransparent] = useState(!fields?.background)
+  const [background, setBackground] = useState(fields?.background || DEFAULT_BACKGROUND)
+  const signedIn = Boolean(viewer?.user)
+  // The format actually sent: the select may change while the server works.
+  const submittedFormat = useRef(format)
+  const run = useToolRun<Converted>(tool, {
+    interpret: async (response) => ({
+      url: URL.createObjectURL(response.body),
+      filename: convertedFilename(filenameFromContentDisposition(response.header('Content-Disposition')), submittedFormat.current),
+      format: submittedFormat.current,
+    }),
+    release: (result) => URL.revokeObjectURL(result.url),
+  })
+  const busy = run.status === 'processing'
+  const shownPage = run.status === 'idle' && !run.error ? pageResult : undefined
+  const pageOk = shownPage?.ok ? shownPage : undefined
+  const pageError = shownPage && !shownPage.ok ? shownPage : undefined
+  const balance = run.remaining ?? (shownPage ? shownPage.remaining : null) ?? viewer?.credits?.balance
+  const needsSignIn = run.error === SVG_SIGN_IN_MESSAGE || pageError?.status === 401
+
+  const controls = (
+    <ToolForm
+      label="Convert SVG"
+      onRun={(form) => {
+        if (!signedIn) {
+          run.refuse(SVG_SIGN_IN_MESSAGE, SVG_SIGN_IN_TOAST)
+          return
+        }
+        if (run.file) form.set(tool.fileField, run.file)
+        form.set('format', format)
+        submittedFormat.current = format
+        form.set('scale', scale)
+        const bg = svgBackgroundField(transparent, background)
+        if (bg === null) form.delete('background')
+        else form.set('background', bg)
+        void run.run(form)
+      }}
+    >
+      <UploadCard
+        tool={tool}
+        file={run.file}
+        onFile={run.selectFile}
+        disabled={busy}
+        aside={run.file ? <StatusBadge tool={tool.slug} status={run.status} /> : null}
+      />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <label className="block text-sm font-semibold text-slate-900">
+          Export format
+          <select name="format" value={format} onChange={(e) => setFormat(asFormat(e.currentTarget.value))} className={selectClass}>
+            {FORMAT_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="block text-sm font-semibold text-slate-900">
+          Scale
+          <select name="scale" value={scale} onChange={(e) => setScale(e.currentTarget.value)} className={selectClass}>
+            {SCALE_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {hydrated ? (
+        <div className="space-y-2">
+          <label className="flex items-center justify-between gap-3 text-sm font-semibold text-slate-900">
+            <span>
+              Transparent background
+              <span className="block text-xs font-normal text-slate-500">Alpha is preserved for PNG and WebP only.</span>
+            </span>
+            <input
+              type="checkbox"
+              role="switch"
+              checked={transparent}
+              onChange={(e) => setTransparent(e.currentTarget.checked)}
+              aria-checked={transparent}
+              className="peer sr-only"
+              data-testid="transparent-switch"
+            />
+            <span
+              aria-hidden="true"
+              className="relative inline-flex h-6 w-11 shrink-0 rounded-full bg-slate-300 transition-colors peer-checked:bg-indigo-600 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-indigo-600 after:absolute after:left-0.5 after:top-0.5 after:h-5 after:w-5 after:rounded-full after:bg-white after:shadow after:transition-transform peer-checked:after:translate-x-5"
+            />
+          </label>
+          {transparent ? null : (
+            <label className="block text-sm font-semibold text-slate-900">
+              Background colour
+              <input
+                type="text"
+                value={background}
+                onChange={(e) => setBackground(e.currentTarget.value)}
+                autoComplete="off"
+                spellCheck={false}
+                className={`${selectClass} font-mono`}
+                data-testid="svg-background"
+              />
+            </label>
+          )}
+        </div>
+      ) : (
+        <label className="block text-sm font-semibold text-slate-900">
+          Background colour
+          <input type="text" name="background" defaultValue={fields?.background ?? ''} placeholder="Transparent" className={`${selectClass} font-mono`} />
+          <span className="mt-1 block text-xs font-normal text-slate-500">
+            Leave empty for a transparent background (PNG and WebP), or enter a colour such as #ffffff.
+          </span>
+        </label>
+      )}
+      <ProcessButton disabled={!run.file || busy} busy={busy} label="Convert asset" busyLabel="Converting…" />
+      {signedIn ? (
+        <CreditsLine balance={balance} />
+      ) : (
+        <p className="text-sm text-slate-600">
+          Converting SVG files needs a free account.{' '}
+          <Link to={SVG_LOGIN_PATH} className="font-semibold text-indigo-700 underline underline-offset-2">
+            Sign in or create one
+          </Link>
+          .
+        </p>
+      )}
+      <ProgressPanel progress={run.progress} failed={run.status === 'error'} />
+      <ErrorBox message={run.error ?? pageError?.error}>
+        {needsSignIn ? (
+          <p className="mt-1">
+            <Link to={SVG_LOGIN_PATH} className="font-semibold underline underline-offset-2">
+              Sign in to convert SVG files
+            </Link>
+          </p>
+        ) : null}
+      </ErrorBox>
+    </ToolForm>
+  )
+
+  let preview
+  if (run.fileUrl) {
+    const outputLabel = run.result ? run.result.filename : formatPreviewLabel(format)
+    preview = (
+      <>
+        {run.result ? (
+          <CompareSlider
+            before={{ src: run.fileUrl, alt: 'Original SVG', label: 'Original SVG' }}
+            after={{ src: run.result.url, alt: outputLabel, label: outputLabel }}
+          />
+        ) : (
+          <figure className="m-0">
+            <div className="overflow-hidden rounded-xl bg-slate-100 p-4">
+              <img src={run.fileUrl} alt="Original SVG" className="mx-auto max-h-[24rem] w-full object-contain" />
+            </div>
+            <figcaption className="mt-2 text-center text-xs text-slate-500">Original SVG · {outputLabel} after converting</figcaption>
+          </figure>
+        )}
+        {run.result ? (
+          <DownloadBox title="Export ready" href={run.result.url} filename={run.result.filename}>
+            <p>
+              {run.result.format.toUpperCase()} at {scale}×{balance !== null && balance !== undefined ? ` · Credits remaining: ${balance}` : ''}
+            </p>
+          </DownloadBox>
+        ) : null}
+      </>
+    )
+  } else if (pageOk) {
+    preview = (
+      <>
+        <div className="overflow-hidden rounded-xl bg-slate-100 p-4">
+          <img src={pageOk.resultUrl} alt={pageOk.filename} className="mx-auto max-h-[24rem] w-full object-contain" data-testid="result-image" />
+        </div>
+        <DownloadBox title="Export ready" href={pageOk.downloadUrl} filename={convertedFilename(pageOk.filename, asFormat(fields?.format))}>
+          <p>Credits remaining: {pageOk.remaining}</p>
+        </DownloadBox>
+      </>
+    )
+  } else {
+    preview = <EmptyPreview>Upload an SVG to preview it next to the raster export.</EmptyPreview>
+  }
+
+  return <ToolLayout hero={<ToolHero tool={tool} cost={cost} />} controls={controls} preview={preview} />
+}

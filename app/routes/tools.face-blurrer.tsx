@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import { useRootData } from '~/root'
+import { TOOLS } from '~/features/tools/catalog'
+import { FaceBlurrerScreen } from '~/features/tools/ui/face-blurrer-screen'
+import { MissingModelsNotice } from '~/features/tools/ui/missing-models-notice'
+import { runToolPageAction } from '~/features/tools/ui/page-action.server'
+import { loadToolPage } from '~/features/tools/ui/page-loader.server'
+import { toolMeta } from '~/features/tools/ui/structured-data'
+
+const tool = TOOLS['face-blurrer']
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => toolMeta(tool, data?.publicUrl)
+
+export function loader() {
+  return loadToolPage(tool.slug)
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return runToolPageAction(request, tool.slug)
+}
+
+export default function FaceBlurrerPage() {
+  const { cost, missingModels } = useLoaderData<typeof loader>()
+  const pageResult = useActionData<typeof action>()
+  const root = useRootData()
+  return (
+    <>
+      <MissingModelsNotice models={missingModels} />
+      <FaceBlurrerScreen cost={cost} viewer={root?.viewer} pageResult={pageResult} />
+    </>
+  )
+}
