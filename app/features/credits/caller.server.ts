@@ -35,6 +35,11 @@ export interface ResolveOptions {
   create?: boolean
   /** The clock, for the daily refresh (tests move it across midnight). */
   now?: Date
+  /**
+   * Treat a session cookie or token that names no live session as no sign-in at all (pages do:
+   * an expired session shows the visitor's balance). API routes keep the default and answer 401.
+   */
+  invalidAsGuest?: boolean
   db?: DB
 }
 
@@ -42,7 +47,7 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
   const now = options.now ?? new Date()
   const db = options.db ?? getDb()
   const auth = await getAuthentication(request, db)
-  if (auth.kind === 'invalid') return { kind: 'invalid-token' }
+  if (auth.kind === 'invalid' && !options.invalidAsGuest) return { kind: 'invalid-token' }
 
   if (auth.kind === 'user') {
     const account = await userAccount(auth.user.id, now, db)

@@ -1,8 +1,27 @@
-// What the layout shows about the current caller on every page.
-import { getAuthentication } from '~/features/auth/session.server'
+// What the layout shows about the current caller on every page: the user, if signed in, and the
+// real balance of the user or visitor, after today's refresh. Page views never create visitors
+// (bots crawl pages); a browser without a visitor cookie is shown the guest allowance it would get.
 import type { Viewer } from '~/features/viewer'
+import { resolveCaller } from './caller.server'
 
-export async function loadViewer(request: Request): Promise<{ viewer: Viewer; headers: Headers }> {
-  const auth = await getAuthentication(request)
-  return { viewer: { user: auth.kind === 'user' ? auth.user : null, credits: null }, headers: new Headers() }
+export async function loadViewer(
+  request: Request,
+  options: { now?: Date } = {},
+): Promise<{ viewer: Viewer; headers: Headers }> {
+  const headers = new Headers()
+  const resolved = await resolveCaller(request, { create: false, invalidAsGuest: true, now: options.now })
+  switch (resolved.kind) {
+    case 'caller':
+      if (resolved.setCookie) headers.append('Set-Cookie', resolved.setCookie)
+      return {
+        viewer: { user: resolved.user, credits: { source: resolved.caller.source, balance: resolved.balance } },
+        headers,
+      }
+    case 'guest-preview':
+      return { viewer: { user: null, credits: { source: 'visitor', balance: resolved.balance } }, headers }
+    default:
+      // Not reachable for pages (no visitor is created, invalid sessions count as guests); the
+      // header then reads 'Credits'.
+      return { viewer: { user: null, credits: null }, headers }
+  }
 }

@@ -1,0 +1,41 @@
+// Everything the /credits screen shows, read in one place. Page views never create a visitor: a
+// browser without one sees the guest allowance and an empty ledger.
+import { config } from '~/config.server'
+import { getDb, type DB } from '~/db/db.server'
+import { resolveCaller } from './caller.server'
+import { RECENT_ACTIVITY_ON_CREDITS, type TransactionView } from './display'
+import { accountSummary, listTransactions, type AccountSummary } from './history.server'
+import { listPackages, type CreditPackage } from './packages.server'
+
+export interface CreditsPageData {
+  signedIn: boolean
+  source: 'user' | 'visitor'
+  summary: AccountSummary
+  recent: TransactionView[]
+  packages: CreditPackage[]
+  purchasingPaused: boolean
+}
+
+export async function loadCreditsPage(request: Request, options: { now?: Date; db?: DB } = {}): Promise<CreditsPageData> {
+  const db = options.db ?? getDb()
+  const resolved = await resolveCaller(request, { create: false, invalidAsGuest: true, now: options.now, db })
+  const packages = await listPackages(db)
+  const purchasingPaused = config().PURCHASING_PAUSED
+  if (resolved.kind !== 'caller') {
+    const balance = resolved.kind === 'guest-preview' ? resolved.balance : config().GUEST_DAILY_CREDITS
+    return {
+      signedIn: false,
+      source: 'visitor',
+      summary: { balance, lifetimeSpent: 0, usageEvents: 0, topUps: 0 },
+      recent: [],
+      packages,
+      purchasingPaused,
+    }
+  }
+  const { accountId, source } = resolved.caller
+  const [summary, recent] = [
+    await accountSummary(accountId, db),
+    await listTransactions(accountId, RECENT_ACTIVITY_ON_CREDITS, db),
+  ]
+  return { signedIn: source === 'user', source, summary, recent, packages, purchasingPaused }
+}
