@@ -1,0 +1,31 @@
+// One error type for everything a tool run can refuse or fail with. The status is the HTTP answer;
+// `outcome` is what tool_runs records ('rejected' for bad input, 'failed' when the run broke).
+export type RunOutcome = 'success' | 'failed' | 'no_face' | 'rejected'
+
+export class ToolError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly options: { outcome?: RunOutcome; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause })
+    this.name = 'ToolError'
+  }
+
+  get outcome(): RunOutcome {
+    return this.options.outcome ?? (this.status >= 500 ? 'failed' : 'rejected')
+  }
+
+  get headers(): Record<string, string> {
+    return this.options.headers ?? {}
+  }
+}
+
+export const badRequest = (message: string) => new ToolError(400, message)
+export const unsupportedType = (message: string) => new ToolError(415, message)
+export const tooLarge = (message: string) => new ToolError(413, message)
+
+/** The tool endpoints take POST only. */
+export function methodNotAllowed(): Response {
+  return Response.json({ error: 'Use POST with a multipart/form-data body.', remaining: null }, { status: 405, headers: { Allow: 'POST' } })
+}

@@ -1,0 +1,107 @@
+// Results kept for a download link (the restorer's restored_url, result pages without JavaScript):
+// encrypted with AES-256-GCM under the configured key, a fresh 12-byte IV per result and the row id
+// as additional authenticated data (a ciphertext moved to another row does not decrypt). Readable
+// only by the credit account that produced it, deleted 24 hours later by the sweeper.
+import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto'
+import { config } from '~/config.server'
+import { getDb, type DB } from '~/db/db.server'
+import { logger } from '~/utils/logger.server'
+import { singleton } from '~/utils/singleton.server'
+
+export const RESULT_TTL_HOURS = 24
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export interface StoredResult {
+  bytes: Buffer
+  contentType: string
+  filename: string
+  expiresAt: Date
+}
+
+export function resultUrl(id: string): string {
+  return `/api/results/${id}`
+}
+
+function encrypt(id: string, bytes: Buffer, key: Buffer) {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', key, iv)
+  cipher.setAAD(Buffer.from(id))
+  const ciphertext = Buffer.concat([cipher.update(bytes), cipher.final()])
+  return { iv, ciphertext, auth_tag: cipher.getAuthTag() }
+}
+
+function decrypt(id: string, row: { iv: Buffer; auth_tag: Buffer; ciphertext: Buffer }, key: Buffer): Buffer {
+  const decipher = createDecipheriv('aes-256-gcm', key, row.iv)
+  decipher.setAAD(Buffer.from(id))
+  decipher.setAuthTag(row.auth_tag)
+  return Buffer.concat([decipher.update(row.ciphertext), decipher.final()])
+}
+
+export async function storeResult(
+  input: { ownerAccountId: string; bytes: Buffer; contentType: string; filename: string; now?: Date },
+  db: DB = getDb(),
+): Promise<string> {
+  startResultsSweeper()
+  const id = randomUUID()
+  const now = input.now ?? new Date()
+  await db
+    .insertInto('results')
+    .values({
+      id,
+      owner_account_id: input.ownerAccountId,
+      content_type: input.contentType,
+      filename: input.filename,
+      ...encrypt(id, input.bytes, config().resultsKey),
+      created_at: now,
+      expires_at: new Date(now.getTime() + RESULT_TTL_HOURS * 3600_000),
+    })
+    .execute()
+  return id
+}
+
+/** The result, decrypted, when `accountId` owns it and it has not expired; null otherwise (one answer for all: 404). */
+export async function readResult(
+  id: string,
+  accountId: string | null,
+  options: { now?: Date; db?: DB } = {},
+): Promise<StoredResult | null> {
+  startResultsSweeper()
+  if (!accountId || !UUID.test(id)) return null
+  const db = options.db ?? getDb()
+  const row = await db
+    .selectFrom('results')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_account_id', '=', accountId)
+    .where('expires_at', '>', options.now ?? new Date())
+    .executeTakeFirst()
+  if (!row) return null
+  try {
+    const bytes = decrypt(id, row, config().resultsKey)
+    return { bytes, contentType: row.content_type, filename: row.filename, expiresAt: new Date(row.expires_at) }
+  } catch (error) {
+    // A changed key or a tampered row: the result is gone as far as anyone can tell.
+    logger.warn({ id, err: (error as Error).message }, 'stored result did not decrypt')
+    return null
+  }
+}
+
+export async function sweepExpiredResults(now: Date = new Date(), db: DB = getDb()): Promise<number> {
+  const deleted = await db.deleteFrom('results').where('expires_at', '<=', now).executeTakeFirst()
+  return Number(deleted.numDeletedRows)
+}
+
+/** Once per process: a sweep now and every hour after. The timer never keeps the process alive. */
+export function startResultsSweeper(): void {
+  singleton('results-sweeper', () => {
+    const sweep = () =>
+      sweepExpiredResults()
+        .then((count) => count > 0 && logger.info({ count }, 'expired results deleted'))
+        .catch((error: Error) => logger.warn({ err: error.message }, 'results sweep failed'))
+    setTimeout(sweep, 1_000).unref()
+    const timer = setInterval(sweep, SWEEP_INTERVAL_MS)
+    timer.unref()
+    return timer
+  })
+}

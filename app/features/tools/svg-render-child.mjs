@@ -1,0 +1,75 @@
+// Renders one sanitised SVG in a process of its own, then exits. resvg 2.6 can abort the whole
+// process on some files (a Rust panic: SIGABRT that nothing can catch), so the server never
+// renders untrusted SVG in its own process. Plain JavaScript so that plain `node` runs it, in
+// development, tests and production alike.
+//
+// Protocol (IPC, advanced serialisation): the parent sends
+//   { svg: string, scale: number, maxPixels: number, maxSide: number }
+// and receives { ok: true, width, height, pixels } (straight, not premultiplied, RGBA) or
+//   { ok: false, status, error }.
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { Resvg } from '@resvg/resvg-js'
+
+const require = createRequire(import.meta.url)
+const fontDir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf')
+const FONT_FILES = [
+  'DejaVuSans.ttf',
+  'DejaVuSans-Bold.ttf',
+  'DejaVuSans-Oblique.ttf',
+  'DejaVuSans-BoldOblique.ttf',
+  'DejaVuSerif.ttf',
+  'DejaVuSerif-Bold.ttf',
+  'DejaVuSansMono.ttf',
+].map((file) => path.join(fontDir, file))
+
+function render({ svg, scale, maxPixels, maxSide }) {
+  let resvg
+  try {
+    resvg = new Resvg(svg, {
+      fitTo: { mode: 'zoom', value: scale },
+      font: {
+        fontFiles: FONT_FILES,
+        loadSystemFonts: false,
+        defaultFontFamily: 'DejaVu Sans',
+        sansSerifFamily: 'DejaVu Sans',
+        serifFamily: 'DejaVu Serif',
+        monospaceFamily: 'DejaVu Sans Mono',
+      },
+      logLevel: 'off',
+    })
+  } catch (error) {
+    return { ok: false, status: 400, error: `The SVG could not be read: ${String(error?.message ?? error).slice(0, 200)}` }
+  }
+  const width = Math.ceil(resvg.width * scale)
+  const height = Math.ceil(resvg.height * scale)
+  if (width * height > maxPixels || width > maxSide || height > maxSide) {
+    return {
+      ok: false,
+      status: 400,
+      error: `The rendered image would be ${width}×${height} pixels; the limit is ${maxPixels / 1e6} megapixels and ${maxSide} pixels a side. Choose a smaller scale.`,
+    }
+  }
+  const image = resvg.render()
+  const pixels = image.pixels
+  // resvg hands out premultiplied RGBA; encoders want straight alpha.
+  for (let i = 0; i < pixels.length; i += 4) {
+    const a = pixels[i + 3]
+    if (a !== 0 && a !== 255) {
+      pixels[i] = Math.min(255, Math.round((pixels[i] * 255) / a))
+      pixels[i + 1] = Math.min(255, Math.round((pixels[i + 1] * 255) / a))
+      pixels[i + 2] = Math.min(255, Math.round((pixels[i + 2] * 255) / a))
+    }
+  }
+  return { ok: true, width: image.width, height: image.height, pixels }
+}
+
+process.once('message', (job) => {
+  let answer
+  try {
+    answer = render(job)
+  } catch (error) {
+    answer = { ok: false, status: 422, error: `This SVG could not be rendered: ${String(error?.message ?? error).slice(0, 200)}` }
+  }
+  process.send(answer, () => process.disconnect())
+})
