@@ -49,8 +49,13 @@ export async function resizeRaw(
   height: number,
   kernel: keyof sharp.KernelEnum = 'lanczos3',
 ): Promise<RawImage> {
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
-    .resize(width, height, { fit: 'fill', kernel })
+  let pipeline = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).resize(width, height, {
+    fit: 'fill',
+    kernel,
+  })
+  // sharp widens one channel to sRGB unless told to stay grey.
+  if (image.channels === 1) pipeline = pipeline.toColourspace('b-w')
+  const { data, info } = await pipeline
     .raw()
     .toBuffer({ resolveWithObject: true })
   return { data, width: info.width, height: info.height, channels: info.channels as Channels }

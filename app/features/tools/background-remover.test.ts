@@ -1,0 +1,147 @@
+import sharp from 'sharp'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { parseBackground, removeBackground } from './background-remover.server'
+import type { RgbaImage } from './image'
+import { refineMatte } from './models/matte.server'
+import { decodePng, loadFixture, requireModels } from './models/fixtures.test-support'
+
+beforeAll(() => requireModels('u2netp'))
+
+async function routerOn(colour: string): Promise<{ input: RgbaImage; truth: Buffer }> {
+  const truth = await loadFixture('product-router-alpha-groundtruth.png')
+  const { data } = await sharp(truth.data, { raw: { width: truth.width, height: truth.height, channels: 4 } })
+    .flatten({ background: colour })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  return { input: { data, width: truth.width, height: truth.height }, truth: truth.data }
+}
+
+function alphaIoU(a: Buffer, b: Buffer): number {
+  let inter = 0
+  let union = 0
+  for (let i = 3; i < a.length; i += 4) {
+    const x = a[i] >= 128
+    const y = b[i] >= 128
+    if (x && y) inter++
+    if (x || y) union++
+  }
+  return inter / union
+}
+
+/** Transparent pixels the image border cannot reach without crossing the opaque subject. */
+function enclosedTransparentPixels(image: RgbaImage): number {
+  const { width, height } = image
+  const clear = (p: number) => image.data[p * 4 + 3] < 128
+  const seen = new Uint8Array(width * height)
+  const queue: number[] = []
+  for (let x = 0; x < width; x++) queue.push(x, (height - 1) * width + x)
+  for (let y = 0; y < height; y++) queue.push(y * width, y * width + width - 1)
+  for (const p of queue) if (clear(p)) seen[p] = 1
+  const stack = queue.filter((p) => seen[p])
+  while (stack.length > 0) {
+    const p = stack.pop()!
+    const x = p % width
+    for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
+      if (q >= 0 && q < width * height && !seen[q] && clear(q)) {
+        seen[q] = 1
+        stack.push(q)
+      }
+    }
+  }
+  let enclosed = 0
+  for (let p = 0; p < width * height; p++) if (clear(p) && !seen[p]) enclosed++
+  return enclosed
+}
+
+describe('removeBackground', () => {
+  it('cuts out the router on white with IoU ≥ 0.90 against its known matte', async () => {
+    const { input, truth } = await routerOn('#ffffff')
+    const result = await removeBackground(input)
+    const output = await decodePng(result.bytes)
+    expect(alphaIoU(output.data, truth)).toBeGreaterThanOrEqual(0.9)
+  })
+
+  it('reports the router on blue (a hard case for U²-Netp: the blue front melts into the backdrop)', async () => {
+    const { input, truth } = await routerOn('#0000ff')
+    const output = await decodePng((await removeBackground(input)).bytes)
+    const iou = alphaIoU(output.data, truth)
+    console.info(`router on blue: IoU ${iou.toFixed(3)}`)
+    expect(iou).toBeGreaterThan(0.3)
+  })
+
+  it('returns a lossless RGBA PNG at the original size, colours untouched where opaque', async () => {
+    const input = await loadFixture('product-gameboy-white-bg.jpg')
+    const result = await removeBackground(input)
+    expect(result.contentType).toBe('image/png')
+    expect([result.width, result.height]).toEqual([input.width, input.height])
+    const output = await decodePng(result.bytes)
+    expect(output.format).toBe('png')
+    expect(output.channels).toBe(4)
+    expect([output.width, output.height]).toEqual([989, 1200])
+    // The corners are backdrop: fully transparent. The middle of the console is opaque and unchanged.
+    expect(output.data[3]).toBe(0)
+    const centre = ((600 * 989 + 494) * 4) as number
+    expect(output.data[centre + 3]).toBe(255)
+    expect(output.data.subarray(centre, centre + 3)).toEqual(input.data.subarray(centre, centre + 3))
+  })
+
+  it('leaves no hole in the Game Boy', async () => {
+    const input = await loadFixture('product-gameboy-white-bg.jpg')
+    const output = await decodePng((await removeBackground(input)).bytes)
+    expect(enclosedTransparentPixels(output)).toBe(0)
+  })
+
+  it('flattens the cutout onto a background colour when asked', async () => {
+    const input = await loadFixture('product-gameboy-white-bg.jpg')
+    const output = await decodePng((await removeBackground(input, { background: '#f472b6' })).bytes)
+    expect(output.channels).toBe(3)
+    expect([...output.data.subarray(0, 4)]).toEqual([0xf4, 0x72, 0xb6, 255])
+    const black = await decodePng((await removeBackground(input, { background: 'black' })).bytes)
+    expect([...black.data.subarray(0, 3)]).toEqual([0, 0, 0])
+  })
+
+  it('refuses a background that is not a colour', async () => {
+    const input = await loadFixture('product-router-alpha-groundtruth.png')
+    await expect(removeBackground(input, { background: 'url(evil)' })).rejects.toThrow(RangeError)
+    expect(parseBackground('#abc')).toEqual({ r: 0xaa, g: 0xbb, b: 0xcc })
+    expect(parseBackground('white')).toEqual({ r: 255, g: 255, b: 255 })
+  })
+})
+
+describe('refineMatte', () => {
+  // A 60×60 white canvas with a grey ring; the model "missed" the ring's middle.
+  function ringScene(holeColour: number): { soft: Buffer; rgba: Buffer } {
+    const size = 60
+    const soft = Buffer.alloc(size * size)
+    const rgba = Buffer.alloc(size * size * 4, 255)
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const p = y * size + x
+        const ring = x >= 10 && x < 50 && y >= 10 && y < 50
+        const hole = x >= 20 && x < 40 && y >= 20 && y < 40
+        soft[p] = ring && !hole ? 240 : hole ? 60 : 0
+        const grey = hole ? holeColour : ring ? 128 : 255
+        rgba.fill(grey, p * 4, p * 4 + 3)
+      }
+    }
+    // A speck the model also marked: far away and tiny.
+    soft[2 * size + 2] = 250
+    return { soft, rgba }
+  }
+  const options = { minComponentShare: 0.1, edgeSigma: 0.8, backdropDistance: 24 }
+
+  it('fills a hole that shows the subject, drops specks, and makes the inside opaque', async () => {
+    const { soft, rgba } = ringScene(128)
+    const alpha = await refineMatte(soft, rgba, 60, 60, options)
+    expect(alpha[30 * 60 + 30]).toBe(255)
+    expect(alpha[2 * 60 + 2]).toBe(0)
+    expect(alpha[15 * 60 + 15]).toBe(255)
+  })
+
+  it('keeps a hole that shows the uniform backdrop see-through', async () => {
+    const { soft, rgba } = ringScene(255)
+    const alpha = await refineMatte(soft, rgba, 60, 60, options)
+    expect(alpha[30 * 60 + 30]).toBeLessThan(128)
+  })
+})
