@@ -44,6 +44,8 @@ export async function runToolPageAction(request: Request, tool: ToolSlug) {
     remaining: submission.remaining,
     facesFound: submission.facesFound,
     gfpganAvailable: submission.gfpganAvailable,
+    // The options the run used, when the engine echoes them (the blur radius, the SVG format).
+    fieldValues: 'fieldValues' in submission ? (submission.fieldValues as Record<string, string> | undefined) : undefined,
   }
   return data(done, { status: 200, headers })
 }

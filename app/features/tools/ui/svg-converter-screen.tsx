@@ -153,13 +153,9 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
           )}
         </div>
       ) : (
-        <label className="block text-sm font-semibold text-slate-900">
-          Background colour
-          <input type="text" name="background" defaultValue={fields?.background ?? ''} placeholder="Transparent" className={`${selectClass} font-mono`} />
-          <span className="mt-1 block text-xs font-normal text-slate-500">
-            Leave empty for a transparent background (PNG and WebP), or enter a colour such as #ffffff.
-          </span>
-        </label>
+        <p className="text-xs text-slate-500">
+          Transparency is kept for PNG and WebP; JPEG exports get a white background.
+        </p>
       )}
       <ProcessButton disabled={!run.file || busy} busy={busy} label="Convert asset" busyLabel="Converting…" />
       {signedIn ? (

@@ -47,7 +47,7 @@ export const TOOL_MESSAGES: Record<ToolSlug, ToolMessages> = {
 }
 
 export const MISSING_RESTORED_URL = 'Server response missing restored image URL.'
-export const SVG_SIGN_IN_MESSAGE = 'Please sign in with a Facet Studio account to convert SVG files.'
+export const SVG_SIGN_IN_MESSAGE = 'Sign in with a Facet Studio account to convert SVG files.'
 export const SVG_SIGN_IN_TOAST = 'Authentication required'
 export const COLOURED_DOWNLOAD_FAILED = { title: 'Download failed', description: 'Could not generate colored background version.' }
 

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { TOOLS } from '~/features/tools/catalog'
+import { readRestored } from './face-restorer-screen'
+import { enhancedFilename } from './image-enhancer-screen'
+import { toolMeta, toolStructuredData } from './structured-data'
+import { ToolRunError } from './use-tool-run'
+
+describe('face restorer answer', () => {
+  it('needs restored_url as a string', () => {
+    expect(readRestored({ restored_url: '/api/results/a', gfpgan_available: true })).toEqual({ url: '/api/results/a', gfpganAvailable: true })
+    expect(readRestored({ restored_url: '/api/results/b' }).gfpganAvailable).toBe(false)
+    for (const body of [{}, { restored_url: 42 }, { restored_url: '' }, null, 'x']) {
+      expect(() => readRestored(body)).toThrowError(new ToolRunError('Server response missing restored image URL.'))
+    }
+  })
+})
+
+describe('enhancer download name', () => {
+  it("uses the server's name, else enhanced.png", () => {
+    expect(enhancedFilename(`attachment; filename="cat-enhanced.png"; filename*=UTF-8''cat-enhanced.png`)).toBe('cat-enhanced.png')
+    expect(enhancedFilename(null)).toBe('enhanced.png')
+  })
+})
+
+describe('structured data', () => {
+  it('advertises each tool as a free web application', () => {
+    const data = toolStructuredData(TOOLS['face-blurrer'], 'https://studio.example')
+    expect(data['@type']).toBe('WebApplication')
+    expect(data.url).toBe('https://studio.example/tools/face-blurrer')
+    expect(data.offers).toEqual({ '@type': 'Offer', price: '0', priceCurrency: 'USD' })
+    const meta = toolMeta(TOOLS['svg-converter'], 'https://studio.example')
+    expect(meta).toContainEqual({ title: 'SVG converter · Facet Studio' })
+    expect(meta.some((m) => 'script:ld+json' in m)).toBe(true)
+  })
+})
