@@ -1,0 +1,86 @@
+// The tool pages without JavaScript: the form posts to the page's own action, which runs the tool
+// and hands the page the stored result, the remaining credits, or the error.
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { action as blurAction, loader as blurLoader } from '~/routes/tools.face-blurrer'
+import { action as removerAction } from '~/routes/tools.background-remover'
+import { action as svgAction } from '~/routes/tools.svg-converter'
+import { loader as resultLoader } from '~/routes/api.results.$id'
+import { BASE, cookieFrom, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
+import type { ToolPageResult } from './page-result'
+
+const fixture = (name: string) => readFileSync(path.resolve('tests/fixtures', name))
+const file = (name: string, type: string, bytes = fixture(name)) => new File([new Uint8Array(bytes)], path.basename(name), { type })
+
+describe('tool page actions (no JavaScript)', () => {
+  it('blurs a group photo, charges a new visitor and hands back the stored result', async () => {
+    const loaded = blurLoader()
+    expect(loaded.cost).toBe(1)
+
+    const posted = await readResult(
+      await blurAction(
+        routeArgs(
+          formRequest('/tools/face-blurrer', {
+            image: file('photos/group-nasa-astronaut-class-2.png', 'image/png'),
+            blur: '40',
+          }),
+        ),
+      ),
+    )
+    expect(posted.status).toBe(200)
+    const body = posted.body as ToolPageResult
+    if (!body.ok) throw new Error(`run failed: ${body.error}`)
+    expect(body.facesFound).toBe(8)
+    expect(body.filename).toBe('face-blurred.png')
+    expect(body.remaining).toBe(4)
+    expect(body.downloadUrl).toBe(`${body.resultUrl}?download=1`)
+    // An HTML page carries the visitor's cookie, never the API's content headers.
+    const cookie = cookieFrom(posted.headers)
+    expect(cookie).not.toBe('')
+    expect(posted.headers.get('content-disposition')).toBeNull()
+    expect(posted.headers.get('content-type')).toBeNull()
+
+    const id = body.resultUrl.split('/').pop()!
+    const own = await resultLoader(routeArgs(new Request(BASE + body.downloadUrl, { headers: { cookie } }), { id }))
+    expect(own.status).toBe(200)
+    expect(own.headers.get('content-type')).toBe('image/png')
+    expect(own.headers.get('content-disposition')).toContain('face-blurred.png')
+    const png = Buffer.from(await own.arrayBuffer())
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG')
+
+    const stranger = await resultLoader(routeArgs(new Request(BASE + body.resultUrl), { id }))
+    expect(stranger.status).toBe(404)
+  })
+
+  it('shows the reason and charges nothing for a file of the wrong type', async () => {
+    const posted = await readResult(
+      await removerAction(
+        routeArgs(formRequest('/tools/background-remover', { image: new File([new TextEncoder().encode('not an image at all')], 'notes.png', { type: 'image/png' }) })),
+      ),
+    )
+    expect(posted.status).toBe(415)
+    const body = posted.body as ToolPageResult
+    expect(body.ok).toBe(false)
+    if (body.ok) return
+    expect(body.error.length).toBeGreaterThan(0)
+    expect(body.remaining === null || body.remaining === 5).toBe(true)
+  })
+
+  it('asks a visitor to sign in before converting an SVG', async () => {
+    const posted = await readResult(
+      await svgAction(
+        routeArgs(
+          formRequest('/tools/svg-converter', {
+            svg: file('svg/tango-user-home.svg', 'image/svg+xml'),
+            format: 'png',
+            scale: '1',
+          }),
+        ),
+      ),
+    )
+    expect(posted.status).toBe(401)
+    const body = posted.body as ToolPageResult
+    expect(body).toMatchObject({ ok: false, error: 'Sign in with a Facet Studio account to convert SVG files.' })
+  })
+})
