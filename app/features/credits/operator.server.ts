@@ -1,0 +1,87 @@
+// The operator command's work (scripts/credits.ts): adjust a user's balance by email and show an
+// account. A positive amount is a grant; a negative one a correction that never takes the balance
+// below zero. Both are recorded as kind 'adjustment' with the operator's reason.
+import { getDb, type DB } from '~/db/db.server'
+import { describeTransaction, formatActivityDate, type TransactionView } from './display'
+import { listTransactions } from './history.server'
+import { deduct, ensureUserAccount, grant } from './ledger.server'
+
+export class OperatorError extends Error {}
+
+export const MAX_ADJUSTMENT = 1_000_000
+
+export function parseAmount(raw: string | undefined): number {
+  if (raw === undefined || !/^[+-]?\d+$/.test(raw.trim())) {
+    throw new OperatorError(`Amount must be a whole number of credits, e.g. 25 or -5 (got ${JSON.stringify(raw ?? '')}).`)
+  }
+  const amount = Number(raw)
+  if (amount === 0) throw new OperatorError('Amount must not be 0.')
+  if (Math.abs(amount) > MAX_ADJUSTMENT) throw new OperatorError(`Amount must be at most ${MAX_ADJUSTMENT.toLocaleString('en-US')} credits either way.`)
+  return amount
+}
+
+async function userByEmail(email: string, db: DB) {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .executeTakeFirst()
+  if (!user) throw new OperatorError(`No user with the email ${email}.`)
+  return user
+}
+
+export async function adjustUserCredits(
+  email: string,
+  amount: number,
+  reason: string,
+  db: DB = getDb(),
+): Promise<{ email: string; transactionId: number; balance: number }> {
+  if (!reason.trim()) throw new OperatorError('A reason is required (it is shown in the ledger).')
+  const user = await userByEmail(email, db)
+  const accountId = await ensureUserAccount(user.id, db)
+  const description = reason.trim().slice(0, 200)
+  if (amount > 0) {
+    const result = await grant({ accountId, amount, kind: 'adjustment', description }, db)
+    return { email: user.email, ...result }
+  }
+  const result = await deduct({ accountId, amount: -amount, description }, db)
+  if (!result.ok) {
+    throw new OperatorError(`Cannot take ${-amount} credits from ${user.email}: the balance is only ${result.balance}.`)
+  }
+  return { email: user.email, transactionId: result.transactionId, balance: result.balance }
+}
+
+export interface AccountReport {
+  email: string
+  balance: number
+  lifetimeSpent: number
+  transactions: TransactionView[]
+}
+
+export async function showUserCredits(email: string, limit = 10, db: DB = getDb()): Promise<AccountReport> {
+  const user = await userByEmail(email, db)
+  const accountId = await ensureUserAccount(user.id, db)
+  const account = await db
+    .selectFrom('credit_accounts')
+    .select(['balance', 'lifetime_spent'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow()
+  return {
+    email: user.email,
+    balance: account.balance,
+    lifetimeSpent: account.lifetime_spent,
+    transactions: await listTransactions(accountId, limit, db),
+  }
+}
+
+export function formatReport(report: AccountReport): string {
+  const lines = [
+    `${report.email}: ${report.balance} credits (lifetime spent ${report.lifetimeSpent})`,
+    report.transactions.length ? 'Latest transactions:' : 'No transactions yet.',
+  ]
+  for (const t of report.transactions) {
+    const row = describeTransaction(t)
+    lines.push(`  #${t.id}  ${formatActivityDate(t.created_at)}  ${row.label.padEnd(10)} ${row.delta.padStart(7)}  ${row.detail ?? ''}`.trimEnd())
+  }
+  return lines.join('\n')
+}
