@@ -1,9 +1,12 @@
 import sharp from 'sharp'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseBackground, removeBackground } from './background-remover.server'
 import type { RgbaImage } from './image'
 import { refineMatte } from './models/matte.server'
 import { decodePng, loadFixture, requireModels } from './models/fixtures.test-support'
+
+// Real models on a shared 2-core machine: a run can take seconds.
+vi.setConfig({ testTimeout: 180_000 })
 
 beforeAll(() => requireModels('u2netp'))
 

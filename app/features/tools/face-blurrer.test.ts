@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { blurFaces } from './face-blurrer.server'
 import { detectFaces } from './face-detector.server'
 import type { RgbaImage } from './image'
@@ -16,6 +16,9 @@ function edgeEnergy(image: RgbaImage, box: { x: number; y: number; width: number
   }
   return sum
 }
+
+// Real models on a shared 2-core machine: a run can take seconds.
+vi.setConfig({ testTimeout: 180_000 })
 
 beforeAll(() => requireModels('yunet'))
 

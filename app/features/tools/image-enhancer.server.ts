@@ -1,0 +1,83 @@
+// Image enhancer: Real-ESRGAN ×4, then resampled to the output scale the size cap allows.
+// The model's cost grows with input pixels (about 15 µs each on 2 cores), so the pixels it sees
+// are capped too: a larger picture is reduced to the budget first, enhanced, and brought to its
+// output size from there (docs/decisions/010-enhancer-scale-and-budget.md).
+import sharp from 'sharp'
+import type { RgbaImage, ToolOutput } from './image'
+import { assertRgbaImage, encodePng, isOpaque, resizeRaw } from './models/pixels.server'
+import { upscale4x } from './models/super-resolution.server'
+
+/** The largest output the enhancer writes (pixels). */
+export const OUTPUT_CAP_PIXELS = 16_000_000
+/** The most input pixels the model runs on per request (about 15 s on 2 idle cores). */
+export const MODEL_INPUT_BUDGET = 1_000_000
+const SCALES = [4, 3, 2] as const
+
+export interface EnhancementPlan {
+  scale: number
+  outputWidth: number
+  outputHeight: number
+  /** Size the model runs at (the input, or the input reduced to the budget). */
+  modelWidth: number
+  modelHeight: number
+}
+
+export function planEnhancement(width: number, height: number): EnhancementPlan {
+  const pixels = width * height
+  const scale = SCALES.find((s) => pixels * s * s <= OUTPUT_CAP_PIXELS) ?? 1
+  const reduce = pixels > MODEL_INPUT_BUDGET ? Math.sqrt(MODEL_INPUT_BUDGET / pixels) : 1
+  return {
+    scale,
+    outputWidth: width * scale,
+    outputHeight: height * scale,
+    modelWidth: Math.max(1, Math.round(width * reduce)),
+    modelHeight: Math.max(1, Math.round(height * reduce)),
+  }
+}
+
+export async function enhanceImage(image: RgbaImage): Promise<ToolOutput & { scale: number }> {
+  assertRgbaImage(image)
+  const plan = planEnhancement(image.width, image.height)
+  const rgb = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
+    .removeAlpha()
+    .raw()
+    .toBuffer()
+  let modelInput = { data: rgb, width: image.width, height: image.height, channels: 3 as const }
+  if (plan.modelWidth !== image.width || plan.modelHeight !== image.height) {
+    modelInput = { ...(await resizeRaw(modelInput, plan.modelWidth, plan.modelHeight, 'lanczos3')), channels: 3 }
+  }
+  const upscaled = await upscale4x(modelInput)
+  let result = upscaled.image
+  if (result.width !== plan.outputWidth || result.height !== plan.outputHeight) {
+    result = await resizeRaw(result, plan.outputWidth, plan.outputHeight, 'lanczos3')
+  }
+
+  let bytes: Buffer
+  if (isOpaque(image)) {
+    bytes = await encodePng(result)
+  } else {
+    // Transparency is kept: the alpha channel is enlarged with a plain resize, not by the model.
+    const alpha = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
+      .extractChannel(3)
+      .resize(plan.outputWidth, plan.outputHeight, { fit: 'fill', kernel: 'cubic' })
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer()
+    const rgba = Buffer.allocUnsafe(plan.outputWidth * plan.outputHeight * 4)
+    for (let p = 0, i = 0, j = 0; p < alpha.length; p++, i += 3, j += 4) {
+      rgba[j] = result.data[i]
+      rgba[j + 1] = result.data[i + 1]
+      rgba[j + 2] = result.data[i + 2]
+      rgba[j + 3] = alpha[p]
+    }
+    bytes = await encodePng({ data: rgba, width: plan.outputWidth, height: plan.outputHeight, channels: 4 }, { keepAlpha: true })
+  }
+  return {
+    bytes,
+    contentType: 'image/png',
+    width: plan.outputWidth,
+    height: plan.outputHeight,
+    modelMs: upscaled.modelMs,
+    scale: plan.scale,
+  }
+}

@@ -1,0 +1,115 @@
+import sharp from 'sharp'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import type { RgbaImage } from './image'
+import { enhanceImage, MODEL_INPUT_BUDGET, OUTPUT_CAP_PIXELS, planEnhancement } from './image-enhancer.server'
+import { decodePng, loadFixture, requireModels } from './models/fixtures.test-support'
+import { runModel } from './models/registry.server'
+import { SR_MODEL, TILE, upscale4x } from './models/super-resolution.server'
+
+// Real models on a shared 2-core machine: a run can take seconds.
+vi.setConfig({ testTimeout: 180_000 })
+
+beforeAll(() => requireModels(SR_MODEL))
+
+function psnr(a: RgbaImage, b: RgbaImage): number {
+  let sum = 0
+  let n = 0
+  for (let i = 0; i < a.data.length; i += 4) {
+    for (let k = 0; k < 3; k++) {
+      const d = a.data[i + k] - b.data[i + k]
+      sum += d * d
+      n++
+    }
+  }
+  return 10 * Math.log10((255 * 255) / (sum / n))
+}
+
+/** Mean absolute difference between neighbouring pixels: how much fine detail there is. */
+function sharpness(image: RgbaImage): number {
+  let sum = 0
+  let n = 0
+  for (let y = 0; y < image.height - 1; y++) {
+    for (let x = 0; x < image.width - 1; x++) {
+      const i = (y * image.width + x) * 4 + 1
+      sum += Math.abs(image.data[i] - image.data[i + 4]) + Math.abs(image.data[i] - image.data[i + image.width * 4])
+      n += 2
+    }
+  }
+  return sum / n
+}
+
+describe('planEnhancement', () => {
+  it('uses ×4 for small pictures and lowers the scale to stay within the output cap', () => {
+    expect(planEnhancement(128, 128)).toMatchObject({ scale: 4, outputWidth: 512, modelWidth: 128 })
+    expect(planEnhancement(1000, 1000).scale).toBe(4)
+    expect(planEnhancement(1500, 1000).scale).toBe(3)
+    expect(planEnhancement(2000, 1500).scale).toBe(2)
+    expect(planEnhancement(4000, 3000).scale).toBe(1)
+    for (const [w, h] of [[1500, 1000], [2000, 1500], [4000, 3000], [9000, 6000]]) {
+      const plan = planEnhancement(w, h)
+      expect(plan.outputWidth * plan.outputHeight).toBeLessThanOrEqual(Math.max(OUTPUT_CAP_PIXELS, w * h))
+      // The model never runs on more than its budget, whatever the upload.
+      expect(plan.modelWidth * plan.modelHeight).toBeLessThanOrEqual(MODEL_INPUT_BUDGET * 1.01)
+    }
+  })
+})
+
+describe('upscale4x', () => {
+  it('tiles without seams: the same result as one run over the whole picture', async () => {
+    // 340×200 spans 3×2 tiles of 160 px.
+    const cat = await loadFixture('noface-cat-chelsea.png', { width: 340, height: 200 })
+    expect(cat.width).toBeGreaterThan(2 * TILE)
+    const rgb = await sharp(cat.data, { raw: { width: cat.width, height: cat.height, channels: 4 } }).removeAlpha().raw().toBuffer()
+    const tiled = await upscale4x({ data: rgb, width: cat.width, height: cat.height, channels: 3 })
+    expect([tiled.image.width, tiled.image.height]).toEqual([cat.width * 4, cat.height * 4])
+
+    const plane = cat.width * cat.height
+    const whole = new Float32Array(3 * plane)
+    for (let p = 0; p < plane; p++) for (let k = 0; k < 3; k++) whole[k * plane + p] = rgb[p * 3 + k] / 255
+    const { output } = await runModel(SR_MODEL, whole, [1, 3, cat.height, cat.width])
+    const reference = output.data as Float32Array
+    const outPlane = plane * 16
+    let total = 0
+    let worst = 0
+    for (let p = 0; p < outPlane; p++) {
+      for (let k = 0; k < 3; k++) {
+        const expected = Math.min(255, Math.max(0, Math.round(reference[k * outPlane + p] * 255)))
+        const d = Math.abs(expected - tiled.image.data[p * 3 + k])
+        total += d
+        if (d > worst) worst = d
+      }
+    }
+    expect(total / (outPlane * 3)).toBeLessThan(0.5)
+    expect(worst).toBeLessThan(40)
+  })
+})
+
+describe('enhanceImage', () => {
+  it('enhances the degraded 128 px portrait ×4: close to the original and sharper than Lanczos', async () => {
+    const input = await loadFixture('degraded-face-astronaut-128px-q35.jpg')
+    const result = await enhanceImage(input)
+    expect(result.scale).toBe(4)
+    expect([result.width, result.height]).toEqual([512, 512])
+    expect(result.modelMs).toBeGreaterThan(0)
+    const output = await decodePng(result.bytes)
+    expect([output.width, output.height, output.channels]).toEqual([512, 512, 3])
+
+    const original = await loadFixture('portrait-astronaut.png')
+    const lanczos = await loadFixture('degraded-face-astronaut-128px-q35.jpg', { width: 512, height: 512 })
+    expect(psnr(output, original)).toBeGreaterThan(20)
+    expect(sharpness(output)).toBeGreaterThan(sharpness(lanczos) * 1.1)
+  })
+
+  it('keeps transparency, enlarging the alpha channel', async () => {
+    const router = await loadFixture('product-router-alpha-groundtruth.png')
+    const result = await enhanceImage(router)
+    expect(result.scale).toBe(4)
+    const output = await decodePng(result.bytes)
+    expect([output.width, output.height, output.channels]).toEqual([880, 812, 4])
+    expect(output.data[3]).toBe(0)
+    // The router's body stays opaque: sample the same spot, ×4.
+    const [x, y] = [110, 140]
+    expect(router.data[(y * router.width + x) * 4 + 3]).toBe(255)
+    expect(output.data[(y * 4 * output.width + x * 4) * 4 + 3]).toBeGreaterThan(240)
+  })
+})
