@@ -1,3 +1,230 @@
+// Home (spec §2): hero with the compare slider, features, partners, quality, steps, tools,
+// testimonials, FAQ and the final call to action. Figures come from configuration and real runs.
+import type { MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { creditFacts, cachedMedianRenderTime, formatSeconds, RENDER_WINDOW_DAYS } from '~/features/site/facts.server'
+import { homeFaq } from '~/features/site/faq'
+import { TESTIMONIALS } from '~/features/site/testimonials'
+import { TOOLS } from '~/features/tools/catalog'
+import { buttonClass } from '~/ui/button'
+import { CompareSlider } from '~/ui/compare-slider'
+import { LogoMarquee } from '~/ui/logo-marquee'
+import { SectionHeading, ToolIcon } from '~/ui/section'
+import { TestimonialCarousel } from '~/ui/testimonial-carousel'
+
+export const meta: MetaFunction = () => [
+  { title: 'Facet Studio | AI image tools for creative teams' },
+  {
+    name: 'description',
+    content:
+      'Remove backgrounds, restore faces, enhance photos, blur faces and convert SVGs. Lossless results at the original resolution; uploads are never stored.',
+  },
+]
+
+export async function loader() {
+  return { facts: creditFacts(), renderTimes: await cachedMedianRenderTime() }
+}
+
+const FEATURED_TOOLS = [TOOLS['background-remover'], TOOLS['face-blurrer'], TOOLS['image-enhancer']] as const
+
+const STEPS = [
+  { title: 'Upload', text: 'Drop a PNG, JPG, WebP, TIFF or SVG, up to 12 to 20 MB depending on the tool.' },
+  { title: 'Process', text: 'The model runs on our server in memory. Renders take seconds, depending on the tool and the image size.' },
+  { title: 'Deliver', text: 'Download a lossless PNG at the original resolution, or the format you chose for SVGs.' },
+] as const
+
+function FeatureCard({ title, text, icon }: { title: string; text: string; icon: string }) {
+  return (
+    <li className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <span className="flex h-10 w-10 items-center justify-center rounded-xl bg-indigo-50 text-xl text-indigo-600" aria-hidden="true">
+        {icon}
+      </span>
+      <h3 className="mt-4 text-lg font-semibold text-slate-900">{title}</h3>
+      <p className="mt-2 text-sm leading-relaxed text-slate-600">{text}</p>
+    </li>
+  )
+}
+
 export default function Home() {
-  return <h1>Facet Studio</h1>
+  const { facts, renderTimes } = useLoaderData<typeof loader>()
+  const faq = homeFaq(facts)
+  return (
+    <>
+      <section className="relative overflow-hidden bg-gradient-to-b from-indigo-50 via-white to-white">
+        <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 pb-16 pt-10 sm:px-6 md:grid-cols-2 md:pt-16">
+          <div>
+            <p className="inline-flex rounded-full bg-indigo-100 px-3 py-1 text-xs font-semibold text-indigo-800">
+              {facts.guestDaily} free credits every day, no card needed
+            </p>
+            <h1 className="mt-5 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
+              Studio-grade image edits, powered by AI
+            </h1>
+            <p className="mt-5 text-lg leading-relaxed text-slate-600">
+              Remove backgrounds, restore faces, enhance whole photos, anonymise crowds and export vector art. Results
+              keep the original resolution, and your uploads are never stored.
+            </p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <Link to="/login" className={buttonClass('primary', 'px-6 py-3 text-base')}>
+                Get started free
+              </Link>
+              <a href="#tools" className={buttonClass('secondary', 'px-6 py-3 text-base')}>
+                See the tools
+              </a>
+            </div>
+            <p className="mt-4 text-sm text-slate-500">
+              {facts.signupBonus} welcome credits when you verify your email. Access to all 5 tools.
+            </p>
+          </div>
+          <div>
+            <CompareSlider
+              before={{ src: '/images/hero-before.webp', alt: 'A soft, compressed portrait of an astronaut', label: 'Before' }}
+              after={{ src: '/images/hero-after.webp', alt: 'The same portrait, sharp and clean', label: 'After' }}
+              width={512}
+              height={512}
+              loading="eager"
+              className="mx-auto max-w-md"
+            />
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="features" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
+        <SectionHeading id="features" eyebrow="Why Facet Studio" title="Everything a busy creative team needs" />
+        <ul className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
+          <FeatureCard icon="◆" title="Original quality" text="Lossless PNG output at the full resolution of your upload. No recompression, no watermark." />
+          <FeatureCard icon="⚿" title="Private by design" text="Uploads are processed in memory and never stored. Results kept for a download link are encrypted and deleted after 24 hours." />
+          <FeatureCard icon="↻" title="Credits refresh daily" text={`Visitors get ${facts.guestDaily} credits a day; account balances under ${facts.userFloor} are topped up to ${facts.userFloor} every day.`} />
+          <FeatureCard icon="▦" title="Five tools, one place" text="Background remover, face restorer, image enhancer, face blurrer and SVG converter behind one sign-in." />
+        </ul>
+      </section>
+
+      <section aria-label="Partners" className="border-y border-slate-100 bg-slate-50/60 py-10">
+        <p className="mb-6 text-center text-sm font-medium text-slate-500">Made for studios, newsrooms and shops like these</p>
+        <LogoMarquee />
+      </section>
+
+      <section aria-labelledby="quality" className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 sm:px-6 md:grid-cols-2">
+        <div>
+          <SectionHeading id="quality" align="left" eyebrow="Original quality preserved" title="Your pixels, untouched where it matters" />
+          <ul className="mt-6 space-y-3 text-slate-700">
+            {[
+              'Results come back at the resolution you uploaded, encoded losslessly as PNG.',
+              'Transparency is kept: cut-outs and SVG exports to PNG or WebP stay alpha-clean.',
+              'The face blurrer removes EXIF and other metadata before you download.',
+              'Single images up to 20 MB, depending on the tool.',
+            ].map((line) => (
+              <li key={line} className="flex gap-3">
+                <span aria-hidden="true" className="mt-1 text-indigo-600">✓</span>
+                <span>{line}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <dl className="grid grid-cols-2 gap-4">
+          <div className="rounded-2xl bg-slate-900 p-6 text-white">
+            <dt className="text-sm text-slate-300">Output</dt>
+            <dd className="mt-1 text-2xl font-bold">Lossless PNG</dd>
+          </div>
+          <div className="rounded-2xl bg-indigo-600 p-6 text-white">
+            <dt className="text-sm text-indigo-100">Uploads stored</dt>
+            <dd className="mt-1 text-2xl font-bold">None</dd>
+          </div>
+          <div className="rounded-2xl border border-slate-200 p-6">
+            <dt className="text-sm text-slate-600">Download links expire</dt>
+            <dd className="mt-1 text-2xl font-bold text-slate-900">24 hours</dd>
+          </div>
+          <div className="rounded-2xl border border-slate-200 p-6" data-testid="render-time">
+            <dt className="text-sm text-slate-600">
+              {renderTimes ? `Median render, last ${RENDER_WINDOW_DAYS} days` : 'Render time'}
+            </dt>
+            <dd className="mt-1 text-2xl font-bold text-slate-900">
+              {renderTimes ? formatSeconds(renderTimes.medianMs) : 'Seconds'}
+            </dd>
+            <dd className="mt-1 text-xs text-slate-500">
+              {renderTimes
+                ? `Measured over ${renderTimes.runs.toLocaleString('en-US')} runs`
+                : 'Depends on the tool and the image size'}
+            </dd>
+          </div>
+        </dl>
+      </section>
+
+      <section aria-labelledby="how" className="bg-slate-50 py-16">
+        <div className="mx-auto max-w-6xl px-4 sm:px-6">
+          <SectionHeading id="how" eyebrow="How it works" title="Upload, process, deliver" />
+          <ol className="mt-10 grid gap-5 md:grid-cols-3">
+            {STEPS.map((step, i) => (
+              <li key={step.title} className="rounded-2xl border border-slate-200 bg-white p-6">
+                <span className="flex h-9 w-9 items-center justify-center rounded-full bg-slate-900 text-sm font-bold text-white">
+                  {i + 1}
+                </span>
+                <h3 className="mt-4 text-lg font-semibold text-slate-900">{step.title}</h3>
+                <p className="mt-2 text-sm leading-relaxed text-slate-600">{step.text}</p>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section id="tools" aria-labelledby="tools-title" className="mx-auto max-w-6xl scroll-mt-20 px-4 py-16 sm:px-6">
+        <SectionHeading id="tools-title" eyebrow="Tools" title="Start with a favourite" />
+        <ul className="mt-10 grid gap-5 md:grid-cols-3">
+          {FEATURED_TOOLS.map((tool) => (
+            <li key={tool.slug} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+              <span className="flex h-11 w-11 items-center justify-center rounded-xl bg-indigo-50 text-indigo-600">
+                <ToolIcon slug={tool.slug} />
+              </span>
+              <h3 className="mt-4 text-lg font-semibold text-slate-900">{tool.name}</h3>
+              <p className="mt-2 flex-1 text-sm text-slate-600">{tool.description}</p>
+              <p className="mt-4 text-xs font-medium text-slate-500">
+                {tool.acceptedLabel}, up to {tool.maxMegabytes} MB · {facts.costs[tool.slug]}{' '}
+                {facts.costs[tool.slug] === 1 ? 'credit' : 'credits'} a run
+              </p>
+              <Link to={tool.path} className={buttonClass('secondary', 'mt-5 self-start')}>
+                Open {tool.name.toLowerCase()}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="testimonials" className="bg-gradient-to-b from-white to-indigo-50/60 py-16">
+        <div className="mx-auto max-w-6xl px-4 sm:px-6">
+          <SectionHeading id="testimonials" eyebrow="Testimonials" title="Teams ship faster with Facet Studio" />
+          <div className="mt-10">
+            <TestimonialCarousel testimonials={TESTIMONIALS} />
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="faq" className="mx-auto max-w-3xl px-4 py-16 sm:px-6">
+        <SectionHeading id="faq" eyebrow="FAQ" title="Questions, answered" />
+        <div className="mt-10 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white" data-testid="faq">
+          {faq.map((entry) => (
+            <details key={entry.question} className="group p-5">
+              <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-md text-left font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-600 [&::-webkit-details-marker]:hidden">
+                {entry.question}
+                <span aria-hidden="true" className="text-xl text-slate-400 transition-transform group-open:rotate-45">
+                  +
+                </span>
+              </summary>
+              <p className="mt-3 text-sm leading-relaxed text-slate-600">{entry.answer}</p>
+            </details>
+          ))}
+        </div>
+      </section>
+
+      <section className="px-4 pb-20 sm:px-6">
+        <div className="mx-auto max-w-5xl rounded-3xl bg-slate-900 px-6 py-14 text-center text-white sm:px-12">
+          <h2 className="text-3xl font-bold tracking-tight sm:text-4xl">Ready for your next batch of images?</h2>
+          <p className="mx-auto mt-4 max-w-xl text-slate-300">
+            Create an account, verify your email and get {facts.signupBonus} credits to spend on any of the five tools.
+          </p>
+          <Link to="/login" className={buttonClass('inverse', 'mt-8 px-6 py-3 text-base')}>
+            Create free account
+          </Link>
+        </div>
+      </section>
+    </>
+  )
 }

@@ -1,0 +1,19 @@
+import type { MetaFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { config } from '~/config.server'
+import { privacyPolicy } from '~/features/site/legal'
+import { LegalPage } from '~/ui/legal-page'
+
+export const meta: MetaFunction = () => [
+  { title: 'Privacy Policy | Facet Studio' },
+  { name: 'description', content: 'What Facet Studio collects, how long it keeps it, and your rights. Uploads are never stored.' },
+]
+
+export function loader() {
+  return { doc: privacyPolicy(config().SUPPORT_EMAIL) }
+}
+
+export default function Privacy() {
+  const { doc } = useLoaderData<typeof loader>()
+  return <LegalPage doc={doc} />
+}
