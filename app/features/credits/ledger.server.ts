@@ -65,9 +65,7 @@ export async function charge(
     return { ok: true, transactionId: original.id, balance: await currentBalance(db, input.accountId), replayed: true }
   }
 
-  const earlier = await replay()
-  if (earlier) return earlier
-
+  // No lookup first: a retry is rare, and the unique index catches it inside the transaction anyway.
   try {
     const outcome = await db.transaction().execute(async (trx) => {
       const debited = await trx
@@ -105,8 +103,8 @@ export async function charge(
   } catch (error) {
     if (!(error instanceof LostRace)) throw error
   }
-  // Either the balance was short or a concurrent request with the same key committed first
-  // (and may be what drained the balance): a replay wins over "insufficient".
+  // Either the key was used before (now or by a concurrent request that committed first), or the
+  // balance was short. A replay wins over "insufficient": the earlier charge may be what drained it.
   const raced = await replay()
   if (raced) return raced
   return { ok: false, reason: 'insufficient', balance: await currentBalance(db, input.accountId) }
