@@ -4,7 +4,7 @@
 // output size from there (docs/decisions/010-enhancer-scale-and-budget.md).
 import sharp from 'sharp'
 import type { RgbaImage, ToolOutput } from './image'
-import { assertRgbaImage, encodePng, isOpaque, resizeRaw } from './models/pixels.server'
+import { assertRgbaImage, encodePng, isOpaque, resizeRaw, type RawImage } from './models/pixels.server'
 import { upscale4x } from './models/super-resolution.server'
 
 /** The largest output the enhancer writes (pixels). */
@@ -42,9 +42,9 @@ export async function enhanceImage(image: RgbaImage): Promise<ToolOutput & { sca
     .removeAlpha()
     .raw()
     .toBuffer()
-  let modelInput = { data: rgb, width: image.width, height: image.height, channels: 3 as const }
+  let modelInput: RawImage = { data: rgb, width: image.width, height: image.height, channels: 3 }
   if (plan.modelWidth !== image.width || plan.modelHeight !== image.height) {
-    modelInput = { ...(await resizeRaw(modelInput, plan.modelWidth, plan.modelHeight, 'lanczos3')), channels: 3 }
+    modelInput = await resizeRaw(modelInput, plan.modelWidth, plan.modelHeight, 'lanczos3')
   }
   const upscaled = await upscale4x(modelInput)
   let result = upscaled.image

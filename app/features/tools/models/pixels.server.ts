@@ -4,6 +4,7 @@ import sharp from 'sharp'
 import type { RgbaImage } from '../image'
 
 export type Channels = 1 | 3 | 4
+export type Kernel = 'nearest' | 'linear' | 'cubic' | 'mitchell' | 'lanczos2' | 'lanczos3'
 
 export interface RawImage {
   data: Buffer
@@ -47,7 +48,7 @@ export async function resizeRaw(
   image: RawImage,
   width: number,
   height: number,
-  kernel: keyof sharp.KernelEnum = 'lanczos3',
+  kernel: Kernel = 'lanczos3',
 ): Promise<RawImage> {
   let pipeline = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).resize(width, height, {
     fit: 'fill',

@@ -1,0 +1,143 @@
+// Benchmark of the four model-based tools on fixtures resized to about 1 MP and 12 MP:
+// p50/p95 latency, peak RSS, the share of time spent outside the model, and for super-resolution
+// the model-only time per input pixel (its compute bound) against the tool's time per pixel.
+// Run alone: npx tsx bench/tools.ts   (or as part of npm run bench)
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import sharp from 'sharp'
+import { removeBackground } from '../app/features/tools/background-remover.server'
+import { blurFaces } from '../app/features/tools/face-blurrer.server'
+import { restoreFaces } from '../app/features/tools/face-restorer.server'
+import type { RgbaImage, ToolOutput } from '../app/features/tools/image'
+import { enhanceImage, planEnhancement } from '../app/features/tools/image-enhancer.server'
+import { threadsPerSession } from '../app/features/tools/models/registry.server'
+
+const PHOTOS = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../tests/fixtures/photos')
+
+interface Case {
+  tool: string
+  fixture: string
+  megapixels: number
+  runs: number
+  run: (image: RgbaImage) => Promise<ToolOutput>
+}
+
+async function fixtureAt(name: string, megapixels: number): Promise<RgbaImage> {
+  const meta = await sharp(path.join(PHOTOS, name)).metadata()
+  const aspect = (meta.width ?? 1) / (meta.height ?? 1)
+  const height = Math.round(Math.sqrt((megapixels * 1e6) / aspect))
+  const width = Math.round(height * aspect)
+  const { data, info } = await sharp(path.join(PHOTOS, name))
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  return { data, width: info.width, height: info.height }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  return sorted[rank]
+}
+
+/** Samples RSS while `work` runs; returns the highest value seen (MB). */
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
+  let peak = process.memoryUsage().rss
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }, 10)
+  try {
+    const value = await work()
+    peak = Math.max(peak, process.memoryUsage().rss)
+    return { value, peakMb: Math.round(peak / 1e6) }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+const round = (v: number, digits = 0) => Number(v.toFixed(digits))
+
+export async function benchTools(): Promise<object> {
+  const cases: Case[] = [
+    { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 1, runs: 5, run: (i) => removeBackground(i) },
+    { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 12, runs: 3, run: (i) => removeBackground(i) },
+    { tool: 'face-blurrer', fixture: 'portrait-astronaut.png', megapixels: 1, runs: 5, run: (i) => blurFaces(i, { blur: 32 }) },
+    { tool: 'face-blurrer', fixture: 'portrait-astronaut.png', megapixels: 12, runs: 3, run: (i) => blurFaces(i, { blur: 32 }) },
+    { tool: 'face-restorer', fixture: 'portrait-astronaut.png', megapixels: 1, runs: 3, run: (i) => restoreFaces(i) },
+    { tool: 'face-restorer', fixture: 'portrait-astronaut.png', megapixels: 12, runs: 2, run: (i) => restoreFaces(i) },
+    // The enhancer's model runs on at most 1 MP per request (about 15 s on 2 idle cores): fewer runs.
+    { tool: 'image-enhancer', fixture: 'noface-cat-chelsea.png', megapixels: 1, runs: 2, run: (i) => enhanceImage(i) },
+    { tool: 'image-enhancer', fixture: 'noface-cat-chelsea.png', megapixels: 12, runs: 2, run: (i) => enhanceImage(i) },
+  ]
+
+  // Warm-up: open every session once on a small picture, outside the measurements.
+  const small = await fixtureAt('portrait-astronaut.png', 0.05)
+  await removeBackground(small)
+  await blurFaces(small, { blur: 32 })
+  await restoreFaces(small)
+  await enhanceImage(await fixtureAt('noface-cat-chelsea.png', 0.01))
+
+  const results = []
+  for (const c of cases) {
+    const image = await fixtureAt(c.fixture, c.megapixels)
+    const pixels = image.width * image.height
+    const latencies: number[] = []
+    const modelTimes: number[] = []
+    let peakMb = 0
+    let output: ToolOutput | undefined
+    for (let i = 0; i < c.runs; i++) {
+      global.gc?.()
+      const started = performance.now()
+      const measured = await withPeakRss(() => c.run(image))
+      latencies.push(performance.now() - started)
+      modelTimes.push(measured.value.modelMs)
+      peakMb = Math.max(peakMb, measured.peakMb)
+      output = measured.value
+    }
+    const totalMs = latencies.reduce((a, b) => a + b, 0)
+    const modelMs = modelTimes.reduce((a, b) => a + b, 0)
+    const row: Record<string, unknown> = {
+      tool: c.tool,
+      fixture: c.fixture,
+      input: `${image.width}x${image.height}`,
+      inputMegapixels: round(pixels / 1e6, 2),
+      output: output ? `${output.width}x${output.height}` : null,
+      runs: c.runs,
+      p50Ms: round(percentile(latencies, 50)),
+      p95Ms: round(percentile(latencies, 95)),
+      peakRssMb: peakMb,
+      modelShare: round(modelMs / totalMs, 3),
+      outsideModelShare: round(1 - modelMs / totalMs, 3),
+    }
+    if (c.tool === 'image-enhancer') {
+      const plan = planEnhancement(image.width, image.height)
+      const modelPixels = plan.modelWidth * plan.modelHeight
+      row.scale = plan.scale
+      row.modelInput = `${plan.modelWidth}x${plan.modelHeight}`
+      // Compute bound: what the network alone costs per pixel it sees, against the whole tool per input pixel.
+      row.srModelUsPerModelPixel = round(((modelMs / c.runs) * 1000) / modelPixels, 2)
+      row.toolUsPerInputPixel = round(((totalMs / c.runs) * 1000) / pixels, 2)
+    }
+    results.push(row)
+    console.error(`  ${c.tool} @ ${row.inputMegapixels} MP: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms, peak ${peakMb} MB, outside model ${row.outsideModelShare}`)
+  }
+  return {
+    threadsPerSession: threadsPerSession(),
+    loadAverageAtEnd: (await import('node:os')).loadavg().map((v) => round(v, 2)),
+    cases: results,
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  benchTools().then(
+    (result) => {
+      console.log(JSON.stringify(result, null, 2))
+      process.exit(0)
+    },
+    (error) => {
+      console.error(error)
+      process.exit(1)
+    },
+  )
+}
