@@ -8,6 +8,11 @@ import { loginSchema } from '~/features/auth/schemas'
 import { createSession } from '~/features/auth/session.server'
 import { ensureUserAccount, getBalance } from '~/features/credits/ledger.server'
 
+/** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
+export function loader() {
+  return methodNotAllowed('POST')
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   let body: Record<string, unknown>

@@ -4,6 +4,11 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { methodNotAllowed } from '~/features/auth/api.server'
 import { clearSessionCookieHeader, getAuthentication, revokeSession } from '~/features/auth/session.server'
 
+/** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
+export function loader() {
+  return methodNotAllowed('POST')
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   const auth = await getAuthentication(request)

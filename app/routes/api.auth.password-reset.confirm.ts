@@ -8,6 +8,11 @@ import { limitedResponse, limitTokenUse } from '~/features/auth/rate-limits.serv
 import { resetConfirmPayloadSchema } from '~/features/auth/schemas'
 import { getAuthentication } from '~/features/auth/session.server'
 
+/** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
+export function loader() {
+  return methodNotAllowed('POST')
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   const parsed = await parseBody(request, resetConfirmPayloadSchema)

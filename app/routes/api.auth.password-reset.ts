@@ -7,6 +7,11 @@ import { RESET_REQUESTED } from '~/features/auth/messages'
 import { limitedResponse, limitReset } from '~/features/auth/rate-limits.server'
 import { emailOnlySchema } from '~/features/auth/schemas'
 
+/** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
+export function loader() {
+  return methodNotAllowed('POST')
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   const parsed = await parseBody(request, emailOnlySchema)

@@ -6,6 +6,11 @@ import { registeredDetail } from '~/features/auth/messages'
 import { limitedResponse, limitRegister } from '~/features/auth/rate-limits.server'
 import { registerPayloadSchema } from '~/features/auth/schemas'
 
+/** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
+export function loader() {
+  return methodNotAllowed('POST')
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   const parsed = await parseBody(request, registerPayloadSchema)

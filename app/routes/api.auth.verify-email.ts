@@ -6,6 +6,11 @@ import { limitedResponse, limitTokenUse } from '~/features/auth/rate-limits.serv
 import { tokenSchema } from '~/features/auth/schemas'
 import { sessionCookieHeader } from '~/features/auth/session.server'
 
+/** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
+export function loader() {
+  return methodNotAllowed('POST')
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   const parsed = await parseBody(request, tokenSchema)

@@ -1,0 +1,144 @@
+// /verify-email?token=...: confirms the address once. A GET never spends the token (mail scanners
+// fetch links); with JavaScript the page posts it at once, without it a single button does.
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
+import { useEffect, useRef } from 'react'
+import { config } from '~/config.server'
+import { verifyEmail } from '~/features/auth/accounts.server'
+import { VERIFY_FAILURE, VERIFY_SUCCESS, VERIFY_TOKEN_MISSING } from '~/features/auth/messages'
+import { limitTokenUse } from '~/features/auth/rate-limits.server'
+import { tokenSchema } from '~/features/auth/schemas'
+import { sessionCookieHeader } from '~/features/auth/session.server'
+import { WelcomeDialog } from '~/features/auth/ui/welcome-dialog'
+import { buttonClass } from '~/ui/button'
+import { toast } from '~/ui/toast'
+
+export const meta: MetaFunction = () => [
+  { title: 'Verify your email · Facet Studio' },
+  { name: 'robots', content: 'noindex, nofollow' },
+]
+
+export function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get('token')?.trim() || null
+  return { token }
+}
+
+type VerifyResult = { ok: true; bonusGranted: boolean; bonus: number; balance: number } | { ok: false; error: string }
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData()
+  const parsed = tokenSchema.safeParse({ token: form.get('token') ?? undefined })
+  if (!parsed.success) return data<VerifyResult>({ ok: false, error: VERIFY_TOKEN_MISSING }, { status: 400 })
+  const limited = await limitTokenUse(request)
+  if (limited) {
+    return data<VerifyResult>({ ok: false, error: limited.message }, { status: 429, headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  }
+  const outcome = await verifyEmail(parsed.data.token, { userAgent: request.headers.get('user-agent') })
+  if (!outcome.ok) return data<VerifyResult>({ ok: false, error: outcome.error }, { status: 400 })
+  return data<VerifyResult>(
+    { ok: true, bonusGranted: outcome.bonusGranted, bonus: config().SIGNUP_BONUS, balance: outcome.balance },
+    { headers: { 'Set-Cookie': await sessionCookieHeader(outcome.session.token) } },
+  )
+}
+
+function StatusIcon({ state }: { state: 'loading' | 'success' | 'error' | 'idle' }) {
+  const ring = { loading: 'bg-indigo-50 text-indigo-600', success: 'bg-emerald-50 text-emerald-600', error: 'bg-red-50 text-red-600', idle: 'bg-indigo-50 text-indigo-600' }[state]
+  return (
+    <div className={`mx-auto flex h-14 w-14 items-center justify-center rounded-full ${ring}`} aria-hidden="true">
+      <svg viewBox="0 0 24 24" className={`h-7 w-7 ${state === 'loading' ? 'animate-spin' : ''}`} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+        {state === 'success' ? <path d="m5 12 5 5 9-10" /> : state === 'error' ? <path d="M6 6l12 12M18 6 6 18" /> : state === 'loading' ? <path d="M12 3a9 9 0 1 0 9 9" /> : <path d="M4 6h16v12H4zM4 7l8 6 8-6" />}
+      </svg>
+    </div>
+  )
+}
+
+export default function VerifyEmailPage() {
+  const { token } = useLoaderData<typeof loader>()
+  const fetcher = useFetcher<typeof action>({ key: 'verify-email' })
+  const started = useRef(false)
+
+  // Once, at once: the ref survives React's development double effects, so the token is posted once.
+  useEffect(() => {
+    if (!token || started.current) return
+    started.current = true
+    fetcher.submit({ token }, { method: 'post' })
+  }, [token, fetcher])
+
+  // Without JavaScript the form posts as a page navigation: the answer arrives as action data.
+  const actionData = useActionData<typeof action>()
+  const result = (fetcher.data ?? actionData) as VerifyResult | undefined
+  const formAction = token ? `/verify-email?${new URLSearchParams({ token })}` : '/verify-email'
+  const state: 'idle' | 'loading' | 'success' | 'error' = !token
+    ? 'error'
+    : fetcher.state !== 'idle'
+      ? 'loading'
+      : result
+        ? result.ok
+          ? 'success'
+          : 'error'
+        : started.current
+          ? 'loading'
+          : 'idle'
+
+  const announced = useRef<unknown>(null)
+  useEffect(() => {
+    if (result?.ok && announced.current !== result) {
+      announced.current = result
+      toast({ title: 'Email verified', description: VERIFY_SUCCESS, variant: 'success' })
+    }
+  }, [result])
+
+  const errorText = !token ? VERIFY_TOKEN_MISSING : result && !result.ok ? result.error || VERIFY_FAILURE : VERIFY_FAILURE
+
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-12 sm:py-20">
+      <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-8" data-state={state} data-testid="verify-email">
+        <StatusIcon state={state} />
+        {state === 'idle' ? (
+          <>
+            <h1 className="mt-4 text-2xl font-bold text-slate-900">Confirm your email</h1>
+            <p className="mt-2 text-sm text-slate-600">One click confirms your address and signs you in.</p>
+            <fetcher.Form method="post" action={formAction} className="mt-6">
+              <input type="hidden" name="token" value={token ?? ''} />
+              <button type="submit" className={buttonClass('primary', 'w-full')}>
+                Confirm my email
+              </button>
+            </fetcher.Form>
+          </>
+        ) : state === 'loading' ? (
+          <div role="status">
+            <h1 className="mt-4 text-2xl font-bold text-slate-900">Verifying your email...</h1>
+            <p className="mt-2 text-sm text-slate-600">This only takes a moment.</p>
+          </div>
+        ) : state === 'success' ? (
+          <div role="status">
+            <h1 className="mt-4 text-2xl font-bold text-slate-900">Email verified</h1>
+            <p className="mt-2 text-sm text-slate-600">{VERIFY_SUCCESS}</p>
+            <Link to="/dashboard" className={buttonClass('primary', 'mt-6 w-full')}>
+              Go to dashboard
+            </Link>
+          </div>
+        ) : (
+          <div role="alert">
+            <h1 className="mt-4 text-2xl font-bold text-slate-900">Verification failed</h1>
+            <p className="mt-2 text-sm text-slate-600" data-testid="verify-error">
+              {errorText}
+            </p>
+            <div className="mt-6 flex flex-col gap-2 sm:flex-row">
+              <fetcher.Form method="post" action={formAction} className="flex-1">
+                <input type="hidden" name="token" value={token ?? ''} />
+                <button type="submit" className={buttonClass('primary', 'w-full')} disabled={!token}>
+                  Try again
+                </button>
+              </fetcher.Form>
+              <Link to="/login" className={buttonClass('secondary', 'flex-1')}>
+                Back to login
+              </Link>
+            </div>
+          </div>
+        )}
+      </div>
+      {result?.ok && result.bonusGranted ? <WelcomeDialog credits={result.bonus} /> : null}
+    </div>
+  )
+}
