@@ -29,7 +29,7 @@ import { UploadCard } from './upload-card'
 import { useToolRun } from './use-tool-run'
 
 const tool = TOOLS['svg-converter']
-export const SVG_LOGIN_PATH = `/login?from=${encodeURIComponent(tool.path)}`
+export const SVG_LOGIN_PATH = `/login?from=${tool.path}`
 
 interface Converted {
   url: string

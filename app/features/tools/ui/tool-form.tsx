@@ -3,14 +3,16 @@
 // upload progress and stages.
 import { Form } from '@remix-run/react'
 import type { FormEvent, ReactNode } from 'react'
+import { useHydrated } from '~/ui/use-hydrated'
 
 export function ToolForm({ onRun, label, children }: { onRun: (form: FormData) => void; label: string; children: ReactNode }) {
+  const hydrated = useHydrated()
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     onRun(new FormData(event.currentTarget))
   }
   return (
-    <Form method="post" encType="multipart/form-data" onSubmit={submit} aria-label={label} className="space-y-4" noValidate={false}>
+    <Form method="post" encType="multipart/form-data" onSubmit={submit} aria-label={label} className="space-y-4" data-enhanced={hydrated ? 'true' : 'false'}>
       {children}
     </Form>
   )

@@ -1,0 +1,88 @@
+// Helpers for the tool-screen journeys: fixtures, reading downloads, signing a user in through the
+// API, spending a visitor's credits, and screenshots at phone and desktop widths.
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { expect, type Download, type Page, type TestInfo } from '@playwright/test'
+import sharp from 'sharp'
+
+export const PORT = Number(process.env.E2E_PORT ?? 3210)
+const MAIL_DIR = path.resolve(`tests/.tmp/e2e-data-${PORT}/mail`)
+
+export const fixture = (name: string) => path.resolve('tests/fixtures', name)
+
+export const isNoJs = (info: TestInfo) => info.project.name === 'no-js'
+
+/** Saves a download and describes it: name, format and pixel size (sharp reads the bytes). */
+export async function readDownload(download: Download) {
+  const file = await download.path()
+  const bytes = await readFile(file)
+  const meta = await sharp(bytes).metadata()
+  return { name: download.suggestedFilename(), bytes, format: meta.format, width: meta.width, height: meta.height }
+}
+
+/** The colour of one pixel of a downloaded image, as [r, g, b, a]. */
+export async function pixelAt(bytes: Buffer, x: number, y: number): Promise<number[]> {
+  const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+  const offset = (y * info.width + x) * 4
+  return [...data.subarray(offset, offset + 4)]
+}
+
+export async function clickDownload(page: Page, locator: ReturnType<Page['getByTestId']>) {
+  const [download] = await Promise.all([page.waitForEvent('download'), locator.click()])
+  return readDownload(download)
+}
+
+/** Full-page screenshots at 360 px and 1280 px, and the check that a phone never scrolls sideways. */
+export async function screenshots(page: Page, info: TestInfo, name: string) {
+  const original = page.viewportSize() ?? { width: 1280, height: 800 }
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 800 })
+    if (width === 360) {
+      const scrollWidth = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)
+      expect(scrollWidth, `${name} scrolls sideways at 360 px`).toBeLessThanOrEqual(360)
+    }
+    await page.screenshot({ path: `test-results/screenshots/${name}-${info.project.name}-${width}.png`, fullPage: true })
+  }
+  await page.setViewportSize(original)
+}
+
+/** Registers a fresh user, verifies the address with the mailed token and leaves the browser
+ * context signed in (the verify answer sets the session cookie on the context). */
+export async function signInNewUser(page: Page): Promise<string> {
+  const email = `tools-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
+  const register = await page.request.post('/api/auth/register/', {
+    data: { email, password: 'correct horse battery staple 42', first_name: 'Tess', last_name: 'Tools' },
+  })
+  expect(register.status(), await register.text()).toBe(201)
+  const token = await waitForVerificationToken(email)
+  const verify = await page.request.post('/api/auth/verify-email/', { data: { token } })
+  expect(verify.status(), await verify.text()).toBe(200)
+  return email
+}
+
+async function waitForVerificationToken(email: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const names = await readdir(MAIL_DIR).catch(() => [] as string[])
+    for (const name of names.filter((n) => n.endsWith('.json')).sort().reverse()) {
+      const mail = JSON.parse(await readFile(path.join(MAIL_DIR, name), 'utf8')) as { to: string; link?: string; text: string }
+      if (mail.to.toLowerCase() !== email.toLowerCase()) continue
+      const link = mail.link ?? /https?:\/\/\S+/.exec(mail.text)?.[0]
+      const token = link ? new URL(link).searchParams.get('token') : null
+      if (token) return token
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`no verification mail for ${email} in ${MAIL_DIR}`)
+}
+
+/** Spends a visitor's whole balance through the API in this browser context (1 credit a run). */
+export async function spendVisitorCredits(page: Page) {
+  const image = { name: 'router.png', mimeType: 'image/png', buffer: await readFile(fixture('photos/product-router-alpha-groundtruth.png')) }
+  for (let run = 0; run < 10; run++) {
+    const response = await page.request.post('/api/remove-bg/', { multipart: { image } })
+    if (response.status() === 402) return
+    expect(response.status(), await response.text()).toBe(200)
+    if (response.headers()['x-credits-remaining'] === '0') return
+  }
+  throw new Error('the visitor balance never ran out')
+}

@@ -1,0 +1,164 @@
+// One journey per tool, with JavaScript (XHR upload, stages, client-side downloads) and without it
+// (the form posts to the page's action and the page shows the stored result). Each test runs in a
+// fresh browser context: a new visitor with the guest balance.
+import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { clickDownload, fixture, isNoJs, pixelAt, screenshots, signInNewUser } from './support/tools'
+
+const cspViolations = new WeakMap<Page, string[]>()
+
+test.beforeEach(async ({ page }) => {
+  const seen: string[] = []
+  cspViolations.set(page, seen)
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) seen.push(message.text())
+  })
+})
+
+test.afterEach(async ({ page }) => {
+  expect(cspViolations.get(page) ?? []).toEqual([])
+})
+
+async function open(page: Page, info: TestInfo, path: string, name: string) {
+  await page.goto(path)
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+  if (!isNoJs(info)) await expect(page.locator('form[data-enhanced="true"]')).toBeVisible()
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}')
+  expect(jsonLd.offers).toMatchObject({ price: '0', priceCurrency: 'USD' })
+  expect(jsonLd.url).toContain(path)
+}
+
+test('background remover: transparent cutout and a coloured download', async ({ page }, info) => {
+  await open(page, info, '/tools/background-remover', 'Background remover')
+  await screenshots(page, info, 'background-remover-before')
+  await page.getByTestId('file-input').setInputFiles(fixture('photos/product-router-alpha-groundtruth.png'))
+
+  if (isNoJs(info)) {
+    await page.getByTitle('#10b981').click()
+    await expect(page.getByRole('radio', { name: '#10b981' })).toBeChecked()
+    await page.getByTestId('process-button').click()
+    await expect(page.getByTestId('download-box')).toContainText('Cutout ready')
+    const file = await clickDownload(page, page.getByTestId('download-link'))
+    expect(file).toMatchObject({ name: 'cutout-10b981.png', format: 'png', width: 220, height: 203 })
+    expect((await pixelAt(file.bytes, 0, 0)).slice(0, 3)).toEqual([16, 185, 129])
+    await screenshots(page, info, 'background-remover-after')
+    return
+  }
+
+  await expect(page.getByTestId('file-summary')).toContainText('product-router-alpha-groundtruth.png')
+  await expect(page.getByTestId('status-badge')).toHaveText(/Ready/)
+  await page.getByTestId('process-button').click()
+  await expect(page.getByTestId('download-box')).toContainText('Cutout ready')
+  await expect(page.getByTestId('progress-percent')).toHaveText('100%')
+  await expect(page.getByTestId('progress-message')).toHaveText('Cutout ready')
+  await expect(page.getByTestId('credits-remaining')).toContainText('4')
+
+  const transparent = await clickDownload(page, page.getByTestId('download-link'))
+  expect(transparent).toMatchObject({ name: 'background-removed.png', format: 'png', width: 220, height: 203 })
+  expect((await pixelAt(transparent.bytes, 0, 0))[3]).toBeLessThan(40)
+
+  // A colour chosen after the run is drawn in the browser: no second request, no second credit.
+  const runs: string[] = []
+  page.on('request', (request) => request.url().includes('/api/remove-bg/') && runs.push(request.url()))
+  await page.getByTitle('#f472b6').click()
+  await expect(page.getByRole('radio', { name: '#f472b6' })).toBeChecked()
+  const coloured = await clickDownload(page, page.getByTestId('download-coloured'))
+  expect(coloured).toMatchObject({ name: 'cutout-f472b6.png', format: 'png', width: 220, height: 203 })
+  expect(await pixelAt(coloured.bytes, 0, 0)).toEqual([244, 114, 182, 255])
+  await page.getByTestId('custom-colour').fill('#123')
+  const custom = await clickDownload(page, page.getByTestId('download-coloured'))
+  expect(custom.name).toBe('cutout-123.png')
+  expect(runs).toEqual([])
+  await expect(page.getByTestId('credits-remaining')).toContainText('4')
+  await screenshots(page, info, 'background-remover-after')
+})
+
+test('face blurrer: eight faces blurred and the count reported', async ({ page }, info) => {
+  await open(page, info, '/tools/face-blurrer', 'Face blurrer')
+  await expect(page.getByText('You can blur images as a visitor. Sign in to sync credits across devices and unlock account history.')).toBeVisible()
+  await expect(page.getByTestId('blur-tiles')).toContainText('No image yet')
+  await expect(page.getByTestId('blur-tiles')).toContainText('Pending')
+  await screenshots(page, info, 'face-blurrer-before')
+  await page.getByTestId('file-input').setInputFiles(fixture('photos/group-nasa-astronaut-class-2.png'))
+
+  if (!isNoJs(info)) {
+    await expect(page.getByTestId('blur-tiles')).toContainText('Live upload')
+    await expect(page.getByTestId('blur-tiles')).toContainText('32px preview')
+    await expect(page.getByText('Run blur to generate final output')).toBeVisible()
+    // The slider works by keyboard: two steps up.
+    await page.getByLabel('Blur intensity').focus()
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('ArrowRight')
+    await expect(page.getByTestId('blur-value')).toHaveText('36px')
+  }
+  const answer = isNoJs(info) ? null : page.waitForResponse((r) => r.url().includes('/api/face-blur/blur/'))
+  await page.getByTestId('process-button').click()
+  if (answer) {
+    await expect(page.getByTestId('process-button')).toHaveText(/Running AI blur…|Blur this image/)
+    const response = await answer
+    expect(response.headers()['x-faces-found']).toBe('8')
+  }
+  await expect(page.getByTestId('download-box')).toContainText('Image secured')
+  await expect(page.getByTestId('faces-detected')).toHaveText('Faces detected: 8')
+  await expect(page.getByTestId('download-box')).toContainText('Credits remaining: 4')
+  await expect(page.getByTestId('blur-tiles')).toContainText('8 faces')
+  if (!isNoJs(info)) {
+    await expect(page.getByTestId('blur-tiles')).toContainText('36px applied')
+    // The compare slider answers the keyboard.
+    const range = page.getByTestId('compare-range')
+    await range.focus()
+    await page.keyboard.press('Home')
+    await expect(range).toHaveValue('0')
+  }
+  const file = await clickDownload(page, page.getByTestId('download-link'))
+  expect(file).toMatchObject({ name: 'face-blurred.png', format: 'png', width: 416, height: 290 })
+  await screenshots(page, info, 'face-blurrer-after')
+})
+
+test('face restorer: a restored portrait at the original size', async ({ page }, info) => {
+  await open(page, info, '/tools/face-restorer', 'Face restorer')
+  await expect(page.getByTestId('engine-label')).toHaveText(/GFPGAN v1.4 · signature detail|Fallback detail mode/)
+  await page.getByTestId('file-input').setInputFiles(fixture('photos/degraded-face-astronaut-128px-q35.jpg'))
+  await page.getByTestId('process-button').click()
+  await expect(page.getByTestId('download-box')).toContainText('Portrait ready', { timeout: 45_000 })
+  await expect(page.getByTestId('download-box')).toContainText('Credits remaining: 3')
+  const file = await clickDownload(page, page.getByTestId('download-link'))
+  expect(file).toMatchObject({ name: 'face-restored.png', format: 'png', width: 128, height: 128 })
+  await screenshots(page, info, 'face-restorer-after')
+})
+
+test('image enhancer: demo before upload, an upscaled PNG after', async ({ page }, info) => {
+  await open(page, info, '/tools/image-enhancer', 'Image enhancer')
+  await expect(page.getByTestId('demo-preview')).toBeVisible()
+  await expect(page.getByText('Sign in to track usage credits.')).toBeVisible()
+  await screenshots(page, info, 'image-enhancer-before')
+  await page.getByTestId('file-input').setInputFiles(fixture('photos/degraded-face-astronaut-128px-q35.jpg'))
+  await page.getByTestId('process-button').click()
+  await expect(page.getByTestId('download-box')).toContainText('Enhancement ready', { timeout: 45_000 })
+  if (!isNoJs(info)) await expect(page.getByText('Image enhanced', { exact: true })).toBeVisible()
+  const file = await clickDownload(page, page.getByTestId('download-link'))
+  expect(file.name).toBe('degraded-face-astronaut-128px-q35-enhanced.png')
+  expect(file.format).toBe('png')
+  expect(file.width).toBe(file.height)
+  expect(file.width).toBeGreaterThan(128)
+  await screenshots(page, info, 'image-enhancer-after')
+})
+
+test('SVG converter: a signed-in user exports WebP at 2×', async ({ page }, info) => {
+  await signInNewUser(page)
+  await open(page, info, '/tools/svg-converter', 'SVG converter')
+  await page.getByTestId('file-input').setInputFiles(fixture('svg/tango-user-home.svg'))
+  if (!isNoJs(info)) await expect(page.getByTestId('status-badge')).toHaveText(/queued/)
+  await page.getByLabel('Export format').selectOption('webp')
+  await page.getByLabel('Scale').selectOption('2')
+  if (!isNoJs(info)) await expect(page.getByTestId('transparent-switch')).toBeChecked()
+  await page.getByTestId('process-button').click()
+  await expect(page.getByTestId('download-box')).toContainText('Export ready')
+  if (!isNoJs(info)) {
+    await expect(page.getByTestId('status-badge')).toHaveText(/ready/)
+    await expect(page.getByText('Conversion complete')).toBeVisible()
+  }
+  const file = await clickDownload(page, page.getByTestId('download-link'))
+  expect(file).toMatchObject({ name: 'tango-user-home.webp', format: 'webp' })
+  expect(file.width).toBeGreaterThanOrEqual(64)
+  await screenshots(page, info, 'svg-converter-after')
+})
