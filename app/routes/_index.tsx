@@ -2,7 +2,8 @@
 // testimonials, FAQ and the final call to action. Figures come from configuration and real runs.
 import type { MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { creditFacts, cachedMedianRenderTime, formatSeconds, RENDER_WINDOW_DAYS } from '~/features/site/facts.server'
+import { cachedMedianRenderTime, creditFacts } from '~/features/site/facts.server'
+import { formatSeconds, RENDER_WINDOW_DAYS } from '~/features/site/render-times'
 import { homeFaq } from '~/features/site/faq'
 import { TESTIMONIALS } from '~/features/site/testimonials'
 import { TOOLS } from '~/features/tools/catalog'

@@ -6,6 +6,7 @@ import { getDb, type DB } from '~/db/db.server'
 import { toolCost } from '~/features/credits/costs.server'
 import { TOOL_LIST, type ToolSlug } from '~/features/tools/catalog'
 import { singleton } from '~/utils/singleton.server'
+import { RENDER_WINDOW_DAYS, type RenderTimes } from './render-times'
 
 export interface CreditFacts {
   guestDaily: number
@@ -26,12 +27,6 @@ export function creditFacts(): CreditFacts {
   }
 }
 
-export interface RenderTimes {
-  runs: number
-  medianMs: number
-}
-
-export const RENDER_WINDOW_DAYS = 30
 const CACHE_MS = 5 * 60 * 1000
 
 /** The median duration of successful runs over the last 30 days, or null before there are any. */
@@ -61,8 +56,4 @@ export async function cachedMedianRenderTime(): Promise<RenderTimes | null> {
   }
   cache.at = Date.now()
   return cache.value
-}
-
-export function formatSeconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
 }

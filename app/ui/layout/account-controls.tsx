@@ -9,7 +9,7 @@ export function CreditsButton({ credits, className = '' }: { credits: Viewer['cr
     <Link
       to="/credits"
       data-testid="credits-button"
-      className={`inline-flex items-center gap-1.5 rounded-full border border-indigo-200 bg-indigo-50 px-3 py-1.5 text-sm font-semibold text-indigo-800 hover:bg-indigo-100 ${focusRing} ${className}`}
+      className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border border-indigo-200 bg-indigo-50 px-3 py-1.5 text-sm font-semibold text-indigo-800 hover:bg-indigo-100 ${focusRing} ${className}`}
     >
       <svg viewBox="0 0 20 20" className="h-4 w-4" aria-hidden="true">
         <circle cx="10" cy="10" r="7.5" fill="none" stroke="currentColor" strokeWidth="1.8" />

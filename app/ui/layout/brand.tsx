@@ -18,7 +18,7 @@ export function BrandLink() {
       className="flex items-center gap-2 rounded-md font-semibold tracking-tight text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-600"
     >
       <BrandMark />
-      <span>Facet Studio</span>
+      <span className="whitespace-nowrap">Facet Studio</span>
     </Link>
   )
 }

@@ -82,7 +82,7 @@ export function SiteHeader({ viewer }: { viewer: Viewer }) {
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-2">
-          <CreditsButton credits={viewer.credits} className="hidden sm:inline-flex" />
+          <CreditsButton credits={viewer.credits} />
           <div className="hidden items-center gap-2 md:flex">
             {viewer.user ? (
               <>

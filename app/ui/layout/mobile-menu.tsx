@@ -24,7 +24,7 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
         <svg viewBox="0 0 20 20" className="hidden h-5 w-5 group-open:block" aria-hidden="true">
           <path d="M5 5l10 10M15 5 5 15" stroke="currentColor" strokeWidth="1.8" />
         </svg>
-        <span>Menu</span>
+        <span className="sr-only sm:not-sr-only">Menu</span>
       </summary>
       <div
         className="absolute inset-x-0 top-16 border-b border-slate-200 bg-white shadow-lg"
