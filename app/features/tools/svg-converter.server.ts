@@ -1,11 +1,12 @@
 // The SVG converter: a sanitised SVG rendered by resvg in a throw-away child process (see
 // svg-render-child.mjs for why), then encoded by sharp with no metadata.
-import { fork } from 'node:child_process'
+import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
 import { logger } from '~/utils/logger.server'
+import { singleton } from '~/utils/singleton.server'
 import { DEFAULT_BACKGROUND, type SvgFormat } from './catalog'
 import { badRequest, ToolError } from './errors.server'
 import type { SanitizedSvg } from './svg-sanitize.server'
@@ -27,6 +28,8 @@ export interface SvgConversion {
   width: number
   height: number
   renderMs: number
+  /** Peak memory of the render process (kB), for the benchmark. */
+  rendererMaxRssKb: number
 }
 
 const CONTENT_TYPES: Record<SvgFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' }
@@ -75,17 +78,39 @@ interface RenderedPixels {
   width: number
   height: number
   pixels: Buffer
+  maxRssKb: number
 }
 
-type ChildAnswer = ({ ok: true } & RenderedPixels) | { ok: false; status: number; error: string }
+type ChildAnswer = ({ ok: true } & RenderedPixels) | { ok: false; status: number; error: string; maxRssKb: number }
+
+function spawnRenderer(): ChildProcess {
+  const child = fork(childScript(), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+  // An idle spare must not keep the process (a test run, a script) alive.
+  child.unref()
+  child.channel?.unref()
+  ;(child.stderr as unknown as { unref?: () => void } | null)?.unref?.()
+  child.on('error', (error) => logger.warn({ err: error.message }, 'SVG renderer could not start'))
+  return child
+}
+
+/**
+ * Every render gets a fresh process (a crash or a leak costs one request), but starting Node
+ * takes tens of milliseconds: one spare is kept started and waiting, and replaced as it is used.
+ */
+function takeRenderer(): ChildProcess {
+  const pool = singleton('svg-renderer-spare', () => ({ spare: null as ChildProcess | null }))
+  const ready = pool.spare
+  const usable = ready && ready.connected && ready.exitCode === null && ready.signalCode === null
+  const child = usable ? ready : spawnRenderer()
+  pool.spare = spawnRenderer()
+  child.ref()
+  child.channel?.ref()
+  return child
+}
 
 export function renderInChild(svg: string, scale: number, signal?: AbortSignal): Promise<RenderedPixels> {
   return new Promise((resolve, reject) => {
-    const child = fork(childScript(), [], {
-      execArgv: [],
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    })
+    const child = takeRenderer()
     let answer: ChildAnswer | null = null
     let stderr = ''
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -104,7 +129,7 @@ export function renderInChild(svg: string, scale: number, signal?: AbortSignal):
       signal?.removeEventListener('abort', onAbort)
       const result = answer
       if (result?.ok) {
-        resolve({ width: result.width, height: result.height, pixels: Buffer.from(result.pixels) })
+        resolve({ width: result.width, height: result.height, pixels: Buffer.from(result.pixels.buffer, result.pixels.byteOffset, result.pixels.byteLength), maxRssKb: result.maxRssKb })
       } else if (result) {
         reject(new ToolError(result.status, result.error, { outcome: result.status >= 422 ? 'failed' : 'rejected' }))
       } else if (signal?.aborted) {
@@ -135,5 +160,12 @@ export async function convertSvg(svg: SanitizedSvg, options: SvgConvertOptions, 
   else if (options.format === 'jpeg') pipeline = pipeline.jpeg({ quality: 92, chromaSubsampling: '4:4:4' })
   else pipeline = pipeline.webp({ quality: 92, alphaQuality: 100 })
   const bytes = await pipeline.toBuffer()
-  return { bytes, contentType: contentTypeFor(options.format), width: rendered.width, height: rendered.height, renderMs }
+  return {
+    bytes,
+    contentType: contentTypeFor(options.format),
+    width: rendered.width,
+    height: rendered.height,
+    renderMs,
+    rendererMaxRssKb: rendered.maxRssKb,
+  }
 }

@@ -6,7 +6,7 @@
 // Protocol (IPC, advanced serialisation): the parent sends
 //   { svg: string, scale: number, maxPixels: number, maxSide: number }
 // and receives { ok: true, width, height, pixels } (straight, not premultiplied, RGBA) or
-//   { ok: false, status, error }.
+//   { ok: false, status, error }, both with maxRssKb (this process's peak memory).
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Resvg } from '@resvg/resvg-js'
@@ -64,6 +64,9 @@ function render({ svg, scale, maxPixels, maxSide }) {
   return { ok: true, width: image.width, height: image.height, pixels }
 }
 
+// A spare renderer waits, already started, for its one job; if the server goes away first, so does it.
+process.once('disconnect', () => process.exit(0))
+
 process.once('message', (job) => {
   let answer
   try {
@@ -71,5 +74,7 @@ process.once('message', (job) => {
   } catch (error) {
     answer = { ok: false, status: 422, error: `This SVG could not be rendered: ${String(error?.message ?? error).slice(0, 200)}` }
   }
+  // The renderer's own peak memory, for the benchmark (the parent never sees it otherwise).
+  answer.maxRssKb = process.resourceUsage().maxRSS
   process.send(answer, () => process.disconnect())
 })

@@ -1,0 +1,118 @@
+// SVG converter: latency (p50/p95) and peak memory at about 1 MP and 12 MP of output, for the
+// studio's path (sanitise → resvg in a child process → sharp PNG encode) against sharp's own SVG
+// loader (librsvg, in process) on the same files at the same output size, in the same run.
+//   npx tsx bench/svg.ts            (or npm run bench -- svg)
+// BENCH_RUNS (default 7 at 1 MP, half that at 12 MP) sets the runs per case.
+// openclipart-digital-camera-gradients.svg is left out: resvg 2.6.2 aborts on it (see STACK.md).
+import { readFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import sharp from 'sharp'
+import { convertSvg } from '../app/features/tools/svg-converter.server'
+import { sanitizeSvg } from '../app/features/tools/svg-sanitize.server'
+
+const FIXTURES = [
+  'tango-internet-web-browser.svg',
+  'openclipart-analog-clock-gradient-text.svg',
+  'openclipart-abc-blocks-text.svg',
+  'openclipart-stopwatch.svg',
+]
+const TARGETS = [
+  { label: '1MP', pixels: 1_000_000, runs: Number(process.env.BENCH_RUNS ?? 7) },
+  { label: '12MP', pixels: 12_000_000, runs: Math.max(2, Math.ceil(Number(process.env.BENCH_RUNS ?? 7) / 2)) },
+]
+
+interface Stats {
+  runs: number
+  p50Ms: number
+  p95Ms: number
+  /** resvg: the render process's peak RSS; sharp: growth of this process's RSS high-water mark. */
+  peakMemoryMB: number
+}
+
+function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))
+  return Math.round(sorted[index]! * 10) / 10
+}
+
+function summarise(times: number[], peakMemoryMB: number): Stats {
+  const sorted = [...times].sort((a, b) => a - b)
+  return { runs: times.length, p50Ms: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95), peakMemoryMB: Math.round(peakMemoryMB) }
+}
+
+/** RSS sampled every few milliseconds while `work` runs: the in-process peak above the start. */
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakDeltaMB: number }> {
+  const start = process.memoryUsage.rss()
+  let peak = start
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5)
+  try {
+    const value = await work()
+    peak = Math.max(peak, process.memoryUsage.rss())
+    return { value, peakDeltaMB: (peak - start) / 2 ** 20 }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+/**
+ * The density at which sharp renders `bytes` to about `pixels`. sharp sizes an SVG itself, and for
+ * files sized in pt its output grows with the square of the density, so measure the growth.
+ */
+async function sharpDensityFor(bytes: Buffer, pixels: number): Promise<number> {
+  const at = async (density: number) => (await sharp(bytes, { density }).metadata()).width!
+  const base = await at(72)
+  const exponent = Math.log2((await at(144)) / base)
+  const aspect = (await sharp(bytes).metadata()).height! / base
+  const side = Math.sqrt(pixels / aspect)
+  return 72 * (side / base) ** (1 / exponent)
+}
+
+export async function benchSvg(): Promise<object> {
+  const cases: object[] = []
+  const rows: string[] = []
+  // One throw-away render first, so process start-up and font loading are in every measured run
+  // the same way (each conversion starts a fresh renderer process by design).
+  await convertSvg(await sanitizeSvg(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>')), { format: 'png', scale: 1 })
+
+  for (const file of FIXTURES) {
+    const bytes = readFileSync(`tests/fixtures/svg/${file}`)
+    const svg = await sanitizeSvg(bytes)
+    for (const target of TARGETS) {
+      const scale = Math.sqrt(target.pixels / (svg.width * svg.height))
+      const studioTimes: number[] = []
+      let rendererPeakKb = 0
+      let size = ''
+      for (let i = 0; i < target.runs; i++) {
+        const t0 = performance.now()
+        const out = await convertSvg(svg, { format: 'png', scale })
+        studioTimes.push(performance.now() - t0)
+        rendererPeakKb = Math.max(rendererPeakKb, out.rendererMaxRssKb)
+        size = `${out.width}×${out.height}`
+      }
+      const density = await sharpDensityFor(bytes, target.pixels)
+      const sharpTimes: number[] = []
+      const { peakDeltaMB } = await withPeakRss(async () => {
+        for (let i = 0; i < target.runs; i++) {
+          const t0 = performance.now()
+          await sharp(bytes, { density, limitInputPixels: false }).png().toBuffer()
+          sharpTimes.push(performance.now() - t0)
+        }
+      })
+      const studio = summarise(studioTimes, rendererPeakKb / 1024)
+      const librsvg = summarise(sharpTimes, peakDeltaMB)
+      cases.push({ file, target: target.label, output: size, scale: Math.round(scale * 1000) / 1000, resvgChildProcess: studio, sharpLibrsvg: librsvg })
+      rows.push(
+        `${file.padEnd(44)} ${target.label.padEnd(5)} ${size.padEnd(10)} resvg p50 ${String(studio.p50Ms).padStart(7)} p95 ${String(studio.p95Ms).padStart(7)} ms ${String(studio.peakMemoryMB).padStart(4)} MB | sharp p50 ${String(librsvg.p50Ms).padStart(7)} p95 ${String(librsvg.p95Ms).padStart(7)} ms ${String(librsvg.peakMemoryMB).padStart(4)} MB`,
+      )
+      console.log(rows.at(-1))
+    }
+  }
+  return {
+    note: 'resvg = the studio path: sanitise, render in a child process, encode PNG with sharp; memory is the render process peak RSS. sharp = sharp(svg, {density}).png() in process (librsvg); memory is the growth of this process RSS.',
+    cases,
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(JSON.stringify(await benchSvg(), null, 2))
+  process.exit(0)
+}
