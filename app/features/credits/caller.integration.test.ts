@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { getDb } from '~/db/db.server'
-import { createSession } from '~/features/auth/session.server'
+import { createSession, sessionCookieHeader } from '~/features/auth/session.server'
 import { BASE } from '../../../tests/support/requests'
 import { resolveCaller } from './caller.server'
 import { charge } from './ledger.server'
+import { loadViewer } from './viewer.server'
 import { NEW_VISITOR_RULE, visitorCookie } from './visitor.server'
 
 function request(headers: Record<string, string> = {}): Request {
@@ -99,5 +100,32 @@ describe('resolveCaller for users', () => {
     expect(await resolveCaller(request({ authorization: 'Token nope', cookie: cookiePair(visitor) }))).toEqual({
       kind: 'invalid-token',
     })
+  })
+})
+
+describe('loadViewer (every page)', () => {
+  it('shows a user their real balance after the daily floor', async () => {
+    const { token } = await newUserSession()
+    const { viewer, headers } = await loadViewer(request({ authorization: `Token ${token}` }))
+    expect(viewer.user?.first_name).toBe('Ada')
+    expect(viewer.credits).toEqual({ source: 'user', balance: 10 })
+    expect(headers.getSetCookie()).toEqual([])
+  })
+
+  it("shows a visitor's real balance, and a browser without a visitor the allowance, creating nothing", async () => {
+    const created = await resolveCaller(request())
+    if (created.kind !== 'caller') throw new Error(created.kind)
+    await charge({ accountId: created.caller.accountId, amount: 3, toolSlug: 'face_blurrer', idempotencyKey: randomUUID() })
+    const known = await loadViewer(request({ cookie: cookiePair(created.setCookie!) }))
+    expect(known.viewer).toEqual({ user: null, credits: { source: 'visitor', balance: 2 } })
+    const fresh = await loadViewer(request())
+    expect(fresh.viewer).toEqual({ user: null, credits: { source: 'visitor', balance: 5 } })
+    expect(fresh.headers.getSetCookie()).toEqual([])
+  })
+
+  it('treats an expired or revoked session cookie as a guest instead of failing the page', async () => {
+    const stale = (await sessionCookieHeader('revoked-or-unknown-token')).split(';')[0]
+    const { viewer } = await loadViewer(request({ cookie: stale }))
+    expect(viewer).toEqual({ user: null, credits: { source: 'visitor', balance: 5 } })
   })
 })
