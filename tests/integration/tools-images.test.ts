@@ -10,6 +10,7 @@ import { MEGABYTE } from '~/features/tools/catalog'
 import { action as blurAction } from '~/routes/api.face-blur.blur'
 import { action as enhanceAction } from '~/routes/api.image-scaler.scale'
 import { action as removeBgAction } from '~/routes/api.remove-bg'
+import { loader as healthz } from '~/routes/healthz'
 import { readResult, routeArgs } from '../support/requests'
 import { balanceOf, fileOf, fixture, newVisitor, randomIp, toolRequest, type TestCaller } from './tools-support'
 
@@ -183,5 +184,16 @@ describe('POST /api/image-scaler/scale/', () => {
     expect(refused.status).toBe(415)
     expect(refused.body.error).toBe('Invalid file type. Upload a PNG, JPG or TIFF image.')
     expect(await balanceOf(visitor)).toBe(5)
+  })
+})
+
+describe('GET /healthz', () => {
+  it('lists the models and whether each is installed, with the run queue', async () => {
+    const { status, body } = await readResult(await healthz())
+    expect(status).toBe(200)
+    expect(body.models).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: 'yunet', file: 'face-yunet-n-dynamic.onnx', installed: true, optional: false })]),
+    )
+    expect(body.queue).toMatchObject({ running: 0, waiting: 0 })
   })
 })

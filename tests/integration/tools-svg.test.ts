@@ -5,6 +5,7 @@ import { getDb } from '~/db/db.server'
 import { charge } from '~/features/credits/ledger.server'
 import { MEGABYTE } from '~/features/tools/catalog'
 import { RunQueue } from '~/features/tools/queue.server'
+import { renderTimes } from '~/features/tools/runs.server'
 import { SVG_SIGN_IN_MESSAGE } from '~/features/tools/submission.server'
 import { replaceSingleton, singleton } from '~/utils/singleton.server'
 import { action } from '~/routes/api.svg2image.convert'
@@ -60,6 +61,12 @@ describe('POST /api/svg2image/convert/', () => {
     expect(run).toMatchObject({ tool: 'svg-converter', outcome: 'success', input_width: 48, input_height: 48 })
     expect(run.output_bytes).toBe(Buffer.from(answer.body).byteLength)
     expect(run.duration_ms).toBeGreaterThan(0)
+    expect(run.model_ms).toBeGreaterThan(0)
+
+    const figures = (await renderTimes()).find((r) => r.tool === 'svg-converter')
+    expect(figures?.runs).toBeGreaterThanOrEqual(1)
+    expect(figures?.p50Ms).toBeGreaterThan(0)
+    expect(figures!.p95Ms!).toBeGreaterThanOrEqual(figures!.p50Ms!)
   })
 
   it('JPEG with a background: flattened on it, the original name kept, in UTF-8 too', async () => {
