@@ -1,0 +1,254 @@
+// Account journeys, with JavaScript (project js) and without (project no-js): register, open the
+// mailed link, verify, see the 50 credits, sign out, sign back in from a protected page; reset a
+// forgotten password; the sign-in rate limit; cross-site posts refused.
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { expect, test, type Page, type TestInfo } from '@playwright/test'
+
+const PORT = Number(process.env.E2E_PORT ?? 3210)
+const MAIL_DIR = path.resolve(`tests/.tmp/e2e-data-${PORT}/mail`)
+const PASSWORD = 'a-long-enough-password'
+
+const isNoJs = (info: TestInfo) => info.project.name === 'no-js'
+const uniqueEmail = (label: string, info: TestInfo) =>
+  `${label}-${info.project.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`
+
+/** The link in the newest mail to `to` whose subject matches, from the server's outbox folder. */
+async function mailedLink(to: string, subject: RegExp): Promise<string> {
+  for (let attempt = 0; attempt < 75; attempt++) {
+    const names = (await readdir(MAIL_DIR).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort().reverse()
+    for (const name of names) {
+      const mail = JSON.parse(await readFile(path.join(MAIL_DIR, name), 'utf8')) as { to: string; subject: string; link?: string; html: string; text: string }
+      if (mail.to !== to || !subject.test(mail.subject) || !mail.link) continue
+      expect(mail.text).toContain(mail.link)
+      expect(mail.html).toContain('<a href=')
+      return mail.link
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`no mail matching ${subject} for ${to} in ${MAIL_DIR}`)
+}
+
+const cspViolations = new WeakMap<Page, string[]>()
+test.beforeEach(async ({ page }) => {
+  const seen: string[] = []
+  cspViolations.set(page, seen)
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) seen.push(message.text())
+  })
+})
+test.afterEach(async ({ page }) => {
+  expect(cspViolations.get(page) ?? []).toEqual([])
+})
+
+async function register(page: Page, info: TestInfo, email: string) {
+  await page.goto('/login')
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome Back' })).toBeVisible()
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/)
+  for (const name of ['GitHub', 'Google', 'Facebook', 'Twitter']) {
+    await expect(page.getByRole('button', { name: `${name} sign-in (coming soon)` })).toBeDisabled()
+  }
+  await expect(page.getByRole('main').getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms')
+  await expect(page.getByRole('main').getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy')
+
+  await page.getByTestId('mode-toggle').click()
+  await expect(page).toHaveURL(/mode=register/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Create your account' })).toBeVisible()
+  await expect(page.getByText('At least 8 characters.')).toBeVisible()
+
+  await page.getByLabel('First name (optional)', { exact: true }).fill('  Ada ')
+  await page.getByLabel('Last name (optional)', { exact: true }).fill('Tester')
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD + 'x')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  // Mismatch: the browser (JS) or the server (no JS) stops it with the spec's words.
+  await expect(page.getByText('Passwords do not match.')).toBeVisible()
+
+  if (isNoJs(info)) await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD)
+  if (!isNoJs(info)) {
+    // Show/hide toggles exist once JavaScript runs.
+    await page.getByRole('button', { name: 'Show password' }).click()
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text')
+    await page.getByRole('button', { name: 'Hide password' }).click()
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'password')
+  }
+  await page.getByRole('button', { name: 'Create account' }).click()
+
+  const check = page.getByTestId('check-email')
+  await expect(check).toContainText('Check your email')
+  await expect(check).toContainText(email)
+  await expect(check).toContainText('expires in 24 hours')
+  if (!isNoJs(info)) {
+    await expect(page.getByText('Verify your email', { exact: true })).toBeVisible()
+    await expect(page.getByLabel('Confirm password', { exact: true })).toHaveValue('')
+  }
+}
+
+test('register, verify from the mailed link, see 50 credits, sign out, sign back in where you were', async ({ page }, info) => {
+  const email = uniqueEmail('journey', info)
+  await register(page, info, email)
+
+  // Registration does not sign in.
+  await expect(page.getByRole('link', { name: 'Get in' })).toBeVisible()
+
+  const link = await mailedLink(email, /Confirm your email/)
+  const url = new URL(link)
+  expect(url.pathname).toBe('/verify-email')
+  await page.goto(url.pathname + url.search)
+  if (isNoJs(info)) {
+    // Without JavaScript nothing is spent until the button is pressed.
+    await page.getByRole('button', { name: 'Confirm my email' }).click()
+  }
+  const welcome = page.getByTestId('welcome-dialog')
+  await expect(welcome).toBeVisible()
+  for (const item of ['50 Free Credits', 'Access to all 5 AI tools', 'No credit card required']) {
+    await expect(welcome.getByText(item)).toBeVisible()
+  }
+  await expect(page.getByTestId('verify-email')).toContainText('Your email is confirmed and your credits are ready to use.')
+  await welcome.getByRole('link', { name: 'Start creating' }).click()
+
+  await expect(page).toHaveURL(/\/dashboard$/)
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/)
+  await expect(page.getByTestId('card-balance')).toContainText('50 credits')
+  await expect(page.getByTestId('card-balance')).toContainText('100% remaining')
+  await expect(page.getByTestId('card-transactions')).toContainText('1 grant or purchase')
+  await expect(page.getByTestId('card-last-activity')).toContainText('Bonus')
+  await expect(page.getByTestId('account-overview')).toContainText('Ada Tester')
+  await expect(page.getByTestId('account-overview')).toContainText(email)
+  await expect(page.getByTestId('credit-activity')).toContainText('Welcome bonus')
+  await expect(page.getByRole('link', { name: 'Manage credits' })).toHaveAttribute('href', '/credits')
+  await expect(page.getByRole('link', { name: 'Start a tool' })).toHaveAttribute('href', '/tools/background-remover')
+  // The header names the user.
+  await expect(page.getByTestId('dashboard-button')).toHaveText('Ada Tester')
+
+  // Using the link again fails, clearly.
+  await page.goto(url.pathname + url.search)
+  if (isNoJs(info)) await page.getByRole('button', { name: 'Confirm my email' }).click()
+  await expect(page.getByRole('heading', { name: 'Verification failed' })).toBeVisible()
+  await expect(page.getByTestId('verify-error')).toHaveText('This verification link has already been used. Sign in to continue.')
+  await expect(page.getByRole('link', { name: 'Back to login' })).toHaveAttribute('href', '/login')
+
+  await page.getByRole('button', { name: 'Logout' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  await expect(page.getByRole('link', { name: 'Get in' })).toBeVisible()
+
+  // A protected page sends a signed-out visitor to sign in, then back to where they were going.
+  await page.goto('/dashboard?tab=activity')
+  await expect(page).toHaveURL(/\/login\?from=%2Fdashboard%3Ftab%3Dactivity$/)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('wrong-password')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const alert = page.getByTestId('auth-error')
+  await expect(alert).toContainText('Unable to continue')
+  await expect(alert).toContainText('Invalid email or password.')
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(/\/dashboard\?tab=activity$/)
+  await expect(page.getByTestId('card-balance')).toContainText('50 credits')
+  if (!isNoJs(info)) await expect(page.getByText('Signed in', { exact: true })).toBeVisible()
+
+  // Signed in, /login goes straight to the dashboard.
+  await page.goto('/login')
+  await expect(page).toHaveURL(/\/dashboard$/)
+})
+
+test('an unverified account is told how to get a new verification mail', async ({ page }, info) => {
+  const email = uniqueEmail('unverified', info)
+  const res = await page.request.post('/api/auth/register/', { data: { email, password: PASSWORD } })
+  expect(res.status()).toBe(201)
+  await page.goto('/login')
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByTestId('auth-error')).toContainText('Please verify your email before signing in.')
+  await page.getByRole('button', { name: 'Send a new verification email' }).click()
+  await expect(page.getByText('If that account still needs verifying, a new verification link is on its way.')).toBeVisible()
+})
+
+test('reset a forgotten password from the mailed link', async ({ page }, info) => {
+  const email = uniqueEmail('reset', info)
+  await page.request.post('/api/auth/register/', { data: { email, password: PASSWORD } })
+  const verifyLink = new URL(await mailedLink(email, /Confirm your email/))
+  const verified = await page.request.post('/api/auth/verify-email/', { data: { token: verifyLink.searchParams.get('token') } })
+  expect(verified.status()).toBe(200)
+  await page.request.post('/api/auth/logout/')
+  await page.context().clearCookies()
+
+  await page.goto('/login')
+  await page.getByRole('link', { name: 'Forgot your password?' }).click()
+  if (isNoJs(info)) {
+    await expect(page).toHaveURL(/forgot=1/)
+  } else {
+    await expect(page.getByRole('dialog', { name: 'Reset Password' })).toBeVisible()
+  }
+  const container = isNoJs(info) ? page.locator('#forgot') : page.getByRole('dialog', { name: 'Reset Password' })
+  const send = container.getByRole('button', { name: 'Send reset link' })
+  if (!isNoJs(info)) await expect(send).toBeDisabled()
+  await container.getByLabel('Email', { exact: true }).fill(email)
+  await send.click()
+  await expect(container.getByText("If an account exists, you'll receive reset instructions shortly.")).toBeVisible()
+  if (!isNoJs(info)) await expect(page.getByText('Password reset sent', { exact: true }).last()).toBeVisible()
+
+  const resetLink = new URL(await mailedLink(email, /Reset your/))
+  expect(resetLink.pathname).toBe('/reset-password')
+  await page.goto(resetLink.pathname + resetLink.search)
+  await page.getByLabel('New password', { exact: true }).fill('a-brand-new-password')
+  await page.getByLabel('Confirm new password', { exact: true }).fill('a-brand-new-password')
+  await page.getByRole('button', { name: 'Set new password' }).click()
+  await expect(page).toHaveURL(/\/login\?reset=done$/)
+  await expect(page.getByTestId('reset-done')).toContainText('Your password has been reset.')
+
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('a-brand-new-password')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(/\/dashboard$/)
+
+  // The link works once.
+  await page.goto(resetLink.pathname + resetLink.search)
+  await page.getByLabel('New password', { exact: true }).fill('yet-another-password')
+  await page.getByLabel('Confirm new password', { exact: true }).fill('yet-another-password')
+  await page.getByRole('button', { name: 'Set new password' }).click()
+  await expect(page.getByTestId('auth-error')).toContainText('already been used')
+})
+
+test('too many sign-in attempts answer 429 with Retry-After, and the page says so', async ({ page }, info) => {
+  const email = uniqueEmail('limit', info)
+  let last
+  for (let i = 0; i < 10; i++) {
+    last = await page.request.post('/api/auth/login/', { data: { email, password: 'wrong-password' } })
+    expect(last.status()).toBe(400)
+  }
+  last = await page.request.post('/api/auth/login/', { data: { email, password: 'wrong-password' } })
+  expect(last.status()).toBe(429)
+  expect(Number(last.headers()['retry-after'])).toBeGreaterThan(0)
+  expect((await last.json()).error).toBe('Too many sign-in attempts. Please wait a few minutes and try again.')
+
+  await page.goto('/login')
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('wrong-password')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByTestId('auth-error')).toContainText('Too many sign-in attempts.')
+})
+
+test('a cookie-carrying post from another site is refused', async ({ page }, info) => {
+  test.skip(isNoJs(info), 'a server check: one project is enough')
+  const email = uniqueEmail('csrf', info)
+  await page.request.post('/api/auth/register/', { data: { email, password: PASSWORD } })
+  const token = new URL(await mailedLink(email, /Confirm your email/)).searchParams.get('token')
+  await page.request.post('/api/auth/verify-email/', { data: { token } })
+  const forged = await page.request.post('/logout', { headers: { origin: 'https://evil.example' }, form: { x: '1' } })
+  expect(forged.status()).toBe(403)
+  // Still signed in.
+  const profile = await page.request.get('/api/auth/profile/')
+  expect(profile.status()).toBe(200)
+})
+
+test('/verify-email without a token explains what to do', async ({ page }) => {
+  await page.goto('/verify-email')
+  await expect(page.getByRole('heading', { name: 'Verification failed' })).toBeVisible()
+  await expect(page.getByText('Verification token missing. Please use the link from your email.')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeDisabled()
+})
