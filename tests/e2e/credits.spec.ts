@@ -1,7 +1,7 @@
 // The /credits screen (spec §2), with JavaScript and without: a guest's view, a visitor with a
 // ledger, and a signed-in user whose numbers are polled every 4 s.
 import { expect, test, type Page } from '@playwright/test'
-import { signInNewUser } from './support/tools'
+import { screenshots, signInNewUser } from './support/tools'
 
 const cspViolations = new WeakMap<Page, string[]>()
 
@@ -17,7 +17,7 @@ test.afterEach(async ({ page }) => {
   expect(cspViolations.get(page) ?? []).toEqual([])
 })
 
-test('a guest sees the allowance, the paused notice, the packages and the empty activity', async ({ page }) => {
+test('a guest sees the allowance, the paused notice, the packages and the empty activity', async ({ page }, info) => {
   await page.goto('/credits')
   await expect(page.getByRole('heading', { level: 1, name: 'Credits' })).toBeVisible()
 
@@ -44,9 +44,8 @@ test('a guest sees the allowance, the paused notice, the packages and the empty 
 
   await expect(page.getByText('No credit activity yet. Run a tool to see it here.')).toBeVisible()
 
-  await page.setViewportSize({ width: 360, height: 800 })
-  const scrollWidth = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)
-  expect(scrollWidth).toBeLessThanOrEqual(360)
+  // Also checks that a 360 px phone never scrolls sideways.
+  await screenshots(page, info, 'credits-guest')
 })
 
 test('a visitor with an account sees its own ledger', async ({ page }) => {
@@ -69,6 +68,7 @@ test('a signed-in user sees the welcome bonus, no guest alert, and polling when 
   await expect(page.getByTestId('credit-activity')).toContainText('Welcome bonus')
   await expect(page.getByText('Sign in to purchase credits')).toHaveCount(0)
   await expect(page.getByText('Purchasing temporarily paused')).toBeVisible()
+  await screenshots(page, info, 'credits-user')
 
   if (info.project.name === 'js') {
     // Each poll re-runs the loaders: two data requests arrive within about 8 s without any click.
