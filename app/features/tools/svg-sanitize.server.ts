@@ -29,6 +29,7 @@ const REMOVED_ELEMENTS = new Set([
 const SAFE_DATA_URL = /^data:image\/(png|jpe?g|gif|webp)[;,]/i
 const CSS_URL = /url\(\s*(['"]?)(.*?)\1\s*\)/gi
 const CSS_IMPORT = /@import\b[^;]*;?/gi
+const PLAIN_DOCTYPE = /<!DOCTYPE\s+svg(\s+PUBLIC\s+("[^"]*"|'[^']*')\s+("[^"]*"|'[^']*')|\s+SYSTEM\s+("[^"]*"|'[^']*'))?\s*>/i
 
 export const INVALID_SVG_TYPE = 'Invalid file type. Upload an SVG file.'
 
@@ -106,6 +107,9 @@ export async function sanitizeSvg(bytes: Buffer): Promise<SanitizedSvg> {
   } catch {
     throw unsupportedType(INVALID_SVG_TYPE)
   }
+  // Many editors write a plain public DOCTYPE; it declares nothing and is dropped (no DTD is ever
+  // fetched). Anything with an internal subset or an ENTITY is refused: that is XXE and entity bombs.
+  text = text.replace(PLAIN_DOCTYPE, '')
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
     throw badRequest('SVG files with DOCTYPE or ENTITY declarations are not accepted. Remove them and try again.')
   }

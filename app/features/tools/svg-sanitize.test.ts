@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { DOMParser } from '@xmldom/xmldom'
 import { describe, expect, it } from 'vitest'
 import { ToolError } from './errors.server'
@@ -63,6 +64,22 @@ describe('sanitizeSvg', () => {
     )
     expect(xxe.status).toBe(400)
     expect(xxe.message).toMatch(/DOCTYPE or ENTITY/)
+    const laughs = await rejection(
+      `<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>`,
+    )
+    expect(laughs.status).toBe(400)
+    const system = await rejection(`<!DOCTYPE svg SYSTEM "file:///etc/passwd" [<!ENTITY x "y">]><svg xmlns="http://www.w3.org/2000/svg"/>`)
+    expect(system.status).toBe(400)
+  })
+
+  it('drops a plain public DOCTYPE, as Inkscape writes it, and never fetches its DTD', async () => {
+    const stopwatch = await sanitizeSvg(readFileSync('tests/fixtures/svg/openclipart-stopwatch.svg'))
+    expect(stopwatch.svg).not.toMatch(/DOCTYPE/)
+    expect(stopwatch.svg.startsWith('<svg')).toBe(true)
+    const out = await clean(
+      `<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>`,
+    )
+    expect(out).toBe('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>')
   })
 
   it('answers 415 for something that is not an SVG, and 400 for a broken one', async () => {
