@@ -4,11 +4,19 @@ import { creditsLabel } from './nav'
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'
 
-export function CreditsButton({ credits, className = '' }: { credits: Viewer['credits']; className?: string }) {
+export function CreditsButton({
+  credits,
+  className = '',
+  testId = 'credits-button',
+}: {
+  credits: Viewer['credits']
+  className?: string
+  testId?: string
+}) {
   return (
     <Link
       to="/credits"
-      data-testid="credits-button"
+      data-testid={testId}
       className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border border-indigo-200 bg-indigo-50 px-3 py-1.5 text-sm font-semibold text-indigo-800 hover:bg-indigo-100 ${focusRing} ${className}`}
     >
       <svg viewBox="0 0 20 20" className="h-4 w-4" aria-hidden="true">

@@ -53,7 +53,7 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
             ))}
           </ul>
           <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 pt-4">
-            <CreditsButton credits={viewer.credits} />
+            <CreditsButton credits={viewer.credits} testId="mobile-credits-button" />
             {viewer.user ? (
               <>
                 <Link
