@@ -82,7 +82,7 @@ export default function CreditsRoute() {
         <p className="mt-2 text-slate-600">
           {page.signedIn
             ? 'Your account balance, usage and recent activity.'
-            : 'Your guest balance refreshes to a few free credits every day.'}
+            : `Your guest balance refreshes to ${page.guestDailyCredits} free credits every day.`}
         </p>
       </header>
 
@@ -121,7 +121,7 @@ export default function CreditsRoute() {
             <Link to="/login?from=/credits" className={`font-semibold underline ${focusRing}`}>
               Sign in or create an account
             </Link>{' '}
-            to get 50 free credits.
+            {page.signupBonus > 0 ? `to get ${page.signupBonus} free credits.` : 'to buy packages.'}
           </p>
         </div>
       )}

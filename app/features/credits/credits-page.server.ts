@@ -14,6 +14,8 @@ export interface CreditsPageData {
   recent: TransactionView[]
   packages: CreditPackage[]
   purchasingPaused: boolean
+  guestDailyCredits: number
+  signupBonus: number
 }
 
 export async function loadCreditsPage(request: Request, options: { now?: Date; db?: DB } = {}): Promise<CreditsPageData> {
@@ -21,6 +23,7 @@ export async function loadCreditsPage(request: Request, options: { now?: Date; d
   const resolved = await resolveCaller(request, { create: false, invalidAsGuest: true, now: options.now, db })
   const packages = await listPackages(db)
   const purchasingPaused = config().PURCHASING_PAUSED
+  const allowances = { guestDailyCredits: config().GUEST_DAILY_CREDITS, signupBonus: config().SIGNUP_BONUS }
   if (resolved.kind !== 'caller') {
     const balance = resolved.kind === 'guest-preview' ? resolved.balance : config().GUEST_DAILY_CREDITS
     return {
@@ -30,6 +33,7 @@ export async function loadCreditsPage(request: Request, options: { now?: Date; d
       recent: [],
       packages,
       purchasingPaused,
+      ...allowances,
     }
   }
   const { accountId, source } = resolved.caller
@@ -37,5 +41,5 @@ export async function loadCreditsPage(request: Request, options: { now?: Date; d
     await accountSummary(accountId, db),
     await listTransactions(accountId, RECENT_ACTIVITY_ON_CREDITS, db),
   ]
-  return { signedIn: source === 'user', source, summary, recent, packages, purchasingPaused }
+  return { signedIn: source === 'user', source, summary, recent, packages, purchasingPaused, ...allowances }
 }
