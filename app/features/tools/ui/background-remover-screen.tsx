@@ -137,7 +137,7 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
           </div>
         ) : null}
       </fieldset>
-      <ProcessButton disabled={hydrated ? !run.file || busy : false} busy={busy} label="Remove background" busyLabel="Removing background…" />
+      <ProcessButton disabled={!run.file || busy} busy={busy} label="Remove background" busyLabel="Removing background…" />
       <CreditsLine balance={balance} />
       <ProgressPanel progress={run.progress} failed={run.status === 'error'} />
       <ErrorBox message={run.error ?? (shownPage && !shownPage.ok ? shownPage.error : null)} />

@@ -1,6 +1,7 @@
 // The two-column frame of a tool page: controls on the left, preview and result on the right;
 // one column on small screens.
 import type { ReactNode } from 'react'
+import { useHydrated } from '~/ui/use-hydrated'
 
 export function ToolLayout({ hero, controls, preview }: { hero: ReactNode; controls: ReactNode; preview: ReactNode }) {
   return (
@@ -19,10 +20,12 @@ export function ToolLayout({ hero, controls, preview }: { hero: ReactNode; contr
 }
 
 export function ProcessButton({ disabled, busy, label, busyLabel }: { disabled: boolean; busy: boolean; label: string; busyLabel: string }) {
+  // Without JavaScript the page cannot know a file was chosen: the input's `required` guards instead.
+  const hydrated = useHydrated()
   return (
     <button
       type="submit"
-      disabled={disabled}
+      disabled={hydrated && disabled}
       aria-busy={busy}
       className="inline-flex min-h-11 w-full items-center justify-center rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600"
       data-testid="process-button"
