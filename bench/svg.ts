@@ -1,10 +1,12 @@
 // SVG converter: latency (p50/p95) and peak memory at about 1 MP and 12 MP of output, for the
 // studio's path (sanitise → resvg in a child process → sharp PNG encode) against sharp's own SVG
-// loader (librsvg, in process) on the same files at the same output size, in the same run.
+// loader (librsvg) on the same files at the same output size, in the same run.
 //   npx tsx bench/svg.ts            (or npm run bench -- svg)
 // BENCH_RUNS (default 7 at 1 MP, half that at 12 MP) sets the runs per case.
 // openclipart-digital-camera-gradients.svg is left out: resvg 2.6.2 aborts on it (see STACK.md).
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import os from 'node:os'
 import { pathToFileURL } from 'node:url'
 import sharp from 'sharp'
 import { convertSvg } from '../app/features/tools/svg-converter.server'
@@ -25,7 +27,7 @@ interface Stats {
   runs: number
   p50Ms: number
   p95Ms: number
-  /** resvg: the render process's peak RSS; sharp: growth of this process's RSS high-water mark. */
+  /** Peak RSS of the process that rendered (resvg: the render child; sharp: a process of its own). */
   peakMemoryMB: number
 }
 
@@ -39,18 +41,10 @@ function summarise(times: number[], peakMemoryMB: number): Stats {
   return { runs: times.length, p50Ms: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95), peakMemoryMB: Math.round(peakMemoryMB) }
 }
 
-/** RSS sampled every few milliseconds while `work` runs: the in-process peak above the start. */
-async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakDeltaMB: number }> {
-  const start = process.memoryUsage.rss()
-  let peak = start
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5)
-  try {
-    const value = await work()
-    peak = Math.max(peak, process.memoryUsage.rss())
-    return { value, peakDeltaMB: (peak - start) / 2 ** 20 }
-  } finally {
-    clearInterval(timer)
-  }
+/** sharp's loader, run in a fresh process per case so its peak memory is measured alone. */
+function sharpInChild(file: string, density: number, runs: number): { times: number[]; peakRssKb: number } {
+  const out = execFileSync(process.execPath, ['bench/svg-sharp-child.mjs', file, String(density), String(runs)], { encoding: 'utf8' })
+  return JSON.parse(out) as { times: number[]; peakRssKb: number }
 }
 
 /**
@@ -89,16 +83,9 @@ export async function benchSvg(): Promise<object> {
         size = `${out.width}×${out.height}`
       }
       const density = await sharpDensityFor(bytes, target.pixels)
-      const sharpTimes: number[] = []
-      const { peakDeltaMB } = await withPeakRss(async () => {
-        for (let i = 0; i < target.runs; i++) {
-          const t0 = performance.now()
-          await sharp(bytes, { density, limitInputPixels: false }).png().toBuffer()
-          sharpTimes.push(performance.now() - t0)
-        }
-      })
+      const sharpRun = sharpInChild(`tests/fixtures/svg/${file}`, density, target.runs)
       const studio = summarise(studioTimes, rendererPeakKb / 1024)
-      const librsvg = summarise(sharpTimes, peakDeltaMB)
+      const librsvg = summarise(sharpRun.times, sharpRun.peakRssKb / 1024)
       cases.push({ file, target: target.label, output: size, scale: Math.round(scale * 1000) / 1000, resvgChildProcess: studio, sharpLibrsvg: librsvg })
       rows.push(
         `${file.padEnd(44)} ${target.label.padEnd(5)} ${size.padEnd(10)} resvg p50 ${String(studio.p50Ms).padStart(7)} p95 ${String(studio.p95Ms).padStart(7)} ms ${String(studio.peakMemoryMB).padStart(4)} MB | sharp p50 ${String(librsvg.p50Ms).padStart(7)} p95 ${String(librsvg.p95Ms).padStart(7)} ms ${String(librsvg.peakMemoryMB).padStart(4)} MB`,
@@ -107,7 +94,8 @@ export async function benchSvg(): Promise<object> {
     }
   }
   return {
-    note: 'resvg = the studio path: sanitise, render in a child process, encode PNG with sharp; memory is the render process peak RSS. sharp = sharp(svg, {density}).png() in process (librsvg); memory is the growth of this process RSS.',
+    note: 'resvg = the studio path (render in a fresh child process, straight alpha, PNG encode with sharp in this process); memory = the render child peak RSS (VmHWM). sharp = sharp(svg, {density}).png() (librsvg) in a process of its own; memory = that process peak RSS. Both include a Node process (~45 MB).',
+    loadAverage: os.loadavg().map((l) => Math.round(l * 10) / 10),
     cases,
   }
 }

@@ -152,7 +152,10 @@ export async function convertSvg(svg: SanitizedSvg, options: SvgConvertOptions, 
   const started = performance.now()
   const rendered = await renderInChild(svg.svg, options.scale, signal)
   const renderMs = performance.now() - started
-  let pipeline = sharp(rendered.pixels, { raw: { width: rendered.width, height: rendered.height, channels: 4 } })
+  // resvg's pixels are premultiplied; sharp turns them back into straight alpha as it encodes.
+  let pipeline = sharp(rendered.pixels, {
+    raw: { width: rendered.width, height: rendered.height, channels: 4, premultiplied: true },
+  })
   const background = options.background ?? (options.format === 'jpeg' ? DEFAULT_BACKGROUND : undefined)
   if (background) pipeline = pipeline.flatten({ background })
   // sharp writes no metadata unless asked to (withMetadata), so outputs carry none.

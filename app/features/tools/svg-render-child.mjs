@@ -5,8 +5,9 @@
 //
 // Protocol (IPC, advanced serialisation): the parent sends
 //   { svg: string, scale: number, maxPixels: number, maxSide: number }
-// and receives { ok: true, width, height, pixels } (straight, not premultiplied, RGBA) or
+// and receives { ok: true, width, height, pixels (premultiplied RGBA, as resvg makes them), timings } or
 //   { ok: false, status, error }, both with maxRssKb (this process's peak memory).
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Resvg } from '@resvg/resvg-js'
@@ -24,6 +25,7 @@ const FONT_FILES = [
 ].map((file) => path.join(fontDir, file))
 
 function render({ svg, scale, maxPixels, maxSide }) {
+  const t0 = performance.now()
   let resvg
   try {
     resvg = new Resvg(svg, {
@@ -50,22 +52,26 @@ function render({ svg, scale, maxPixels, maxSide }) {
       error: `The rendered image would be ${width}×${height} pixels; the limit is ${maxPixels / 1e6} megapixels and ${maxSide} pixels a side. Choose a smaller scale.`,
     }
   }
+  const t1 = performance.now()
   const image = resvg.render()
+  const t2 = performance.now()
   const pixels = image.pixels
-  // resvg hands out premultiplied RGBA; encoders want straight alpha.
-  for (let i = 0; i < pixels.length; i += 4) {
-    const a = pixels[i + 3]
-    if (a !== 0 && a !== 255) {
-      pixels[i] = Math.min(255, Math.round((pixels[i] * 255) / a))
-      pixels[i + 1] = Math.min(255, Math.round((pixels[i + 1] * 255) / a))
-      pixels[i + 2] = Math.min(255, Math.round((pixels[i + 2] * 255) / a))
-    }
-  }
-  return { ok: true, width: image.width, height: image.height, pixels }
+  const timings = { parseMs: t1 - t0, renderMs: t2 - t1 }
+  return { ok: true, width: image.width, height: image.height, pixels, timings }
 }
 
 // A spare renderer waits, already started, for its one job; if the server goes away first, so does it.
 process.once('disconnect', () => process.exit(0))
+
+// Peak resident memory of this process in kB. Linux's VmHWM belongs to this program alone;
+// getrusage's maxRSS would include the parent's memory at fork time (it survives exec).
+function peakRssKb() {
+  try {
+    const match = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync('/proc/self/status', 'utf8'))
+    if (match) return Number(match[1])
+  } catch {}
+  return process.resourceUsage().maxRSS
+}
 
 process.once('message', (job) => {
   let answer
@@ -75,6 +81,6 @@ process.once('message', (job) => {
     answer = { ok: false, status: 422, error: `This SVG could not be rendered: ${String(error?.message ?? error).slice(0, 200)}` }
   }
   // The renderer's own peak memory, for the benchmark (the parent never sees it otherwise).
-  answer.maxRssKb = process.resourceUsage().maxRSS
+  answer.maxRssKb = peakRssKb()
   process.send(answer, () => process.disconnect())
 })
