@@ -20,12 +20,27 @@ export function blurSigma(blur: number, face: Pick<Face, 'width' | 'height'>): n
   return Math.max(blur / 2, Math.max(face.width, face.height) / 8)
 }
 
+/** Above this sigma the patch is blurred at a reduced size: same look, a fraction of the work. */
+const DIRECT_SIGMA_LIMIT = 12
+
 async function blurPatch(patch: RawImage, sigma: number): Promise<RawImage> {
-  const { data, info } = await sharp(patch.data, { raw: { width: patch.width, height: patch.height, channels: patch.channels } })
-    .blur(sigma)
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-  return { data, width: info.width, height: info.height, channels: patch.channels }
+  const raw = { raw: { width: patch.width, height: patch.height, channels: patch.channels } }
+  let data: Buffer
+  if (sigma <= DIRECT_SIGMA_LIMIT) {
+    data = await sharp(patch.data, raw).blur(sigma).raw().toBuffer()
+  } else {
+    // A Gaussian of sigma s equals one of s/f at 1/f the size, enlarged again smoothly: a big face's
+    // sigma of 90 px becomes 8 px on an 11× smaller patch instead of a 540-tap kernel at full size.
+    const factor = sigma / 8
+    const width = Math.max(1, Math.round(patch.width / factor))
+    const height = Math.max(1, Math.round(patch.height / factor))
+    const small = await sharp(patch.data, raw).resize(width, height, { fit: 'fill', kernel: 'linear' }).blur(sigma / factor).raw().toBuffer()
+    data = await sharp(small, { raw: { width, height, channels: patch.channels } })
+      .resize(patch.width, patch.height, { fit: 'fill', kernel: 'cubic' })
+      .raw()
+      .toBuffer()
+  }
+  return { data, width: patch.width, height: patch.height, channels: patch.channels }
 }
 
 export async function blurFaces(image: RgbaImage, options: { blur: number }): Promise<ToolOutput & { facesFound: number }> {

@@ -24,7 +24,7 @@ const FFHQ_TEMPLATE: Point[] = [
 const PASTE_FEATHER = 56
 /** Fallback: a face crop is this many times the face box, and the model sees at most this many pixels of it. */
 const CROP_SCALE = 1.8
-const CROP_MODEL_PIXELS = 384 * 384
+const CROP_MODEL_PIXELS = 256 * 256
 /** Fallback: total model pixels per picture, so a crowd cannot run for minutes. */
 const FALLBACK_BUDGET_PIXELS = 2_000_000
 

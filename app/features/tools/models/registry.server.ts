@@ -70,6 +70,9 @@ export async function loadModel(id: string): Promise<LoadedModel> {
       intraOpNumThreads: threadsPerSession(),
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
+      // Idle worker threads sleep instead of spinning: on a shared machine spinning steals the cores
+      // the other thread (and the rest of the server) needs.
+      extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
     }).then((session) => ({ session, inputName: session.inputNames[0], outputNames: session.outputNames }))
     // A file that fails to open must not poison the cache: the next run tries again.
     pending.catch(() => sessions.delete(file))
