@@ -27,8 +27,8 @@ export function outboxDir(): string {
   return path.join(config().dataDir, 'mail')
 }
 
-function transport(): Transporter {
-  return singleton('mail-transport', () => nodemailer.createTransport(config().SMTP_URL!))
+function transport(smtpUrl: string): Transporter {
+  return singleton(`mail-transport:${smtpUrl}`, () => nodemailer.createTransport(smtpUrl))
 }
 
 /** A file name that sorts by time and says who the mail is for, without characters a filesystem dislikes. */
@@ -41,7 +41,7 @@ export function outboxFileName(to: string, at: Date): string {
 export async function sendMail(message: MailMessage): Promise<void> {
   const c = config()
   if (c.SMTP_URL) {
-    await transport().sendMail({ from: c.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html })
+    await transport(c.SMTP_URL).sendMail({ from: c.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html })
     logger.info({ to: message.to, subject: message.subject }, 'mail sent')
     return
   }
