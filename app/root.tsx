@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node'
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import {
   data,
   isRouteErrorResponse,
@@ -24,6 +24,15 @@ export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
+
+// Routes without their own meta, and error pages, get these. A 404 thrown by any loader is not indexed.
+export const meta: MetaFunction = ({ error }) => {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return [{ title: 'Page not found | Facet Studio' }, { name: 'robots', content: 'noindex' }]
+  }
+  if (error) return [{ title: 'Something went wrong | Facet Studio' }, { name: 'robots', content: 'noindex' }]
+  return [{ title: 'Facet Studio' }]
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { viewer, headers } = await loadViewer(request)
@@ -80,7 +89,6 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
       <SiteLayout viewer={viewer}>
-        <meta name="robots" content="noindex" />
         <NotFound />
       </SiteLayout>
     )
@@ -88,7 +96,6 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500
   return (
     <SiteLayout viewer={viewer}>
-      <title>Something went wrong | Facet Studio</title>
       <section className="mx-auto max-w-xl px-4 py-24 text-center">
         <p className="text-6xl font-black text-indigo-600">{status}</p>
         <h1 className="mt-4 text-2xl font-semibold text-slate-900">Something went wrong on our side.</h1>

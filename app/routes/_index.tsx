@@ -34,11 +34,20 @@ const STEPS = [
   { title: 'Deliver', text: 'Download a lossless PNG at the original resolution, or the format you chose for SVGs.' },
 ] as const
 
-function FeatureCard({ title, text, icon }: { title: string; text: string; icon: string }) {
+const FEATURE_ICONS = {
+  quality: 'M12 3 21 9l-9 12L3 9Z M3 9h18 M12 3 8 9l4 12 4-12-4-6',
+  privacy: 'M12 3 5 6v5c0 4.5 3 8 7 10 4-2 7-5.5 7-10V6Z M9 12l2 2 4-4',
+  refresh: 'M20 11a8 8 0 0 0-14.5-4.5L4 8 M4 4v4h4 M4 13a8 8 0 0 0 14.5 4.5L20 16 M20 20v-4h-4',
+  tools: 'M4 4h7v7H4Z M13 4h7v7h-7Z M4 13h7v7H4Z M13 13h7v7h-7Z',
+} as const
+
+function FeatureCard({ title, text, icon }: { title: string; text: string; icon: keyof typeof FEATURE_ICONS }) {
   return (
     <li className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-      <span className="flex h-10 w-10 items-center justify-center rounded-xl bg-indigo-50 text-xl text-indigo-600" aria-hidden="true">
-        {icon}
+      <span className="flex h-10 w-10 items-center justify-center rounded-xl bg-indigo-50 text-indigo-600" aria-hidden="true">
+        <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round">
+          <path d={FEATURE_ICONS[icon]} />
+        </svg>
       </span>
       <h3 className="mt-4 text-lg font-semibold text-slate-900">{title}</h3>
       <p className="mt-2 text-sm leading-relaxed text-slate-600">{text}</p>
@@ -92,10 +101,10 @@ export default function Home() {
       <section aria-labelledby="features" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
         <SectionHeading id="features" eyebrow="Why Facet Studio" title="Everything a busy creative team needs" />
         <ul className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
-          <FeatureCard icon="◆" title="Original quality" text="Lossless PNG output at the full resolution of your upload. No recompression, no watermark." />
-          <FeatureCard icon="⚿" title="Private by design" text="Uploads are processed in memory and never stored. Results kept for a download link are encrypted and deleted after 24 hours." />
-          <FeatureCard icon="↻" title="Credits refresh daily" text={`Visitors get ${facts.guestDaily} credits a day; account balances under ${facts.userFloor} are topped up to ${facts.userFloor} every day.`} />
-          <FeatureCard icon="▦" title="Five tools, one place" text="Background remover, face restorer, image enhancer, face blurrer and SVG converter behind one sign-in." />
+          <FeatureCard icon="quality" title="Original quality" text="Lossless PNG output at the full resolution of your upload. No recompression, no watermark." />
+          <FeatureCard icon="privacy" title="Private by design" text="Uploads are processed in memory and never stored. Results kept for a download link are encrypted and deleted after 24 hours." />
+          <FeatureCard icon="refresh" title="Credits refresh daily" text={`Visitors get ${facts.guestDaily} credits a day; account balances under ${facts.userFloor} are topped up to ${facts.userFloor} every day.`} />
+          <FeatureCard icon="tools" title="Five tools, one place" text="Background remover, face restorer, image enhancer, face blurrer and SVG converter behind one sign-in." />
         </ul>
       </section>
 

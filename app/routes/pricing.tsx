@@ -70,7 +70,7 @@ export default function Pricing() {
               <thead className="bg-slate-50 text-slate-600">
                 <tr>
                   <th scope="col" className="px-4 py-3 font-semibold">Tool</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Files</th>
+                  <th scope="col" className="hidden px-4 py-3 font-semibold sm:table-cell">Files</th>
                   <th scope="col" className="px-4 py-3 text-right font-semibold">Credits per run</th>
                 </tr>
               </thead>
@@ -84,7 +84,7 @@ export default function Pricing() {
                       </Link>
                       {tool.signInRequired ? <span className="ml-2 text-xs font-normal text-slate-500">(account needed)</span> : null}
                     </th>
-                    <td className="px-4 py-3 text-slate-600">
+                    <td className="hidden px-4 py-3 text-slate-600 sm:table-cell">
                       {tool.acceptedLabel}, up to {tool.maxMegabytes} MB
                     </td>
                     <td className="px-4 py-3 text-right font-semibold tabular-nums text-slate-900" data-testid={`cost-${tool.slug}`}>

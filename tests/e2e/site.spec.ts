@@ -95,7 +95,7 @@ test('unknown paths answer 404 with the not-found page, noindex', async ({ page 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Studio-grade image edits, powered by AI')
 })
 
-test('the header: navigation, tools dropdown, credits and Get in when signed out', async ({ page }) => {
+test('the header: navigation, tools dropdown, credits and Get in when signed out', async ({ page }, info) => {
   await page.goto('/about')
   const header = page.getByTestId('site-header')
   const nav = header.getByRole('navigation', { name: 'Main' })
@@ -118,6 +118,8 @@ test('the header: navigation, tools dropdown, credits and Get in when signed out
   }
   await nav.getByRole('link', { name: /Face blurrer/ }).click()
   await expect(page).toHaveURL(/\/tools\/face-blurrer$/)
+  await expect(nav.getByRole('link', { name: /Background remover/ })).toBeHidden()
+  if (!isNoJs(info)) expect(await nav.locator('details').evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false)
 
   const footer = page.getByTestId('site-footer')
   for (const group of ['Tools', 'Company', 'Legal']) await expect(footer.getByRole('heading', { name: group })).toBeVisible()
