@@ -153,9 +153,15 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
           )}
         </div>
       ) : (
-        <p className="text-xs text-slate-500">
-          Transparency is kept for PNG and WebP; JPEG exports get a white background.
-        </p>
+        // Without JavaScript the colour field cannot appear on demand: a checkbox sends the default
+        // colour, and leaving it clear keeps the background transparent.
+        <label className="flex items-start gap-2 text-sm text-slate-900">
+          <input type="checkbox" name="background" value={DEFAULT_BACKGROUND} defaultChecked={Boolean(fields?.background)} className="mt-0.5 h-4 w-4 accent-indigo-600" />
+          <span>
+            <span className="font-semibold">Solid {DEFAULT_BACKGROUND} background</span>
+            <span className="block text-xs text-slate-500">Leave clear for a transparent background (alpha preserved for PNG/WebP only).</span>
+          </span>
+        </label>
       )}
       <ProcessButton disabled={!run.file || busy} busy={busy} label="Convert asset" busyLabel="Converting…" />
       {signedIn ? (
