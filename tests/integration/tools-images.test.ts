@@ -6,7 +6,9 @@ import sharp from 'sharp'
 import { afterEach, describe, expect, it } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
 import { getDb } from '~/db/db.server'
+import { consumeRateLimit } from '~/features/security/rate-limit.server'
 import { MEGABYTE } from '~/features/tools/catalog'
+import { TOOL_RUN_RATE } from '~/features/tools/submission.server'
 import { action as blurAction } from '~/routes/api.face-blur.blur'
 import { action as enhanceAction } from '~/routes/api.image-scaler.scale'
 import { action as removeBgAction } from '~/routes/api.remove-bg'
@@ -115,6 +117,16 @@ describe('POST /api/face-blur/blur/', () => {
 
     const fine = await blur(visitor, { image: photo('degraded-face-crop-64px.jpg'), blur: '60' })
     expect(fine.status).toBe(200)
+  })
+
+  it('too many runs from one caller: 429 with Retry-After and the balance, nothing charged', async () => {
+    const visitor = await newVisitor()
+    await consumeRateLimit(TOOL_RUN_RATE, visitor.accountId, TOOL_RUN_RATE.points)
+    const answer = await blur(visitor, { image: photo('degraded-face-crop-64px.jpg'), blur: '32' })
+    expect(answer.status).toBe(429)
+    expect(Number(answer.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1)
+    expect(answer.body).toEqual({ error: expect.stringMatching(/Too many runs/), remaining: 5 })
+    expect(await balanceOf(visitor)).toBe(5)
   })
 
   it('a missing model: 503 naming it and `npm run models`, before anything is charged', async () => {

@@ -59,7 +59,7 @@ const FAILURE_MESSAGES: Record<ToolSlug, string> = {
 }
 
 /** Generous for a person, tight for a script: the queue bounds the CPU, this bounds one client. */
-const TOOL_RUN_RATE = { name: 'tool-runs', points: 120, durationSeconds: 60 }
+export const TOOL_RUN_RATE = { name: 'tool-runs', points: 120, durationSeconds: 60 }
 
 // ---- options -----------------------------------------------------------------------------------
 
@@ -284,9 +284,13 @@ export async function runToolSubmission(
   let inputBytes: number | null = null
   let prepared: Prepared | null = null
   let modelMs: number | null = null
+  // Refusals before the upload is read (sign-in, rate limit, busy, missing model) are not runs and
+  // are not recorded, so a flood of them writes nothing.
+  let recording = false
 
-  const finish = async (outcome: RunOutcome, extra: { error?: string; outputBytes?: number } = {}) =>
-    recordToolRun({
+  const finish = async (outcome: RunOutcome, extra: { error?: string; outputBytes?: number } = {}) => {
+    if (!recording) return
+    await recordToolRun({
       tool,
       accountId: caller?.accountId ?? null,
       outcome,
@@ -298,6 +302,7 @@ export async function runToolSubmission(
       inputHeight: prepared?.height ?? null,
       outputBytes: extra.outputBytes ?? null,
     })
+  }
 
   try {
     const known = await resolveCaller(request, { create: false })
@@ -319,6 +324,7 @@ export async function runToolSubmission(
     if (missing) throw new ToolError(503, missing.message, { outcome: 'failed' })
     if (toolQueue().isFull()) throw new QueueFullError(toolQueue().retryAfterSeconds())
 
+    recording = true
     const upload = await parseToolUpload(request, tool, OPTION_FIELDS[tool])
     fields = upload.fields
     const file = requireFile(upload, tool)
