@@ -34,6 +34,8 @@ export type ToolSubmission =
       gfpganAvailable?: boolean
       resultId?: string
       headers: Record<string, string>
+      /** The option fields as sent (blur, format, scale, background), for a page to show what it used. */
+      fieldValues?: Record<string, string>
     }
   | {
       ok: false
@@ -395,6 +397,7 @@ export async function runToolSubmission(
       gfpganAvailable: delivered.gfpganAvailable,
       resultId,
       headers,
+      fieldValues: fields,
     }
   } catch (thrown) {
     const error = asToolError(thrown, tool)
