@@ -1,6 +1,7 @@
 // One journey per tool, with JavaScript (XHR upload, stages, client-side downloads) and without it
 // (the form posts to the page's action and the page shows the stored result). Each test runs in a
 // fresh browser context: a new visitor with the guest balance.
+import { readFile } from 'node:fs/promises'
 import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { clickDownload, fixture, isNoJs, pixelAt, screenshots, signInNewUser } from './support/tools'
 
@@ -117,6 +118,7 @@ test('face blurrer: eight faces blurred and the count reported', async ({ page }
 test('face restorer: a restored portrait at the original size', async ({ page }, info) => {
   await open(page, info, '/tools/face-restorer', 'Face restorer')
   await expect(page.getByTestId('engine-label')).toHaveText(/GFPGAN v1.4 · signature detail|Fallback detail mode/)
+  await screenshots(page, info, 'face-restorer-before')
   await page.getByTestId('file-input').setInputFiles(fixture('photos/degraded-face-astronaut-128px-q35.jpg'))
   await page.getByTestId('process-button').click()
   await expect(page.getByTestId('download-box')).toContainText('Portrait ready', { timeout: 45_000 })
@@ -146,6 +148,7 @@ test('image enhancer: demo before upload, an upscaled PNG after', async ({ page 
 test('SVG converter: a signed-in user exports WebP at 2×', async ({ page }, info) => {
   await signInNewUser(page)
   await open(page, info, '/tools/svg-converter', 'SVG converter')
+  await screenshots(page, info, 'svg-converter-before')
   await page.getByTestId('file-input').setInputFiles(fixture('svg/tango-user-home.svg'))
   if (!isNoJs(info)) await expect(page.getByTestId('status-badge')).toHaveText(/queued/)
   await page.getByLabel('Export format').selectOption('webp')
@@ -161,4 +164,40 @@ test('SVG converter: a signed-in user exports WebP at 2×', async ({ page }, inf
   expect(file).toMatchObject({ name: 'tango-user-home.webp', format: 'webp' })
   expect(file.width).toBeGreaterThanOrEqual(64)
   await screenshots(page, info, 'svg-converter-after')
+})
+
+test('SVG converter: PNG on a solid background colour', async ({ page }, info) => {
+  await signInNewUser(page)
+  await open(page, info, '/tools/svg-converter', 'SVG converter')
+  await page.getByTestId('file-input').setInputFiles(fixture('svg/tango-user-home.svg'))
+  await page.getByLabel('Export format').selectOption('png')
+  if (isNoJs(info)) {
+    await page.getByRole('checkbox', { name: /Solid #ffffff background/ }).check()
+  } else {
+    await page.getByTestId('transparent-switch').uncheck({ force: true })
+    await page.getByTestId('svg-background').fill('#000000')
+  }
+  await page.getByTestId('process-button').click()
+  await expect(page.getByTestId('download-box')).toContainText('Export ready')
+  const file = await clickDownload(page, page.getByTestId('download-link'))
+  expect(file).toMatchObject({ name: 'tango-user-home.png', format: 'png' })
+  // The corner is outside the icon: it carries the chosen background, fully opaque.
+  expect(await pixelAt(file.bytes, 0, 0)).toEqual(isNoJs(info) ? [255, 255, 255, 255] : [0, 0, 0, 255])
+})
+
+test('upload card takes a dropped file', async ({ page }, info) => {
+  test.skip(isNoJs(info), 'drag-and-drop is a JavaScript enhancement; the file input serves without it')
+  await open(page, info, '/tools/face-blurrer', 'Face blurrer')
+  const bytes = [...(await readFile(fixture('photos/noface-cat-chelsea.png')))]
+  const dataTransfer = await page.evaluateHandle((data) => {
+    const transfer = new DataTransfer()
+    transfer.items.add(new File([new Uint8Array(data)], 'cat.png', { type: 'image/png' }))
+    return transfer
+  }, bytes)
+  await page.getByTestId('drop-zone').dispatchEvent('dragover', { dataTransfer })
+  await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer })
+  await expect(page.getByTestId('file-summary')).toContainText('cat.png')
+  await expect(page.getByTestId('file-summary')).toContainText('image/png')
+  await expect(page.getByTestId('status-badge')).toHaveText(/Ready/)
+  await expect(page.getByTestId('process-button')).toBeEnabled()
 })
