@@ -22,6 +22,7 @@ export interface CompareSliderProps {
 }
 
 export const COMPARE_START = 50
+export const COMPARE_HINT = 'Drag to compare'
 
 export function clampPosition(value: number): number {
   if (!Number.isFinite(value)) return COMPARE_START
@@ -33,7 +34,7 @@ export function CompareSlider({
   after,
   width = 800,
   height = 600,
-  hint = 'Drag to compare',
+  hint = COMPARE_HINT,
   loading = 'lazy',
   className = '',
 }: CompareSliderProps) {
@@ -47,7 +48,7 @@ export function CompareSlider({
       <div className={`grid grid-cols-2 gap-2 ${className}`} data-compare="side-by-side">
         {[before, after].map((image, i) => (
           <figure key={i} className="m-0">
-            <div className="overflow-hidden rounded-xl bg-slate-100" style={aspect}>
+            <div className={`overflow-hidden rounded-xl ${i === 1 ? 'checkerboard' : 'bg-slate-100'}`} style={aspect}>
               <img
                 src={image.src}
                 alt={image.alt}
@@ -81,7 +82,8 @@ export function CompareSlider({
           draggable={false}
           className="absolute inset-0 h-full w-full object-contain"
         />
-        <div className="absolute inset-0 overflow-hidden" style={{ clipPath: `inset(0 0 0 ${position}%)` }}>
+        {/* The checkerboard keeps the before image from showing through a transparent result. */}
+        <div className="checkerboard absolute inset-0 overflow-hidden" style={{ clipPath: `inset(0 0 0 ${position}%)` }}>
           <img
             src={after.src}
             alt={after.alt}
@@ -121,8 +123,8 @@ export function CompareSlider({
           value={position}
           onChange={(e) => setPosition(clampPosition(e.currentTarget.valueAsNumber))}
           onInput={(e) => setPosition(clampPosition(e.currentTarget.valueAsNumber))}
-          aria-label={hint}
-          aria-describedby={hintId}
+          aria-label={COMPARE_HINT}
+          aria-describedby={hint === COMPARE_HINT ? undefined : hintId}
           aria-valuetext={`${position}% ${before.label ?? 'before'}, ${100 - position}% ${after.label ?? 'after'}`}
           className="compare-range absolute inset-0 h-full w-full cursor-ew-resize"
           data-testid="compare-range"

@@ -9,6 +9,19 @@ import { Toaster } from '~/ui/toast'
 import { SiteFooter } from './footer'
 import { SiteHeader } from './header'
 
+/** Spec §3: the theme is kept under a product key and is always light. */
+export const THEME_STORAGE_KEY = 'facet-studio:theme'
+
+function useLightTheme() {
+  useEffect(() => {
+    try {
+      window.localStorage.setItem(THEME_STORAGE_KEY, 'light')
+    } catch {
+      // Storage may be disabled; the page is light regardless.
+    }
+  }, [])
+}
+
 const DEFAULT_SITE = { supportEmail: 'support@facet.studio', statusPageUrl: 'https://status.facet.studio' }
 
 function useRouteChangeEffects() {
@@ -32,6 +45,7 @@ export function SiteLayout({ viewer, children }: { viewer: Viewer; children: Rea
   const current = rootData?.viewer ?? viewer
   const site = rootData?.site ?? DEFAULT_SITE
   useRouteChangeEffects()
+  useLightTheme()
 
   return (
     <div className="flex min-h-screen flex-col">
