@@ -10,7 +10,7 @@ import { appliedColour, cutoutFilename, DEFAULT_CUSTOM_COLOUR, isHexColour, type
 import { CHECKERBOARD_STYLE, renderColouredCutout, saveBlob } from './canvas-cutout'
 import { DownloadBox } from './download-box'
 import { ErrorBox } from './error-box'
-import type { ToolPageResult } from './page-result'
+import { shownStatus, type ToolPageResult } from './page-result'
 import { ProgressPanel } from './progress-panel'
 import { StatusBadge } from './status-badge'
 import { ToolForm } from './tool-form'
@@ -72,7 +72,7 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
         file={run.file}
         onFile={run.selectFile}
         disabled={busy}
-        aside={<StatusBadge tool={tool.slug} status={run.status} />}
+        aside={<StatusBadge tool={tool.slug} status={shownStatus(run.status, shownPage)} />}
       />
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">Background</legend>

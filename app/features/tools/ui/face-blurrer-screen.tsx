@@ -8,7 +8,7 @@ import { CompareSlider } from '~/ui/compare-slider'
 import { blurRadiusText, displayBlur, facesDetectedText, normaliseBlur, sourceText } from './blur-wording'
 import { DownloadBox } from './download-box'
 import { ErrorBox } from './error-box'
-import type { ToolPageResult } from './page-result'
+import { shownStatus, type ToolPageResult } from './page-result'
 import { ProgressPanel } from './progress-panel'
 import { remainingFrom } from './tool-messages'
 import { StatusBadge } from './status-badge'
@@ -79,7 +79,7 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
         file={run.file}
         onFile={run.selectFile}
         disabled={busy}
-        aside={<StatusBadge tool={tool.slug} status={run.status} />}
+        aside={<StatusBadge tool={tool.slug} status={shownStatus(run.status, shownPage)} />}
       />
       <div className="space-y-2">
         <div className="flex items-center justify-between text-sm">

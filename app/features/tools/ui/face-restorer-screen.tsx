@@ -6,7 +6,7 @@ import { trackEvent } from '~/features/analytics/track'
 import { CompareSlider } from '~/ui/compare-slider'
 import { DownloadBox } from './download-box'
 import { ErrorBox } from './error-box'
-import type { ToolPageResult } from './page-result'
+import { shownStatus, type ToolPageResult } from './page-result'
 import { ProgressPanel } from './progress-panel'
 import { readJson } from './send-tool-request'
 import { StatusBadge } from './status-badge'
@@ -74,7 +74,7 @@ export function FaceRestorerScreen({
         void run.run(form)
       }}
     >
-      <UploadCard tool={tool} file={run.file} onFile={run.selectFile} disabled={busy} aside={<StatusBadge tool={tool.slug} status={run.status} />} />
+      <UploadCard tool={tool} file={run.file} onFile={run.selectFile} disabled={busy} aside={<StatusBadge tool={tool.slug} status={shownStatus(run.status, shownPage)} />} />
       <div className="rounded-xl border border-slate-200 p-3 text-sm" data-testid="engine">
         <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Engine</p>
         <p className="mt-1 font-semibold text-slate-900" data-testid="engine-label">

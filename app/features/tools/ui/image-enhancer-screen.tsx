@@ -6,7 +6,7 @@ import { CompareSlider } from '~/ui/compare-slider'
 import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'
 import { ErrorBox } from './error-box'
-import type { ToolPageResult } from './page-result'
+import { shownStatus, type ToolPageResult } from './page-result'
 import { ProgressPanel } from './progress-panel'
 import { StatusBadge } from './status-badge'
 import { ToolForm } from './tool-form'
@@ -57,7 +57,7 @@ export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number
         void run.run(form)
       }}
     >
-      <UploadCard tool={tool} file={run.file} onFile={run.selectFile} disabled={busy} aside={<StatusBadge tool={tool.slug} status={run.status} />} />
+      <UploadCard tool={tool} file={run.file} onFile={run.selectFile} disabled={busy} aside={<StatusBadge tool={tool.slug} status={shownStatus(run.status, shownPage)} />} />
       <ProcessButton disabled={!run.file || busy} busy={busy} label="Enhance image" busyLabel="Enhancing image…" />
       <div className="space-y-1 text-sm">
         {signedIn ? null : <p className="text-slate-600">{VISITOR_ENHANCER_MESSAGE}</p>}

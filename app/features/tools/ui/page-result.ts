@@ -30,3 +30,9 @@ export function resultUrl(resultId: string): string {
 export function downloadUrl(resultId: string): string {
   return `${resultUrl(resultId)}?download=1`
 }
+
+/** The badge after a page post: the posted run's outcome until the browser starts a run of its own. */
+export function shownStatus<S extends string>(status: S, page: ToolPageResult | undefined): S | 'complete' | 'error' {
+  if (status !== 'idle' || !page) return status
+  return page.ok ? 'complete' : 'error'
+}

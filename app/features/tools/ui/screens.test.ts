@@ -33,3 +33,14 @@ describe('structured data', () => {
     expect(meta.some((m) => 'script:ld+json' in m)).toBe(true)
   })
 })
+
+describe('badge after a page post', () => {
+  it("shows the posted run's outcome until a browser run starts", async () => {
+    const { shownStatus } = await import('./page-result')
+    const failed = { ok: false as const, status: 402, error: 'x', remaining: 0 }
+    expect(shownStatus('idle', undefined)).toBe('idle')
+    expect(shownStatus('idle', failed)).toBe('error')
+    expect(shownStatus('idle', { ok: true, resultUrl: '/a', downloadUrl: '/a?download=1', filename: 'a.png', contentType: 'image/png', remaining: 1 })).toBe('complete')
+    expect(shownStatus('ready', failed)).toBe('ready')
+  })
+})

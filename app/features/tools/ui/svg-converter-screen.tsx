@@ -9,7 +9,7 @@ import { useHydrated } from '~/ui/use-hydrated'
 import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'
 import { ErrorBox } from './error-box'
-import type { ToolPageResult } from './page-result'
+import { shownStatus, type ToolPageResult } from './page-result'
 import { ProgressPanel } from './progress-panel'
 import { StatusBadge } from './status-badge'
 import {
@@ -92,7 +92,7 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
         file={run.file}
         onFile={run.selectFile}
         disabled={busy}
-        aside={run.file ? <StatusBadge tool={tool.slug} status={run.status} /> : null}
+        aside={run.file || shownPage ? <StatusBadge tool={tool.slug} status={shownStatus(run.status, shownPage)} /> : null}
       />
       <div className="grid gap-3 sm:grid-cols-2">
         <label className="block text-sm font-semibold text-slate-900">
