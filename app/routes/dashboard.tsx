@@ -40,10 +40,11 @@ export default function DashboardPage() {
 
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-10 sm:px-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+      <div className="flex min-w-0 flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        {/* min-w-0: long emails wrap instead of widening the page on phones. */}
         <div>
           <p className="text-sm font-semibold uppercase tracking-wide text-indigo-600">Dashboard</p>
-          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900">Welcome back, {name}</h1>
+          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 [overflow-wrap:anywhere]">Welcome back, {name}</h1>
         </div>
         <div className="flex flex-wrap gap-2">
           <Link to="/credits" className={buttonClass('secondary')}>
@@ -89,13 +90,13 @@ export default function DashboardPage() {
       </section>
 
       <div className="mt-8 grid gap-6 lg:grid-cols-3">
-        <section aria-labelledby="recent-activity" className="lg:col-span-2">
+        <section aria-labelledby="recent-activity" className="min-w-0 lg:col-span-2">
           <h2 id="recent-activity" className="mb-3 text-lg font-semibold text-slate-900">
             Recent activity
           </h2>
           <ActivityList transactions={dashboard.recent} />
         </section>
-        <section aria-labelledby="account-overview">
+        <section aria-labelledby="account-overview" className="min-w-0">
           <h2 id="account-overview" className="mb-3 text-lg font-semibold text-slate-900">
             Account overview
           </h2>
@@ -109,7 +110,7 @@ export default function DashboardPage() {
               ['Transactions tracked', dashboard.totalTransactions.toLocaleString('en-US')],
             ].map(([term, value]) => (
               <div key={term} className="flex items-center justify-between gap-4 px-4 py-3">
-                <dt className="text-slate-600">{term}</dt>
+                <dt className="shrink-0 text-slate-600">{term}</dt>
                 <dd className="min-w-0 truncate text-right font-medium text-slate-900">{value}</dd>
               </div>
             ))}

@@ -29,6 +29,26 @@ async function mailedLink(to: string, subject: RegExp): Promise<string> {
   throw new Error(`no mail matching ${subject} for ${to} in ${MAIL_DIR}`)
 }
 
+/** Usable on a phone: nothing scrolls sideways at 360 px. Screenshots at both widths for review. */
+async function fitsPhone(page: Page, info: TestInfo, name: string) {
+  const original = page.viewportSize() ?? { width: 1280, height: 800 }
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 800 })
+    if (width === 360) {
+      const { scrollWidth, culprits } = await page.evaluate(() => ({
+        scrollWidth: document.scrollingElement?.scrollWidth ?? 0,
+        culprits: [...document.querySelectorAll('body *')]
+          .filter((el) => el.getBoundingClientRect().right > 361)
+          .slice(-3)
+          .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 120)),
+      }))
+      expect(scrollWidth, `${name} scrolls sideways at 360 px: ${culprits.join(' | ')}`).toBeLessThanOrEqual(360)
+    }
+    await page.screenshot({ path: `test-results/screenshots/auth-${name}-${info.project.name}-${width}.png`, fullPage: true })
+  }
+  await page.setViewportSize(original)
+}
+
 const cspViolations = new WeakMap<Page, string[]>()
 test.beforeEach(async ({ page }) => {
   const seen: string[] = []
@@ -84,6 +104,7 @@ async function register(page: Page, info: TestInfo, email: string) {
     await expect(page.getByText('Verify your email', { exact: true })).toBeVisible()
     await expect(page.getByLabel('Confirm password', { exact: true })).toHaveValue('')
   }
+  await fitsPhone(page, info, 'register')
 }
 
 test('register, verify from the mailed link, see 50 credits, sign out, sign back in where you were', async ({ page }, info) => {
@@ -107,6 +128,7 @@ test('register, verify from the mailed link, see 50 credits, sign out, sign back
     await expect(welcome.getByText(item)).toBeVisible()
   }
   await expect(page.getByTestId('verify-email')).toContainText('Your email is confirmed and your credits are ready to use.')
+  await fitsPhone(page, info, 'verified')
   await welcome.getByRole('link', { name: 'Start creating' }).click()
 
   await expect(page).toHaveURL(/\/dashboard$/)
@@ -122,6 +144,7 @@ test('register, verify from the mailed link, see 50 credits, sign out, sign back
   await expect(page.getByRole('link', { name: 'Start a tool' })).toHaveAttribute('href', '/tools/background-remover')
   // The header names the user.
   await expect(page.getByTestId('dashboard-button')).toHaveText('Ada Tester')
+  await fitsPhone(page, info, 'dashboard')
 
   // Using the link again fails, clearly.
   await page.goto(url.pathname + url.search)
@@ -143,6 +166,7 @@ test('register, verify from the mailed link, see 50 credits, sign out, sign back
   const alert = page.getByTestId('auth-error')
   await expect(alert).toContainText('Unable to continue')
   await expect(alert).toContainText('Invalid email or password.')
+  await fitsPhone(page, info, 'login-error')
   await page.getByLabel('Email', { exact: true }).fill(email)
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
   await page.getByRole('button', { name: 'Sign in' }).click()
@@ -190,6 +214,7 @@ test('reset a forgotten password from the mailed link', async ({ page }, info) =
   await container.getByLabel('Email', { exact: true }).fill(email)
   await send.click()
   await expect(container.getByText("If an account exists, you'll receive reset instructions shortly.")).toBeVisible()
+  await fitsPhone(page, info, 'forgot')
   if (!isNoJs(info)) await expect(page.getByText('Password reset sent', { exact: true }).last()).toBeVisible()
 
   const resetLink = new URL(await mailedLink(email, /Reset your/))
