@@ -114,6 +114,14 @@ describe('POST /api/face-blur/blur/', () => {
       .where('outcome', '=', 'rejected')
       .executeTakeFirstOrThrow()
     expect(rejected.n).toBe(cases.length)
+    // Refused before the ledger was touched at all (not charged and refunded).
+    const charges = await getDb()
+      .selectFrom('credit_transactions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', visitor.accountId)
+      .where('kind', '=', 'consume')
+      .executeTakeFirstOrThrow()
+    expect(charges.n).toBe(0)
 
     const fine = await blur(visitor, { image: photo('degraded-face-crop-64px.jpg'), blur: '60' })
     expect(fine.status).toBe(200)

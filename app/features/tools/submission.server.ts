@@ -15,12 +15,20 @@ import { ToolError, type RunOutcome } from './errors.server'
 import type { RgbaImage } from './image'
 import { modelEntry } from './models/manifest'
 import { isModelInstalled, ModelMissingError, requiredModelsFor } from './models/registry.server'
-import { QueueFullError, toolQueue } from './queue.server'
+import { QueueFullError, RunTimeoutError, toolQueue } from './queue.server'
 import { resultUrl, storeResult } from './results.server'
 import { recordToolRun } from './runs.server'
 import { checkOutputSize, convertSvg, parseBackground } from './svg-converter.server'
 import { sanitizeSvg, type SanitizedSvg } from './svg-sanitize.server'
-import { decodeUpload, parseToolUpload, requireFile, type UploadedFile } from './upload.server'
+import {
+  decodeToRgba,
+  FIRST_FRAME_NOTE,
+  parseToolUpload,
+  readImageHeader,
+  requireFile,
+  sniffImageType,
+  type UploadedFile,
+} from './upload.server'
 
 export type ToolSubmission =
   | {
@@ -172,8 +180,9 @@ function outputName(settings: Settings, original: string): string {
 
 // ---- running -----------------------------------------------------------------------------------
 
+/** An upload that passed every check that does not need its pixels decoded. */
 type Prepared =
-  | { kind: 'image'; image: RgbaImage; width: number; height: number; notes: string[] }
+  | { kind: 'image'; bytes: Buffer; width: number; height: number; notes: string[] }
   | { kind: 'svg'; svg: SanitizedSvg; width: number; height: number; notes: string[] }
 
 interface Delivered {
@@ -189,19 +198,20 @@ async function prepare(tool: ToolSlug, file: UploadedFile): Promise<Prepared> {
     const svg = await sanitizeSvg(file.bytes)
     return { kind: 'svg', svg, width: Math.round(svg.width), height: Math.round(svg.height), notes: [] }
   }
-  const decoded = await decodeUpload(file, tool)
-  return { kind: 'image', image: decoded.image, width: decoded.image.width, height: decoded.image.height, notes: decoded.notes }
+  await sniffImageType(file.bytes, tool)
+  const header = await readImageHeader(file.bytes)
+  return { kind: 'image', bytes: file.bytes, width: header.width, height: header.height, notes: header.pages > 1 ? [FIRST_FRAME_NOTE] : [] }
 }
 
 // The inference modules load onnxruntime; importing them only when a run needs them keeps the SVG
 // converter and the pages free of that start-up cost.
-async function execute(settings: Settings, prepared: Prepared, signal: AbortSignal): Promise<Delivered> {
+async function execute(settings: Settings, prepared: Prepared, image: RgbaImage | null, signal: AbortSignal): Promise<Delivered> {
   if (prepared.kind === 'svg') {
     if (settings.tool !== 'svg-converter') throw new Error('an SVG reached a raster tool')
     const out = await convertSvg(prepared.svg, settings, signal)
     return { bytes: out.bytes, contentType: out.contentType, modelMs: out.renderMs }
   }
-  const image = prepared.image
+  if (!image) throw new Error('a raster tool ran without its decoded image')
   switch (settings.tool) {
     case 'background-remover': {
       const { removeBackground } = await import('./background-remover.server')
@@ -351,27 +361,42 @@ export async function runToolSubmission(
     }
 
     const cost = toolCost(tool)
-    const charged = await charge({
-      accountId: caller.accountId,
-      amount: cost,
-      toolSlug: definition.ledgerSlug,
-      idempotencyKey: idempotencyKey(request, tool),
-      description: definition.name,
-    })
-    remaining = charged.balance
-    if (!charged.ok) {
-      throw new ToolError(402, `Not enough credits: this run costs ${cost} and your balance is ${charged.balance}.`)
-    }
-    chargeId = charged.transactionId
+    const notEnough = (balance: number) =>
+      new ToolError(402, `Not enough credits: this run costs ${cost} and your balance is ${balance}.`)
+    // A balance already known to be short is refused without queueing; the charge decides for real.
+    if (remaining !== null && remaining < cost && !request.headers.has('idempotency-key')) throw notEnough(remaining)
 
+    const payer = caller
     const ready = prepared
-    const delivered = await toolQueue().run((signal) => execute(settings, ready, signal))
+    const key = idempotencyKey(request, tool)
+    // Decoding happens inside the run's slot, so the queue bounds the memory of decoded pixels too
+    // (40 MP is 160 MB of RGBA). A file that fails to decode is refused before anything is charged.
+    const delivered = await toolQueue().run(async (signal) => {
+      const image = ready.kind === 'image' ? await decodeToRgba(ready.bytes) : null
+      if (signal.aborted) throw new RunTimeoutError(toolQueue().options.timeoutMs)
+      const charged = await charge({
+        accountId: payer.accountId,
+        amount: cost,
+        toolSlug: definition.ledgerSlug,
+        idempotencyKey: key,
+        description: definition.name,
+      })
+      remaining = charged.balance
+      if (!charged.ok) throw notEnough(charged.balance)
+      if (signal.aborted) {
+        // The request already answered (timed out) while the charge was being written: undo it here.
+        await refund(charged.transactionId, `Refund: ${definition.name} run failed`)
+        throw new RunTimeoutError(toolQueue().options.timeoutMs)
+      }
+      chargeId = charged.transactionId
+      return execute(settings, ready, image, signal)
+    })
     modelMs = delivered.modelMs
 
     let outcome: RunOutcome = 'success'
     if (tool === 'face-blurrer' && delivered.facesFound === 0) {
       // Nothing was anonymised, so nothing is owed; the (metadata-free) picture still comes back.
-      remaining = (await refund(chargeId, 'Refund: no face found')).balance
+      remaining = (await refund(chargeId!, 'Refund: no face found')).balance
       outcome = 'no_face'
     }
     const filename = outputName(settings, file.name)
