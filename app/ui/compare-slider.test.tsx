@@ -14,8 +14,8 @@ describe('clampPosition', () => {
   })
 })
 
-describe('CompareSlider without JavaScript', () => {
-  it('renders both images side by side with their labels and sizes', () => {
+describe('CompareSlider server markup', () => {
+  it('renders the overlay at 50 and, for browsers without JavaScript, both images side by side', () => {
     const html = renderToString(
       <CompareSlider
         before={{ src: '/a.webp', alt: 'Original', label: 'Original upload' }}
@@ -25,6 +25,9 @@ describe('CompareSlider without JavaScript', () => {
       />,
     )
     expect(html).toContain('data-compare="side-by-side"')
+    expect(html).toContain('data-compare="overlay"')
+    expect(html).toContain('inset(0 0 0 50%)')
+    expect(html).toContain('value="50"')
     expect(html).toContain('src="/a.webp"')
     expect(html).toContain('src="/b.webp"')
     expect(html).toContain('Original upload')
@@ -32,6 +35,8 @@ describe('CompareSlider without JavaScript', () => {
     expect(html).toContain('width="320"')
     expect(html).toContain('height="240"')
     expect(html).toContain('filter:blur(8px)')
-    expect(html).not.toContain('type="range"')
+    expect(html).toMatch(/type="range"[^>]*min="0"[^>]*max="100"[^>]*step="1"/)
+    // Two images in each layout, so four img elements with the same two sources.
+    expect(html.match(/<img /g)).toHaveLength(4)
   })
 })

@@ -252,6 +252,7 @@ test.describe('with JavaScript', () => {
 
   test('the compare slider starts at 50 and follows keyboard and pointer', async ({ page }) => {
     await page.goto('/')
+    await expect(page.locator('[data-compare="side-by-side"]')).toBeHidden()
     const slider = page.getByRole('slider', { name: 'Drag to compare' })
     await expect(slider).toHaveValue('50')
     await slider.focus()
@@ -276,8 +277,10 @@ test.describe('with JavaScript', () => {
 test('without JavaScript the compare slider shows both images side by side', async ({ page }, info) => {
   test.skip(!isNoJs(info), 'the no-JS rendering')
   await page.goto('/')
+  await expect(page.locator('[data-compare="overlay"]')).toBeHidden()
   const pair = page.locator('[data-compare="side-by-side"]')
   await expect(pair.locator('img')).toHaveCount(2)
+  for (const image of await pair.locator('img').all()) await expect(image).toBeVisible()
   await expect(pair.getByText('Before')).toBeVisible()
   await expect(pair.getByText('After')).toBeVisible()
 })
