@@ -144,14 +144,18 @@ describe('/verify-email', () => {
     const email = uniqueEmail()
     await loginAction(post('/login?mode=register', { intent: 'register', email, password: 'long-enough', confirm_password: 'long-enough' }))
     const token = (await linkMailedTo(email)).searchParams.get('token')!
-    expect(await verifyLoader(get(`/verify-email?token=${token}`))).toEqual({ token })
-    expect(await verifyLoader(get(`/verify-email?token=${token}`))).toEqual({ token })
+    expect(await verifyLoader(get(`/verify-email?token=${token}`))).toMatchObject({ token, verified: false })
+    expect(await verifyLoader(get(`/verify-email?token=${token}`))).toMatchObject({ token, verified: false })
 
     const res = await readResult(await verifyAction(post(`/verify-email?token=${token}`, { token })))
-    expect(res.status).toBe(200)
-    expect(res.body).toEqual({ ok: true, bonusGranted: true, bonus: 50, balance: 50 })
+    // Post/redirect/get: the next page load carries the new session cookie.
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('/verify-email?verified=1&welcome=1')
     const cookie = cookieFrom(res.headers)
     expect(cookie).toMatch(/^fs_session=/)
+    expect(await verifyLoader(get('/verify-email?verified=1&welcome=1', { cookie }))).toEqual({ token: null, verified: true, welcome: true, bonus: 50 })
+    // Without a session the same address claims nothing.
+    expect(await verifyLoader(get('/verify-email?verified=1&welcome=1'))).toEqual({ token: null, verified: false, welcome: false, bonus: 50 })
 
     const again = await readResult(await verifyAction(post(`/verify-email?token=${token}`, { token })))
     expect(again.status).toBe(400)
@@ -166,7 +170,7 @@ describe('/verify-email', () => {
     const res = await readResult(await verifyAction(post('/verify-email', {})))
     expect(res.status).toBe(400)
     expect(res.body.error).toBe('Verification token missing. Please use the link from your email.')
-    expect(await verifyLoader(get('/verify-email'))).toEqual({ token: null })
+    expect(await verifyLoader(get('/verify-email'))).toMatchObject({ token: null, verified: false })
   })
 })
 

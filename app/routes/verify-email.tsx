@@ -1,6 +1,6 @@
 // /verify-email?token=...: confirms the address once. A GET never spends the token (mail scanners
 // fetch links); with JavaScript the page posts it at once, without it a single button does.
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { config } from '~/config.server'
@@ -8,7 +8,7 @@ import { verifyEmail } from '~/features/auth/accounts.server'
 import { VERIFY_FAILURE, VERIFY_SUCCESS, VERIFY_TOKEN_MISSING } from '~/features/auth/messages'
 import { limitTokenUse } from '~/features/auth/rate-limits.server'
 import { tokenSchema } from '~/features/auth/schemas'
-import { sessionCookieHeader } from '~/features/auth/session.server'
+import { getAuthentication, sessionCookieHeader } from '~/features/auth/session.server'
 import { WelcomeDialog } from '~/features/auth/ui/welcome-dialog'
 import { buttonClass } from '~/ui/button'
 import { toast } from '~/ui/toast'
@@ -18,12 +18,16 @@ export const meta: MetaFunction = () => [
   { name: 'robots', content: 'noindex, nofollow' },
 ]
 
-export function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get('token')?.trim() || null
-  return { token }
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url)
+  const token = url.searchParams.get('token')?.trim() || null
+  // After a successful POST the browser lands here again, now carrying its session cookie, so the
+  // header and this page both show the signed-in state (with or without JavaScript).
+  const verified = url.searchParams.get('verified') === '1' && (await getAuthentication(request)).kind === 'user'
+  return { token: verified ? null : token, verified, welcome: verified && url.searchParams.get('welcome') === '1', bonus: config().SIGNUP_BONUS }
 }
 
-type VerifyResult = { ok: true; bonusGranted: boolean; bonus: number; balance: number } | { ok: false; error: string }
+type VerifyResult = { ok: false; error: string }
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData()
@@ -35,10 +39,8 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const outcome = await verifyEmail(parsed.data.token, { userAgent: request.headers.get('user-agent') })
   if (!outcome.ok) return data<VerifyResult>({ ok: false, error: outcome.error }, { status: 400 })
-  return data<VerifyResult>(
-    { ok: true, bonusGranted: outcome.bonusGranted, bonus: config().SIGNUP_BONUS, balance: outcome.balance },
-    { headers: { 'Set-Cookie': await sessionCookieHeader(outcome.session.token) } },
-  )
+  const next = outcome.bonusGranted ? '/verify-email?verified=1&welcome=1' : '/verify-email?verified=1'
+  return redirect(next, { headers: { 'Set-Cookie': await sessionCookieHeader(outcome.session.token) } })
 }
 
 function StatusIcon({ state }: { state: 'loading' | 'success' | 'error' | 'idle' }) {
@@ -53,7 +55,7 @@ function StatusIcon({ state }: { state: 'loading' | 'success' | 'error' | 'idle'
 }
 
 export default function VerifyEmailPage() {
-  const { token } = useLoaderData<typeof loader>()
+  const { token, verified, welcome, bonus } = useLoaderData<typeof loader>()
   const fetcher = useFetcher<typeof action>({ key: 'verify-email' })
   const started = useRef(false)
 
@@ -68,27 +70,23 @@ export default function VerifyEmailPage() {
   const actionData = useActionData<typeof action>()
   const result = (fetcher.data ?? actionData) as VerifyResult | undefined
   const formAction = token ? `/verify-email?${new URLSearchParams({ token })}` : '/verify-email'
-  const state: 'idle' | 'loading' | 'success' | 'error' = !token
-    ? 'error'
-    : fetcher.state !== 'idle'
-      ? 'loading'
-      : result
-        ? result.ok
-          ? 'success'
-          : 'error'
-        : started.current
-          ? 'loading'
-          : 'idle'
+  const state: 'idle' | 'loading' | 'success' | 'error' = verified
+    ? 'success'
+    : !token
+      ? 'error'
+      : fetcher.state !== 'idle'
+        ? 'loading'
+        : result
+          ? 'error'
+          : started.current
+            ? 'loading'
+            : 'idle'
 
-  const announced = useRef<unknown>(null)
   useEffect(() => {
-    if (result?.ok && announced.current !== result) {
-      announced.current = result
-      toast({ title: 'Email verified', description: VERIFY_SUCCESS, variant: 'success' })
-    }
-  }, [result])
+    if (verified) toast({ title: 'Email verified', description: VERIFY_SUCCESS, variant: 'success' })
+  }, [verified])
 
-  const errorText = !token ? VERIFY_TOKEN_MISSING : result && !result.ok ? result.error || VERIFY_FAILURE : VERIFY_FAILURE
+  const errorText = !token ? VERIFY_TOKEN_MISSING : result?.error || VERIFY_FAILURE
 
   return (
     <div className="mx-auto w-full max-w-md px-4 py-12 sm:py-20">
@@ -138,7 +136,7 @@ export default function VerifyEmailPage() {
           </div>
         )}
       </div>
-      {result?.ok && result.bonusGranted ? <WelcomeDialog credits={result.bonus} /> : null}
+      {welcome ? <WelcomeDialog credits={bonus} /> : null}
     </div>
   )
 }

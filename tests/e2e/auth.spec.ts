@@ -128,6 +128,8 @@ test('register, verify from the mailed link, see 50 credits, sign out, sign back
     await expect(welcome.getByText(item)).toBeVisible()
   }
   await expect(page.getByTestId('verify-email')).toContainText('Your email is confirmed and your credits are ready to use.')
+  // Signed in at once: the header already names the user.
+  await expect(page.getByTestId('dashboard-button')).toHaveText('Ada Tester')
   await fitsPhone(page, info, 'verified')
   await welcome.getByRole('link', { name: 'Start creating' }).click()
 
