@@ -30,6 +30,8 @@ export interface SvgConversion {
   renderMs: number
   /** Peak memory of the render process (kB), for the benchmark. */
   rendererMaxRssKb: number
+  /** Time resvg spent parsing and rasterising, inside the render process (the rest is overhead). */
+  resvgMs: { parse: number; render: number }
 }
 
 const CONTENT_TYPES: Record<SvgFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' }
@@ -79,6 +81,7 @@ interface RenderedPixels {
   height: number
   pixels: Buffer
   maxRssKb: number
+  timings: { parseMs: number; renderMs: number }
 }
 
 type ChildAnswer = ({ ok: true } & RenderedPixels) | { ok: false; status: number; error: string; maxRssKb: number }
@@ -129,7 +132,10 @@ export function renderInChild(svg: string, scale: number, signal?: AbortSignal):
       signal?.removeEventListener('abort', onAbort)
       const result = answer
       if (result?.ok) {
-        resolve({ width: result.width, height: result.height, pixels: Buffer.from(result.pixels.buffer, result.pixels.byteOffset, result.pixels.byteLength), maxRssKb: result.maxRssKb })
+        resolve({ width: result.width, height: result.height, pixels: Buffer.from(result.pixels.buffer, result.pixels.byteOffset, result.pixels.byteLength),
+          maxRssKb: result.maxRssKb,
+          timings: result.timings,
+        })
       } else if (result) {
         reject(new ToolError(result.status, result.error, { outcome: result.status >= 422 ? 'failed' : 'rejected' }))
       } else if (signal?.aborted) {
@@ -170,5 +176,6 @@ export async function convertSvg(svg: SanitizedSvg, options: SvgConvertOptions, 
     height: rendered.height,
     renderMs,
     rendererMaxRssKb: rendered.maxRssKb,
+    resvgMs: { parse: rendered.timings.parseMs, render: rendered.timings.renderMs },
   }
 }
