@@ -415,6 +415,25 @@ describe('password reset', () => {
     expect((await c.post(login, '/api/auth/login/', { email: user.email, password })).status).toBe(200)
   })
 
+  it('verifies a never-verified account, since the reset link proves the inbox too', async () => {
+    const c = client()
+    const email = uniqueEmail()
+    await c.post(register, '/api/auth/register/', { email, password: 'first-password' })
+    expect((await c.post(login, '/api/auth/login/', { email, password: 'first-password' })).body.code).toBe('email_not_verified')
+    await c.post(resetRequest, '/api/auth/password-reset/', { email })
+    await waitForPendingMail()
+    const resetMail = (await readOutbox(email)).find((m) => m.subject === 'Reset your Facet Studio password')!
+    const token = new URL(resetMail.link!).searchParams.get('token')
+    expect((await c.post(resetConfirm, '/api/auth/password-reset/confirm/', { token, password: 'second-password' })).status).toBe(200)
+    const signedIn = await c.post(login, '/api/auth/login/', { email, password: 'second-password' })
+    expect(signedIn.status).toBe(200)
+    expect(signedIn.body.credits.balance).toBe(50)
+    // The older verification link is retired and cannot grant anything again.
+    const verifyMail = (await readOutbox(email)).find((m) => m.subject === 'Confirm your email for Facet Studio')!
+    const stale = await c.post(verify, '/api/auth/verify-email/', { token: new URL(verifyMail.link!).searchParams.get('token') })
+    expect(stale.status).toBe(400)
+  })
+
   it('limits reset requests per email', async () => {
     const c = client()
     const email = uniqueEmail()

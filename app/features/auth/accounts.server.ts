@@ -132,8 +132,23 @@ export async function confirmPasswordReset(
   const passwordHash = await hashPassword(password)
   const spent = await spendToken(token, 'reset_password', db)
   if (!spent.ok) return { ok: false, error: RESET_ERRORS[spent.reason] }
-  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', spent.userId).execute()
+  const before = await db.selectFrom('users').select('email_verified_at').where('id', '=', spent.userId).executeTakeFirstOrThrow()
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      password_hash: passwordHash,
+      // The link reached the inbox, which is all a verification link proves: an account that never
+      // verified is verified now (and gets its welcome bonus) instead of being stuck.
+      email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(new Date())),
+      updated_at: new Date(),
+    }))
+    .where('id', '=', spent.userId)
+    .execute()
   await retireTokens(spent.userId, 'reset_password', db)
   await revokeOtherSessions(spent.userId, options.keepSessionId ?? null, db)
+  if (!before.email_verified_at) {
+    await retireTokens(spent.userId, 'verify_email', db)
+    await grantWelcomeBonus(spent.userId, db)
+  }
   return { ok: true, userId: spent.userId }
 }
