@@ -82,7 +82,9 @@ test('the home page links its calls to action to /login and shows the four FAQ a
   }
 })
 
-test('unknown paths answer 404 with the not-found page, noindex', async ({ page }) => {
+test('unknown paths answer 404 with the not-found page, noindex', async ({ page }, info) => {
+  const logged: string[] = []
+  page.on('console', (message) => logged.push(message.text()))
   for (const path of ['/no-such-page', '/tools/not-a-tool', '/about/deeper?x=1']) {
     const response = await page.goto(path)
     expect(response?.status()).toBe(404)
@@ -90,6 +92,7 @@ test('unknown paths answer 404 with the not-found page, noindex', async ({ page 
     await expect(page.getByText('The page you requested cannot be found on Facet Studio.')).toBeVisible()
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/)
   }
+  if (!isNoJs(info)) await expect.poll(() => logged.filter((text) => text.startsWith('404: no page at /no-such-page'))).toHaveLength(1)
   await page.getByRole('link', { name: 'Return to Home' }).click()
   await expect(page).toHaveURL(/\/$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Studio-grade image edits, powered by AI')
