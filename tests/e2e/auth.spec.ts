@@ -192,6 +192,18 @@ test('an unverified account is told how to get a new verification mail', async (
   await expect(page.getByTestId('auth-error')).toContainText('Please verify your email before signing in.')
   await page.getByRole('button', { name: 'Send a new verification email' }).click()
   await expect(page.getByText('If that account still needs verifying, a new verification link is on its way.')).toBeVisible()
+
+  // Switching between sign-in and create-account clears the messages.
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('wrong-password')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByTestId('auth-error')).toBeVisible()
+  await page.getByTestId('mode-toggle').click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Create your account' })).toBeVisible()
+  await expect(page.getByTestId('auth-error')).toHaveCount(0)
+  await page.getByTestId('mode-toggle').click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome Back' })).toBeVisible()
+  await expect(page.getByTestId('auth-error')).toHaveCount(0)
 })
 
 test('reset a forgotten password from the mailed link', async ({ page }, info) => {
