@@ -44,8 +44,8 @@ export async function runToolPageAction(request: Request, tool: ToolSlug) {
     remaining: submission.remaining,
     facesFound: submission.facesFound,
     gfpganAvailable: submission.gfpganAvailable,
-    // The options the run used, when the engine echoes them (the blur radius, the SVG format).
-    fieldValues: 'fieldValues' in submission ? (submission.fieldValues as Record<string, string> | undefined) : undefined,
+    // The options the run used (the blur radius, the SVG format), for the page to show.
+    fieldValues: submission.fieldValues,
   }
   return data(done, { status: 200, headers })
 }

@@ -32,6 +32,8 @@ describe('tool page actions (no JavaScript)', () => {
     const body = posted.body as ToolPageResult
     if (!body.ok) throw new Error(`run failed: ${body.error}`)
     expect(body.facesFound).toBe(8)
+    // The options come back, so the page can say which radius was applied.
+    expect(body.fieldValues?.blur).toBe('40')
     expect(body.filename).toBe('face-blurred.png')
     expect(body.remaining).toBe(4)
     expect(body.downloadUrl).toBe(`${body.resultUrl}?download=1`)
