@@ -44,7 +44,8 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
   function choose(next: BackgroundChoice) {
     setChoice(next)
     const applied = appliedColour(next)
-    if (applied) trackEvent('bg_remove_color_selected', { color: applied })
+    // One event per colour actually applied, not one per keystroke in the custom field.
+    if (applied && applied !== colour) trackEvent('bg_remove_color_selected', { color: applied })
   }
 
   async function downloadColoured() {
