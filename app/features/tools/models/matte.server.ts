@@ -13,93 +13,104 @@ export interface MatteRefinement {
 
 const THRESHOLD = 128
 
-/** Labels 8-connected foreground components; returns labels (0 = background) and each label's area. */
-function labelComponents(binary: Uint8Array, width: number, height: number): { labels: Int32Array; areas: number[] } {
-  const labels = new Int32Array(width * height)
-  const areas = [0]
-  const queue = new Int32Array(width * height)
-  for (let start = 0; start < binary.length; start++) {
-    if (!binary[start] || labels[start]) continue
-    const label = areas.length
-    let head = 0
-    let tail = 0
-    queue[tail++] = start
-    labels[start] = label
-    while (head < tail) {
-      const p = queue[head++]
-      const x = p % width
-      const y = (p - x) / width
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy
-        if (ny < 0 || ny >= height) continue
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx
-          if (nx < 0 || nx >= width) continue
-          const q = ny * width + nx
-          if (binary[q] && !labels[q]) {
-            labels[q] = label
-            queue[tail++] = q
-          }
-        }
-      }
+/**
+ * Labels the connected regions of pixels equal to `target` (two passes with union-find: fast on
+ * tens of megapixels). Labels run 1..count; `areas[label]` is each region's size; `touchesBorder`
+ * says which regions reach the image's edge.
+ */
+export function labelRegions(
+  binary: Uint8Array,
+  target: 0 | 1,
+  width: number,
+  height: number,
+  eightConnected: boolean,
+): { labels: Int32Array; count: number; areas: Float64Array; touchesBorder: Uint8Array } {
+  const size = width * height
+  const labels = new Int32Array(size)
+  let parent = new Int32Array(4096)
+  let next = 1
+  const find = (label: number): number => {
+    let root = label
+    while (parent[root] !== root) root = parent[root]
+    while (parent[label] !== root) {
+      const up = parent[label]
+      parent[label] = root
+      label = up
     }
-    areas.push(tail)
+    return root
   }
-  return { labels, areas }
-}
-
-/** Background pixels (4-connected) that the backdrop cannot reach from the border: holes. Labels each hole. */
-function labelHoles(binary: Uint8Array, width: number, height: number): { holes: Int32Array; count: number; outside: Uint8Array } {
-  const outside = new Uint8Array(width * height)
-  const queue = new Int32Array(width * height)
-  let tail = 0
-  const seed = (p: number) => {
-    if (!binary[p] && !outside[p]) {
-      outside[p] = 1
-      queue[tail++] = p
+  const join = (a: number, b: number): number => {
+    const ra = find(a)
+    const rb = find(b)
+    if (ra === rb) return ra
+    if (ra < rb) {
+      parent[rb] = ra
+      return ra
     }
-  }
-  for (let x = 0; x < width; x++) {
-    seed(x)
-    seed((height - 1) * width + x)
+    parent[ra] = rb
+    return rb
   }
   for (let y = 0; y < height; y++) {
-    seed(y * width)
-    seed(y * width + width - 1)
-  }
-  // Breadth-first spread over the queue; `test` says whether a neighbour joins, `mark` records it.
-  const spread = (mark: (q: number) => void, test: (q: number) => boolean) => {
-    let head = 0
-    while (head < tail) {
-      const p = queue[head++]
-      const x = p % width
-      if (x > 0 && test(p - 1)) mark(p - 1)
-      if (x < width - 1 && test(p + 1)) mark(p + 1)
-      if (p >= width && test(p - width)) mark(p - width)
-      if (p < width * (height - 1) && test(p + width)) mark(p + width)
+    const row = y * width
+    for (let x = 0; x < width; x++) {
+      const p = row + x
+      if (binary[p] !== target) continue
+      let label = x > 0 && binary[p - 1] === target ? labels[p - 1] : 0
+      if (y > 0) {
+        const up = p - width
+        if (binary[up] === target) label = label ? join(label, labels[up]) : labels[up]
+        if (eightConnected) {
+          if (x > 0 && binary[up - 1] === target) label = label ? join(label, labels[up - 1]) : labels[up - 1]
+          if (x < width - 1 && binary[up + 1] === target) label = label ? join(label, labels[up + 1]) : labels[up + 1]
+        }
+      }
+      if (!label) {
+        if (next >= parent.length) {
+          const grown = new Int32Array(parent.length * 2)
+          grown.set(parent)
+          parent = grown
+        }
+        parent[next] = next
+        label = next++
+      }
+      labels[p] = label
     }
   }
-  spread((q) => { outside[q] = 1; queue[tail++] = q }, (q) => !binary[q] && !outside[q])
-  const holes = new Int32Array(width * height)
+  // Roots are always the smallest label of their set, so one forward pass numbers them densely.
+  const dense = new Int32Array(next)
   let count = 0
-  for (let p = 0; p < binary.length; p++) {
-    if (binary[p] || outside[p] || holes[p]) continue
-    count++
-    tail = 0
-    holes[p] = count
-    queue[tail++] = p
-    spread((q) => { holes[q] = count; queue[tail++] = q }, (q) => !binary[q] && !outside[q] && !holes[q])
+  for (let label = 1; label < next; label++) {
+    const root = find(label)
+    dense[label] = root === label ? ++count : dense[root]
   }
-  return { holes, count, outside }
+  const areas = new Float64Array(count + 1)
+  const touchesBorder = new Uint8Array(count + 1)
+  for (let p = 0; p < size; p++) {
+    const label = labels[p]
+    if (!label) continue
+    const d = dense[label]
+    labels[p] = d
+    areas[d]++
+  }
+  for (let x = 0; x < width; x++) {
+    touchesBorder[labels[x]] = 1
+    touchesBorder[labels[(height - 1) * width + x]] = 1
+  }
+  for (let y = 0; y < height; y++) {
+    touchesBorder[labels[y * width]] = 1
+    touchesBorder[labels[y * width + width - 1]] = 1
+  }
+  touchesBorder[0] = 0
+  return { labels, count, areas, touchesBorder }
 }
 
 /** Mean and spread of the colours on the image border that the matte calls background. */
-function backdropColour(rgba: Buffer, outside: Uint8Array, width: number, height: number): { mean: number[]; spread: number } | null {
+function backdropColour(rgba: Buffer, isOutside: (p: number) => boolean, width: number, height: number): { mean: number[]; spread: number } | null {
   const sums = [0, 0, 0]
   const squares = [0, 0, 0]
   let n = 0
   const add = (p: number) => {
-    if (!outside[p]) return
+    if (!isOutside(p)) return
     for (let k = 0; k < 3; k++) {
       const v = rgba[p * 4 + k]
       sums[k] += v
@@ -131,39 +142,51 @@ export async function refineMatte(soft: Buffer, rgba: Buffer, width: number, hei
   for (let p = 0; p < size; p++) binary[p] = soft[p] >= THRESHOLD ? 1 : 0
 
   // 1. Keep the largest component and any other big one; specks elsewhere are noise.
-  const { labels, areas } = labelComponents(binary, width, height)
-  const largest = Math.max(0, ...areas.slice(1))
+  const parts = labelRegions(binary, 1, width, height, true)
+  let largest = 0
+  for (let label = 1; label <= parts.count; label++) if (parts.areas[label] > largest) largest = parts.areas[label]
   if (largest === 0) return soft
-  const keep = areas.map((a, i) => i > 0 && a >= largest * options.minComponentShare)
+  const keep = new Uint8Array(parts.count + 1)
+  for (let label = 1; label <= parts.count; label++) keep[label] = parts.areas[label] >= largest * options.minComponentShare ? 1 : 0
   for (let p = 0; p < size; p++) {
-    if (binary[p] && !keep[labels[p]]) {
+    if (binary[p] && !keep[parts.labels[p]]) {
       binary[p] = 0
       soft[p] = 0
     }
   }
 
-  // 2. Fill holes the backdrop cannot reach, unless a hole plainly shows a uniform backdrop (a handle, a ring).
-  const { holes, count, outside } = labelHoles(binary, width, height)
-  if (count > 0) {
-    const backdrop = backdropColour(rgba, outside, width, height)
-    const sums = new Float64Array(count * 3 + 3)
-    const counts = new Float64Array(count + 1)
+  // 2. Fill holes (background regions that do not reach the border), unless a hole plainly shows a
+  //    uniform backdrop (a mug's handle, a ring).
+  const gaps = labelRegions(binary, 0, width, height, false)
+  const isHole = (label: number) => label > 0 && !gaps.touchesBorder[label]
+  let holes = 0
+  for (let label = 1; label <= gaps.count; label++) if (isHole(label)) holes++
+  if (holes > 0) {
+    const backdrop = backdropColour(rgba, (p) => gaps.labels[p] > 0 && gaps.touchesBorder[gaps.labels[p]] === 1, width, height)
+    const sums = new Float64Array((gaps.count + 1) * 3)
     for (let p = 0; p < size; p++) {
-      const h = holes[p]
-      if (!h) continue
-      counts[h]++
-      for (let k = 0; k < 3; k++) sums[h * 3 + k] += rgba[p * 4 + k]
+      const label = gaps.labels[p]
+      if (!isHole(label)) continue
+      sums[label * 3] += rgba[p * 4]
+      sums[label * 3 + 1] += rgba[p * 4 + 1]
+      sums[label * 3 + 2] += rgba[p * 4 + 2]
     }
-    const fill = new Uint8Array(count + 1)
-    for (let h = 1; h <= count; h++) {
+    const fill = new Uint8Array(gaps.count + 1)
+    for (let label = 1; label <= gaps.count; label++) {
+      if (!isHole(label)) continue
       let showsBackdrop = false
       if (backdrop && backdrop.spread < options.backdropDistance) {
-        const d = Math.hypot(...[0, 1, 2].map((k) => sums[h * 3 + k] / counts[h] - backdrop.mean[k]))
+        const n = gaps.areas[label]
+        const d = Math.hypot(
+          sums[label * 3] / n - backdrop.mean[0],
+          sums[label * 3 + 1] / n - backdrop.mean[1],
+          sums[label * 3 + 2] / n - backdrop.mean[2],
+        )
         showsBackdrop = d < options.backdropDistance
       }
-      fill[h] = showsBackdrop ? 0 : 1
+      fill[label] = showsBackdrop ? 0 : 1
     }
-    for (let p = 0; p < size; p++) if (holes[p] && fill[holes[p]]) binary[p] = 1
+    for (let p = 0; p < size; p++) if (fill[gaps.labels[p]]) binary[p] = 1
   }
 
   // 3. Edges: a blurred copy of the binary mask is 255 deep inside, 0 far outside and in between only
