@@ -29,9 +29,13 @@ export function creditFacts(): CreditFacts {
 
 const CACHE_MS = 5 * 60 * 1000
 
-/** The median duration of successful runs over the last 30 days, or null before there are any. */
-export async function medianRenderTime(db: DB = getDb()): Promise<RenderTimes | null> {
-  const row = await db
+/**
+ * The median duration of successful runs over the last 30 days (of the named tools, or of all),
+ * or null before there are any.
+ */
+export async function medianRenderTime(options: { tools?: string[]; db?: DB } = {}): Promise<RenderTimes | null> {
+  const db = options.db ?? getDb()
+  let query = db
     .selectFrom('tool_runs')
     .select([
       sql<number>`count(*)::int`.as('runs'),
@@ -39,7 +43,8 @@ export async function medianRenderTime(db: DB = getDb()): Promise<RenderTimes | 
     ])
     .where('outcome', '=', 'success')
     .where('created_at', '>', sql<Date>`now() - make_interval(days => ${RENDER_WINDOW_DAYS})`)
-    .executeTakeFirst()
+  if (options.tools?.length) query = query.where('tool', 'in', options.tools)
+  const row = await query.executeTakeFirst()
   if (!row || row.runs === 0 || row.median === null) return null
   return { runs: row.runs, medianMs: Math.round(Number(row.median)) }
 }
