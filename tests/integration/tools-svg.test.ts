@@ -1,6 +1,6 @@
 // POST /api/svg2image/convert/ through the route module, with real multipart bodies.
 import sharp from 'sharp'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { getDb } from '~/db/db.server'
 import { charge } from '~/features/credits/ledger.server'
 import { MEGABYTE } from '~/features/tools/catalog'
@@ -194,11 +194,15 @@ describe('POST /api/svg2image/convert/', () => {
       release()
       await blocker
 
-      replaceSingleton('tool-run-queue', new RunQueue({ concurrency: 1, limit: 1, timeoutMs: 1 }))
+      const hurried = new RunQueue({ concurrency: 1, limit: 1, timeoutMs: 1 })
+      replaceSingleton('tool-run-queue', hurried)
       const slow = await convert(user, { svg: svgFile(square), format: 'png', scale: '1' })
       expect(slow.status).toBe(503)
       expect(slow.body.error).toMatch(/took longer than/)
       expect(slow.body.remaining).toBe(balance)
+      // The answer went out at the time limit; a charge still being written then is refunded by the
+      // run itself as it ends.
+      await vi.waitFor(() => expect(hurried.stats().running).toBe(0), { timeout: 10_000, interval: 50 })
       expect(await balanceOf(user)).toBe(balance)
     } finally {
       replaceSingleton('tool-run-queue', original)

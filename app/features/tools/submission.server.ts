@@ -381,13 +381,16 @@ export async function runToolSubmission(
         idempotencyKey: key,
         description: definition.name,
       })
-      remaining = charged.balance
-      if (!charged.ok) throw notEnough(charged.balance)
+      if (!charged.ok) {
+        remaining = charged.balance
+        throw notEnough(charged.balance)
+      }
       if (signal.aborted) {
         // The request already answered (timed out) while the charge was being written: undo it here.
         await refund(charged.transactionId, `Refund: ${definition.name} run failed`)
         throw new RunTimeoutError(toolQueue().options.timeoutMs)
       }
+      remaining = charged.balance
       chargeId = charged.transactionId
       return execute(settings, ready, image, signal)
     })
