@@ -291,3 +291,18 @@ test('/verify-email without a token explains what to do', async ({ page }) => {
   await expect(page.getByText('Verification token missing. Please use the link from your email.')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Try again' })).toBeDisabled()
 })
+
+test('the guard keeps the protected page out of history: Back returns to where the visitor was', async ({ page }, info) => {
+  await page.goto('/about')
+  await page.goto('/credits')
+  if (isNoJs(info)) {
+    await page.goto('/dashboard')
+  } else {
+    // A client-side navigation, as a link click makes it.
+    await page.waitForFunction(() => 'navigate' in ((window as unknown as { __remixRouter?: object }).__remixRouter ?? {}))
+    await page.evaluate(() => (window as unknown as { __remixRouter: { navigate: (to: string) => void } }).__remixRouter.navigate('/dashboard'))
+  }
+  await expect(page).toHaveURL(/\/login\?from=%2Fdashboard$/)
+  await page.goBack()
+  await expect(page).toHaveURL(/\/credits$/)
+})

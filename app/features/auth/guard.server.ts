@@ -1,6 +1,9 @@
 // Pages that need a signed-in user. A signed-out visitor is sent to /login with where they were
-// going as `from`; the redirect replaces the history entry, so Back does not loop through it.
-import { replace } from '@remix-run/node'
+// going as `from`. The protected page never enters the history (the spec's "replacing history"):
+// a document request is answered with a 302 before anything renders, and a client navigation waits
+// for its loaders, so the redirect becomes the one new entry. Remix's replace() would be wrong here:
+// it would overwrite the page the visitor came from, and Back would skip it.
+import { redirect } from '@remix-run/node'
 import { getAuthentication, type SessionUser } from './session.server'
 
 export function loginPathFor(request: Request): string {
@@ -12,5 +15,5 @@ export function loginPathFor(request: Request): string {
 export async function requireUser(request: Request): Promise<{ user: SessionUser; sessionId: string }> {
   const auth = await getAuthentication(request)
   if (auth.kind === 'user') return { user: auth.user, sessionId: auth.sessionId }
-  throw replace(loginPathFor(request))
+  throw redirect(loginPathFor(request))
 }
