@@ -1,7 +1,7 @@
 // Benchmark of the four model-based tools on fixtures resized to about 1 MP and 12 MP:
 // p50/p95 latency, peak RSS, the share of time spent outside the model, and for super-resolution
 // the model-only time per input pixel (its compute bound) against the tool's time per pixel.
-// Run alone: npx tsx bench/tools.ts   (or as part of npm run bench)
+// Run alone: npx tsx bench/tools.ts [tool ...]   (or as part of npm run bench)
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import sharp from 'sharp'
@@ -58,8 +58,8 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakM
 
 const round = (v: number, digits = 0) => Number(v.toFixed(digits))
 
-export async function benchTools(): Promise<object> {
-  const cases: Case[] = [
+export async function benchTools(only: string[] = []): Promise<object> {
+  const all: Case[] = [
     { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 1, runs: 5, run: (i) => removeBackground(i) },
     { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 12, runs: 3, run: (i) => removeBackground(i) },
     { tool: 'face-blurrer', fixture: 'portrait-astronaut.png', megapixels: 1, runs: 5, run: (i) => blurFaces(i, { blur: 32 }) },
@@ -70,6 +70,7 @@ export async function benchTools(): Promise<object> {
     { tool: 'image-enhancer', fixture: 'noface-cat-chelsea.png', megapixels: 1, runs: 2, run: (i) => enhanceImage(i) },
     { tool: 'image-enhancer', fixture: 'noface-cat-chelsea.png', megapixels: 12, runs: 1, run: (i) => enhanceImage(i) },
   ]
+  const cases = only.length ? all.filter((c) => only.includes(c.tool)) : all
 
   // Warm-up: open every session once on a small picture, outside the measurements.
   const small = await fixtureAt('portrait-astronaut.png', 0.05)
@@ -132,7 +133,8 @@ export async function benchTools(): Promise<object> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  benchTools().then(
+  // Optional arguments name the tools to measure, e.g. `npx tsx bench/tools.ts face-blurrer`.
+  benchTools(process.argv.slice(2)).then(
     (result) => {
       console.log(JSON.stringify(result, null, 2))
       process.exit(0)

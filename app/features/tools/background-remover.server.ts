@@ -95,7 +95,7 @@ export async function removeBackground(image: RgbaImage, options: { background?:
   if (background) {
     bytes = await sharp(cutout, { raw: { width: image.width, height: image.height, channels: 4 } })
       .flatten({ background })
-      .png({ compressionLevel: 6, adaptiveFiltering: false })
+      .png({ compressionLevel: 3, adaptiveFiltering: true })
       .toBuffer()
   } else {
     bytes = await encodePng({ data: cutout, width: image.width, height: image.height, channels: 4 }, { keepAlpha: true })

@@ -40,7 +40,8 @@ export async function encodePng(image: RawImage, options: { keepAlpha?: boolean 
     pipeline = pipeline.removeAlpha()
   }
   // sharp writes no EXIF, ICC or XMP unless asked (withMetadata), so nothing of the upload's metadata survives.
-  return pipeline.png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer()
+  // Adaptive filtering halves photo PNGs; level 3 keeps a 12 MP encode near the unfiltered level-6 time.
+  return pipeline.png({ compressionLevel: 3, adaptiveFiltering: true }).toBuffer()
 }
 
 /** Resizes a raw buffer; `fill` ignores the aspect ratio, as the segmentation models need. */
