@@ -1,20 +1,30 @@
 // /login: sign-in and create-account on one screen, plus the forgot-password dialog. Every form is a
 // real POST with an `intent`; without JavaScript the mode switch and the reset form are plain links
 // (?mode=register, ?forgot=1).
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from '@remix-run/react'
-import { useEffect, useRef, useState } from 'react'
+import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useEffect, useState } from 'react'
 import { registerUser, requestPasswordReset, resendVerification } from '~/features/auth/accounts.server'
 import { authenticateCredentials, SignInError } from '~/features/auth/authenticator.server'
-import { GENERIC_FAILURE, PASSWORD_RESET_DONE, RESEND_REQUESTED, RESET_REQUESTED } from '~/features/auth/messages'
+import { PASSWORD_RESET_DONE, RESEND_REQUESTED } from '~/features/auth/messages'
 import { forgiveSignIn, limitRegister, limitResend, limitReset, limitSignIn, type Limited } from '~/features/auth/rate-limits.server'
 import { DEFAULT_AFTER_SIGN_IN, safeRedirectPath } from '~/features/auth/redirect'
-import { emailOnlySchema, loginSchema, PASSWORD_RULE, registerFormSchema } from '~/features/auth/schemas'
+import { emailOnlySchema, loginSchema, registerFormSchema } from '~/features/auth/schemas'
 import { createSession, getAuthentication, sessionCookieHeader } from '~/features/auth/session.server'
-import { Alert, PasswordField, TextField } from '~/features/auth/ui/fields'
-import { buttonClass, inputClass } from '~/ui/button'
+import { Alert } from '~/features/auth/ui/fields'
+import {
+  ForgotPasswordDialog,
+  ForgotPasswordForm,
+  linkClass,
+  loginHref,
+  LoginForm,
+  RegisterForm,
+  SocialButtons,
+  UnableToContinue,
+  type LoginActionData as ActionData,
+} from '~/features/auth/ui/login-forms'
 import { toast } from '~/ui/toast'
 import { useHydrated } from '~/ui/use-hydrated'
 
@@ -34,12 +44,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     resetDone: url.searchParams.get('reset') === 'done',
   }
 }
-
-type ActionData =
-  | { intent: 'login'; result: SubmissionResult<string[]>; code?: string; email?: string }
-  | { intent: 'register'; result: SubmissionResult<string[]>; registered?: { email: string; expiresInHours: number } }
-  | { intent: 'forgot'; result: SubmissionResult<string[]>; sent?: boolean }
-  | { intent: 'resend'; result: SubmissionResult<string[]>; sent?: boolean }
 
 const HIDDEN = ['password', 'confirm_password']
 
@@ -100,256 +104,6 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-const linkClass =
-  'font-semibold text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 rounded'
-
-function withParams(params: Record<string, string | null>, from: string) {
-  const search = new URLSearchParams()
-  for (const [k, v] of Object.entries(params)) if (v) search.set(k, v)
-  if (from !== DEFAULT_AFTER_SIGN_IN) search.set('from', from)
-  const s = search.toString()
-  return s ? `/login?${s}` : '/login'
-}
-
-function UnableToContinue({ errors }: { errors: string[] | undefined }) {
-  if (!errors?.length) return null
-  return (
-    <Alert variant="destructive" title="Unable to continue" testId="auth-error">
-      {errors[0] || GENERIC_FAILURE}
-    </Alert>
-  )
-}
-
-function LoginForm({ from, actionData }: { from: string; actionData: ActionData | undefined }) {
-  const lastResult = actionData?.intent === 'login' ? actionData.result : undefined
-  const [form, fields] = useForm({
-    id: 'login-form',
-    lastResult,
-    constraint: getZodConstraint(loginSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-  })
-  const navigation = useNavigation()
-  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'login'
-  const unverified = actionData?.intent === 'login' && actionData.code === 'email_not_verified' ? actionData.email : undefined
-  return (
-    <>
-      <Form method="post" action={withParams({}, from)} {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="login" />
-        <input type="hidden" name="from" value={from} />
-        <UnableToContinue errors={form.errors} />
-        <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
-        <PasswordField field={fields.password} label="Password" autoComplete="current-password" />
-        <button type="submit" className={buttonClass('primary', 'w-full')} disabled={busy}>
-          {busy ? 'Signing in...' : 'Sign in'}
-        </button>
-      </Form>
-      {unverified ? <ResendVerification email={unverified} from={from} /> : null}
-    </>
-  )
-}
-
-function ResendVerification({ email, from }: { email: string; from: string }) {
-  const fetcher = useFetcher<ActionData>()
-  const busy = fetcher.state !== 'idle'
-  const sent = fetcher.data?.intent === 'resend' && fetcher.data.sent
-  return (
-    <fetcher.Form method="post" action={withParams({}, from)} className="mt-3 rounded-xl border border-slate-200 p-4">
-      <input type="hidden" name="intent" value="resend" />
-      <input type="hidden" name="email" value={email} />
-      <p className="text-sm text-slate-700">Didn't get the email, or did the link expire?</p>
-      <button type="submit" className={buttonClass('secondary', 'mt-3')} disabled={busy}>
-        {busy ? 'Sending...' : 'Send a new verification email'}
-      </button>
-      {sent ? (
-        <p role="status" className="mt-3 text-sm text-emerald-800">
-          {RESEND_REQUESTED}
-        </p>
-      ) : null}
-    </fetcher.Form>
-  )
-}
-
-function RegisterForm({ from, actionData }: { from: string; actionData: ActionData | undefined }) {
-  const lastResult = actionData?.intent === 'register' ? actionData.result : undefined
-  const registered = actionData?.intent === 'register' ? actionData.registered : undefined
-  const [form, fields] = useForm({
-    id: 'register-form',
-    lastResult,
-    constraint: getZodConstraint(registerFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerFormSchema }),
-  })
-  const navigation = useNavigation()
-  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'register'
-
-  // The confirm field is cleared once the account is created (conform leaves typed values alone).
-  const formRef = useRef<HTMLFormElement>(null)
-  useEffect(() => {
-    if (!registered) return
-    toast({ title: 'Verify your email', description: `We sent a verification link to ${registered.email}.`, variant: 'success' })
-    const confirm = formRef.current?.elements.namedItem('confirm_password')
-    if (confirm instanceof HTMLInputElement) confirm.value = ''
-  }, [registered])
-
-  return (
-    <Form method="post" action={withParams({ mode: 'register' }, from)} {...getFormProps(form)} ref={formRef} className="space-y-4">
-      <input type="hidden" name="intent" value="register" />
-      <input type="hidden" name="from" value={from} />
-      {registered ? (
-        <Alert variant="success" title="Check your email" testId="check-email">
-          We sent a verification link to <strong>{registered.email}</strong>. It expires in {registered.expiresInHours} hours.
-          Open it to activate your account and collect your free credits.
-        </Alert>
-      ) : null}
-      <UnableToContinue errors={form.errors} />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField field={fields.first_name} label="First name (optional)" autoComplete="given-name" />
-        <TextField field={fields.last_name} label="Last name (optional)" autoComplete="family-name" />
-      </div>
-      <TextField field={fields.email} label="Email" type="email" autoComplete="email" />
-      <PasswordField field={fields.password} label="Password" autoComplete="new-password" hint={PASSWORD_RULE} />
-      <PasswordField field={fields.confirm_password} label="Confirm password" autoComplete="new-password" />
-      <button type="submit" className={buttonClass('primary', 'w-full')} disabled={busy}>
-        {busy ? 'Creating account...' : 'Create account'}
-      </button>
-    </Form>
-  )
-}
-
-/** The reset request: a dialog with JavaScript, a section of the page (?forgot=1) without. */
-function ForgotPasswordForm({ actionData, from, autoFocus }: { actionData: ActionData | undefined; from: string; autoFocus?: boolean }) {
-  const fetcher = useFetcher<ActionData>({ key: 'forgot-password' })
-  const hydrated = useHydrated()
-  const result = fetcher.data ?? (actionData?.intent === 'forgot' ? actionData : undefined)
-  const lastResult = result?.intent === 'forgot' ? result.result : undefined
-  const sent = result?.intent === 'forgot' && result.sent
-  const [email, setEmail] = useState('')
-  const [form, fields] = useForm({
-    id: 'forgot-form',
-    lastResult,
-    constraint: getZodConstraint(emailOnlySchema),
-    shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailOnlySchema }),
-  })
-  const sending = fetcher.state !== 'idle'
-
-  const announced = useRef<unknown>(null)
-  useEffect(() => {
-    if (fetcher.data?.intent === 'forgot' && fetcher.data.sent && announced.current !== fetcher.data) {
-      announced.current = fetcher.data
-      toast({ title: 'Password reset sent', description: RESET_REQUESTED, variant: 'success' })
-    }
-  }, [fetcher.data])
-
-  return (
-    <fetcher.Form method="post" action={withParams({ forgot: '1' }, from)} {...getFormProps(form)} className="space-y-4">
-      <input type="hidden" name="intent" value="forgot" />
-      {sent ? (
-        <Alert variant="success" title="Password reset sent" testId="reset-sent">
-          {RESET_REQUESTED}
-        </Alert>
-      ) : null}
-      <UnableToContinue errors={form.errors} />
-      <div>
-        <label htmlFor={fields.email.id} className="block text-sm font-medium text-slate-800">
-          Email
-        </label>
-        <input
-          id={fields.email.id}
-          name={fields.email.name}
-          type="email"
-          required
-          autoComplete="email"
-          autoFocus={autoFocus}
-          aria-invalid={fields.email.errors ? true : undefined}
-          aria-describedby={fields.email.errors ? fields.email.errorId : undefined}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-          className={`mt-1.5 ${inputClass}`}
-        />
-        {fields.email.errors ? (
-          <p id={fields.email.errorId} className="mt-1.5 text-sm text-red-700">
-            {fields.email.errors[0]}
-          </p>
-        ) : null}
-      </div>
-      <button
-        type="submit"
-        className={buttonClass('primary', 'w-full')}
-        // Without JavaScript the button must stay usable: it cannot know what was typed.
-        disabled={sending || (hydrated && !email.trim())}
-      >
-        {sending ? 'Sending...' : 'Send reset link'}
-      </button>
-    </fetcher.Form>
-  )
-}
-
-function ForgotPasswordDialog({ open, onClose, from }: { open: boolean; onClose: () => void; from: string }) {
-  const ref = useRef<HTMLDialogElement>(null)
-  useEffect(() => {
-    const dialog = ref.current
-    if (!dialog) return
-    if (open && !dialog.open) dialog.showModal()
-    if (!open && dialog.open) dialog.close()
-  }, [open])
-  return (
-    <dialog
-      ref={ref}
-      onClose={onClose}
-      aria-labelledby="forgot-title"
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-2xl backdrop:bg-slate-900/50"
-    >
-      <div className="flex items-start justify-between gap-4">
-        <h2 id="forgot-title" className="text-lg font-semibold text-slate-900">
-          Reset Password
-        </h2>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Close"
-          className="rounded-md px-2 text-xl leading-none text-slate-500 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
-        >
-          ×
-        </button>
-      </div>
-      <p className="mt-1 text-sm text-slate-600">Enter your account's email and we'll send you a link to choose a new password.</p>
-      <div className="mt-4">{open ? <ForgotPasswordForm actionData={undefined} from={from} autoFocus /> : null}</div>
-    </dialog>
-  )
-}
-
-const SOCIAL = ['GitHub', 'Google', 'Facebook', 'Twitter'] as const
-
-function SocialButtons() {
-  return (
-    <div>
-      <div className="relative my-6 text-center text-xs uppercase tracking-wide text-slate-500">
-        <span className="relative z-10 bg-white px-3">Or continue with</span>
-        <span className="absolute inset-x-0 top-1/2 h-px bg-slate-200" aria-hidden="true" />
-      </div>
-      <ul className="grid grid-cols-2 gap-2">
-        {SOCIAL.map((name) => (
-          <li key={name}>
-            <button
-              type="button"
-              disabled
-              aria-label={`${name} sign-in (coming soon)`}
-              title="Coming soon"
-              className="flex w-full cursor-not-allowed flex-col items-center rounded-xl border border-slate-200 bg-slate-50 px-3 py-2 text-sm font-medium text-slate-500"
-            >
-              {name}
-              <span className="text-[11px] font-normal">Coming soon</span>
-            </button>
-          </li>
-        ))}
-      </ul>
-    </div>
-  )
-}
-
 export default function LoginPage() {
   const { mode, forgot, from, resetDone } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>() as ActionData | undefined
@@ -400,7 +154,7 @@ export default function LoginPage() {
         {!isRegister ? (
           <p className="mt-4 text-center text-sm">
             <Link
-              to={withParams({ forgot: '1' }, from)}
+              to={loginHref({ forgot: '1' }, from)}
               className={linkClass}
               onClick={(e) => {
                 if (!hydrated) return
@@ -427,7 +181,7 @@ export default function LoginPage() {
 
         <p className="mt-6 text-center text-sm text-slate-700">
           {isRegister ? 'Already have an account? ' : 'New to Facet Studio? '}
-          <Link to={withParams({ mode: isRegister ? null : 'register' }, from)} className={linkClass} data-testid="mode-toggle">
+          <Link to={loginHref({ mode: isRegister ? null : 'register' }, from)} className={linkClass} data-testid="mode-toggle">
             {isRegister ? 'Sign in' : 'Create an account'}
           </Link>
         </p>
