@@ -73,11 +73,15 @@ async function predictMatte(image: RgbaImage, segmenter: Segmenter): Promise<{ m
   return { matte, modelMs: ms }
 }
 
-export async function removeBackground(image: RgbaImage, options: { background?: string } = {}): Promise<ToolOutput> {
+export async function removeBackground(
+  image: RgbaImage,
+  options: { background?: string; signal?: AbortSignal } = {},
+): Promise<ToolOutput> {
   assertRgbaImage(image)
   const background = options.background ? parseBackground(options.background) : null
   const segmenter = activeSegmenter()
   const { matte, modelMs } = await predictMatte(image, segmenter)
+  options.signal?.throwIfAborted()
 
   // Back to the full size with 'fill' (the model saw a stretched square); cubic keeps the ramp smooth.
   const soft = await resizeRaw({ data: matte, width: segmenter.size, height: segmenter.size, channels: 1 }, image.width, image.height, 'cubic')

@@ -43,10 +43,14 @@ async function blurPatch(patch: RawImage, sigma: number): Promise<RawImage> {
   return { data, width: patch.width, height: patch.height, channels: patch.channels }
 }
 
-export async function blurFaces(image: RgbaImage, options: { blur: number }): Promise<ToolOutput & { facesFound: number }> {
+export async function blurFaces(
+  image: RgbaImage,
+  options: { blur: number; signal?: AbortSignal },
+): Promise<ToolOutput & { facesFound: number }> {
   assertRgbaImage(image)
   if (!Number.isFinite(options.blur) || options.blur <= 0) throw new RangeError(`blur must be a positive number (got ${options.blur})`)
   const { faces, modelMs } = await detectFaces(image)
+  options.signal?.throwIfAborted()
   const output: RawImage = { ...rawOf(image), data: Buffer.from(image.data) }
   for (const face of faces) {
     const sigma = blurSigma(options.blur, face)

@@ -122,7 +122,7 @@ async function restoreWithGfpgan(output: RawImage, face: Face): Promise<number> 
   return ms
 }
 
-async function restoreWithDetailModel(output: RawImage, face: Face): Promise<{ ms: number; pixels: number }> {
+async function restoreWithDetailModel(output: RawImage, face: Face, signal?: AbortSignal): Promise<{ ms: number; pixels: number }> {
   const side = Math.max(face.width, face.height) * CROP_SCALE
   const cx = face.x + face.width / 2
   const cy = face.y + face.height / 2
@@ -138,13 +138,16 @@ async function restoreWithDetailModel(output: RawImage, face: Face): Promise<{ m
   for (let p = 0; p < width * height; p++) crop.data.copy(rgb.data, p * 3, p * crop.channels, p * crop.channels + 3)
   const reduce = Math.min(1, Math.sqrt(CROP_MODEL_PIXELS / (width * height)))
   if (reduce < 1) rgb = await resizeRaw(rgb, Math.round(width * reduce), Math.round(height * reduce), 'lanczos3')
-  const upscaled = await upscale4x(rgb)
+  const upscaled = await upscale4x(rgb, signal)
   const detailed = await resizeRaw(upscaled.image, width, height, 'lanczos3')
   blendThroughEllipse(output, detailed, left, top, { cx, cy, rx: face.width * 0.7, ry: face.height * 0.8 }, 0.6)
   return { ms: upscaled.modelMs, pixels: rgb.width * rgb.height }
 }
 
-export async function restoreFaces(image: RgbaImage): Promise<ToolOutput & { gfpganAvailable: boolean; facesFound: number }> {
+export async function restoreFaces(
+  image: RgbaImage,
+  options: { signal?: AbortSignal } = {},
+): Promise<ToolOutput & { gfpganAvailable: boolean; facesFound: number }> {
   assertRgbaImage(image)
   const useGfpgan = gfpganAvailable()
   const detection = await detectFaces(image)
@@ -154,11 +157,12 @@ export async function restoreFaces(image: RgbaImage): Promise<ToolOutput & { gfp
   const faces = [...detection.faces].sort((p, q) => q.width * q.height - p.width * p.height)
   let spent = 0
   for (const face of faces) {
+    options.signal?.throwIfAborted()
     if (useGfpgan) {
       modelMs += await restoreWithGfpgan(output, face)
     } else {
       if (spent >= FALLBACK_BUDGET_PIXELS) break
-      const { ms, pixels } = await restoreWithDetailModel(output, face)
+      const { ms, pixels } = await restoreWithDetailModel(output, face, options.signal)
       modelMs += ms
       spent += pixels
     }

@@ -35,7 +35,7 @@ export function planEnhancement(width: number, height: number): EnhancementPlan 
   }
 }
 
-export async function enhanceImage(image: RgbaImage): Promise<ToolOutput & { scale: number }> {
+export async function enhanceImage(image: RgbaImage, options: { signal?: AbortSignal } = {}): Promise<ToolOutput & { scale: number }> {
   assertRgbaImage(image)
   const plan = planEnhancement(image.width, image.height)
   const rgb = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
@@ -46,7 +46,7 @@ export async function enhanceImage(image: RgbaImage): Promise<ToolOutput & { sca
   if (plan.modelWidth !== image.width || plan.modelHeight !== image.height) {
     modelInput = await resizeRaw(modelInput, plan.modelWidth, plan.modelHeight, 'lanczos3')
   }
-  const upscaled = await upscale4x(modelInput)
+  const upscaled = await upscale4x(modelInput, options.signal)
   let result = upscaled.image
   if (result.width !== plan.outputWidth || result.height !== plan.outputHeight) {
     result = await resizeRaw(result, plan.outputWidth, plan.outputHeight, 'lanczos3')

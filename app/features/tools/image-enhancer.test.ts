@@ -100,6 +100,13 @@ describe('enhanceImage', () => {
     expect(sharpness(output)).toBeGreaterThan(sharpness(lanczos) * 1.1)
   })
 
+  it('stops when its signal is aborted (a run past the queue time limit)', async () => {
+    const input = await loadFixture('noface-cat-chelsea.png')
+    const controller = new AbortController()
+    controller.abort()
+    await expect(enhanceImage(input, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
   it('keeps transparency, enlarging the alpha channel', async () => {
     const router = await loadFixture('product-router-alpha-groundtruth.png')
     const result = await enhanceImage(router)
