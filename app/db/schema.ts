@@ -102,6 +102,8 @@ export interface ResultsTable {
   iv: Buffer
   auth_tag: Buffer
   ciphertext: Buffer
+  /** What the run reported besides its bytes: { facesFound?, gfpganAvailable? }. */
+  run_details: Json | null
   created_at: CreatedAt
   expires_at: Timestamp
 }

@@ -174,3 +174,8 @@ export const BACKGROUND_PRESETS = [
 ] as const
 /** A custom background colour applies only as 3- or 6-digit hex with a leading #. */
 export const HEX_COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i
+
+/** A coloured cutout's file name: a hex colour names itself (cutout-f472b6.png), a named preset is cutout.png. */
+export function cutoutFilename(colour: string): string {
+  return colour.startsWith('#') ? `cutout-${colour.slice(1).toLowerCase()}.png` : 'cutout.png'
+}

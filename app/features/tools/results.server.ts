@@ -12,11 +12,18 @@ export const RESULT_TTL_HOURS = 24
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** What a run reported besides its bytes, kept so a replayed request gets the same answer. */
+export interface RunDetails {
+  facesFound?: number
+  gfpganAvailable?: boolean
+}
+
 export interface StoredResult {
   bytes: Buffer
   contentType: string
   filename: string
   expiresAt: Date
+  runDetails: RunDetails
 }
 
 export function resultUrl(id: string): string {
@@ -39,11 +46,20 @@ function decrypt(id: string, row: { iv: Buffer; auth_tag: Buffer; ciphertext: Bu
 }
 
 export async function storeResult(
-  input: { ownerAccountId: string; bytes: Buffer; contentType: string; filename: string; now?: Date },
+  input: {
+    ownerAccountId: string
+    bytes: Buffer
+    contentType: string
+    filename: string
+    runDetails?: RunDetails
+    /** A caller-chosen id (an idempotent run's); a random one otherwise. */
+    id?: string
+    now?: Date
+  },
   db: DB = getDb(),
 ): Promise<string> {
   startResultsSweeper()
-  const id = randomUUID()
+  const id = input.id ?? randomUUID()
   const now = input.now ?? new Date()
   await db
     .insertInto('results')
@@ -52,6 +68,7 @@ export async function storeResult(
       owner_account_id: input.ownerAccountId,
       content_type: input.contentType,
       filename: input.filename,
+      run_details: input.runDetails ? JSON.stringify(input.runDetails) : null,
       ...encrypt(id, input.bytes, config().resultsKey),
       created_at: now,
       expires_at: new Date(now.getTime() + RESULT_TTL_HOURS * 3600_000),
@@ -79,7 +96,13 @@ export async function readResult(
   if (!row) return null
   try {
     const bytes = decrypt(id, row, config().resultsKey)
-    return { bytes, contentType: row.content_type, filename: row.filename, expiresAt: new Date(row.expires_at) }
+    return {
+      bytes,
+      contentType: row.content_type,
+      filename: row.filename,
+      expiresAt: new Date(row.expires_at),
+      runDetails: (row.run_details as RunDetails | null) ?? {},
+    }
   } catch (error) {
     // A changed key or a tampered row: the result is gone as far as anyone can tell.
     logger.warn({ id, err: (error as Error).message }, 'stored result did not decrypt')

@@ -3,20 +3,20 @@
 // caller check → model check → multipart with a byte cap → options → type from the bytes →
 // header pixel limit → decode → visitor created → charge → run in the queue → refund on failure
 // → store (optionally) → record the run.
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { resolveCaller, type Caller } from '~/features/credits/caller.server'
 import { toolCost } from '~/features/credits/costs.server'
 import { charge, refund } from '~/features/credits/ledger.server'
 import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
 import { logger } from '~/utils/logger.server'
-import { BACKGROUND_PRESETS, BLUR, HEX_COLOUR, SVG_FORMATS, SVG_SCALES, TOOLS, type SvgFormat, type ToolSlug } from './catalog'
+import { BACKGROUND_PRESETS, BLUR, cutoutFilename, HEX_COLOUR, SVG_FORMATS, SVG_SCALES, TOOLS, type SvgFormat, type ToolSlug } from './catalog'
 import { ToolError, type RunOutcome } from './errors.server'
 import type { RgbaImage } from './image'
 import { modelEntry } from './models/manifest'
 import { isModelInstalled, ModelMissingError, requiredModelsFor } from './models/registry.server'
 import { QueueFullError, RunTimeoutError, toolQueue } from './queue.server'
-import { resultUrl, storeResult } from './results.server'
+import { readResult, resultUrl, storeResult, type RunDetails } from './results.server'
 import { recordToolRun } from './runs.server'
 import { checkOutputSize, convertSvg, parseBackground } from './svg-converter.server'
 import { sanitizeSvg, type SanitizedSvg } from './svg-sanitize.server'
@@ -172,7 +172,7 @@ function outputName(settings: Settings, original: string): string {
     case 'image-enhancer':
       return base ? `${base}-enhanced.png` : TOOLS['image-enhancer'].downloadName
     case 'background-remover':
-      return settings.background ? `cutout-${settings.background.replace('#', '')}.png` : TOOLS['background-remover'].downloadName
+      return settings.background ? cutoutFilename(settings.background) : TOOLS['background-remover'].downloadName
     default:
       return TOOLS[settings.tool].downloadName
   }
@@ -260,20 +260,61 @@ export function gfpganAvailable(): boolean {
 }
 
 /** Idempotency-Key as sent (scoped to the tool), else a fresh key: every run is charged once. */
-function idempotencyKey(request: Request, tool: ToolSlug): string {
+function idempotencyKey(request: Request, tool: ToolSlug): { key: string; sent: boolean } {
   const sent = request.headers.get('idempotency-key')?.trim()
   if (sent) {
     if (sent.length > 200) throw new ToolError(400, 'Idempotency-Key must be at most 200 characters.')
-    return `${tool}:${sent}`
+    return { key: `${tool}:${sent}`, sent: true }
   }
-  return `${tool}:${randomUUID()}`
+  return { key: `${tool}:${randomUUID()}`, sent: false }
 }
+
+/**
+ * Where the output of an idempotent run is kept: an id derived from the account and the key, so a
+ * retry finds it without any index of its own. Only the same account can read it (results are owned).
+ */
+function idempotentResultId(accountId: string, key: string): string {
+  const hex = createHash('sha256').update(`${accountId}\0${key}`).digest('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+}
+
+const REPLAY_UNAVAILABLE =
+  'A request with this Idempotency-Key is still running or did not deliver a result. Send a new key to run the tool again.'
 
 function asToolError(error: unknown, tool: ToolSlug): ToolError {
   if (error instanceof ToolError) return error
   if (error instanceof ModelMissingError) return new ToolError(503, error.message, { outcome: 'failed' })
   logger.error({ err: error, tool }, 'tool run failed')
   return new ToolError(500, FAILURE_MESSAGES[tool], { outcome: 'failed', cause: error })
+}
+
+/** The stored answer of an idempotent run, for its retry. */
+function replayedSubmission(
+  tool: ToolSlug,
+  resultId: string,
+  stored: { bytes: Buffer; contentType: string; filename: string; runDetails: RunDetails },
+  remaining: number | null,
+  headers: Record<string, string>,
+): ToolSubmission {
+  const { facesFound, gfpganAvailable } = stored.runDetails
+  headers['Content-Type'] = stored.contentType
+  headers['Content-Disposition'] = contentDisposition(stored.filename)
+  headers['Idempotent-Replayed'] = 'true'
+  if (remaining !== null) headers['X-Credits-Remaining'] = String(remaining)
+  if (tool === 'face-blurrer' && facesFound !== undefined) headers['X-Faces-Found'] = String(facesFound)
+  return {
+    ok: true,
+    tool,
+    bytes: stored.bytes,
+    contentType: stored.contentType,
+    filename: stored.filename,
+    remaining: remaining ?? 0,
+    facesFound,
+    gfpganAvailable,
+    resultId,
+    headers,
+    fieldValues: {},
+  }
 }
 
 /**
@@ -332,6 +373,14 @@ export async function runToolSubmission(
         headers: { 'Retry-After': String(limited.retryAfterSeconds) },
       })
     }
+    // A retry of a run that delivered gets the same answer again, without a second run or charge.
+    const idempotency = idempotencyKey(request, tool)
+    if (idempotency.sent && caller) {
+      const replayId = idempotentResultId(caller.accountId, idempotency.key)
+      const stored = await readResult(replayId, caller.accountId)
+      if (stored) return replayedSubmission(tool, replayId, stored, remaining, headers)
+    }
+
     const missing = missingModel(tool)
     if (missing) throw new ToolError(503, missing.message, { outcome: 'failed' })
     if (toolQueue().isFull()) throw new QueueFullError(toolQueue().retryAfterSeconds())
@@ -368,7 +417,6 @@ export async function runToolSubmission(
 
     const payer = caller
     const ready = prepared
-    const key = idempotencyKey(request, tool)
     // Decoding happens inside the run's slot, so the queue bounds the memory of decoded pixels too
     // (40 MP is 160 MB of RGBA). A file that fails to decode is refused before anything is charged.
     const delivered = await toolQueue().run(async (signal) => {
@@ -378,12 +426,18 @@ export async function runToolSubmission(
         accountId: payer.accountId,
         amount: cost,
         toolSlug: definition.ledgerSlug,
-        idempotencyKey: key,
+        idempotencyKey: idempotency.key,
         description: definition.name,
       })
       if (!charged.ok) {
         remaining = charged.balance
         throw notEnough(charged.balance)
+      }
+      if (charged.replayed) {
+        // The key's charge stands for another request (still running, or failed and refunded): this
+        // one must neither run for free nor refund that charge.
+        remaining = charged.balance
+        throw new ToolError(409, REPLAY_UNAVAILABLE)
       }
       if (signal.aborted) {
         // The request already answered (timed out) while the charge was being written: undo it here.
@@ -404,8 +458,16 @@ export async function runToolSubmission(
     }
     const filename = outputName(settings, file.name)
     let resultId: string | undefined
-    if (options.storeResult) {
-      resultId = await storeResult({ ownerAccountId: caller.accountId, bytes: delivered.bytes, contentType: delivered.contentType, filename })
+    if (options.storeResult || idempotency.sent) {
+      const runDetails: RunDetails = { facesFound: delivered.facesFound, gfpganAvailable: delivered.gfpganAvailable }
+      resultId = await storeResult({
+        ownerAccountId: caller.accountId,
+        bytes: delivered.bytes,
+        contentType: delivered.contentType,
+        filename,
+        runDetails,
+        id: idempotency.sent ? idempotentResultId(caller.accountId, idempotency.key) : undefined,
+      })
     }
     await finish(outcome, { outputBytes: delivered.bytes.byteLength })
 

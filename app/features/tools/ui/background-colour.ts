@@ -22,10 +22,7 @@ export function appliedColour(choice: BackgroundChoice): string | null {
   return isHexColour(value) ? value : null
 }
 
-/** Named presets download as cutout.png; a hex colour names itself: cutout-f472b6.png. */
-export function cutoutFilename(colour: string): string {
-  return colour.startsWith('#') ? `cutout-${colour.slice(1).toLowerCase()}.png` : 'cutout.png'
-}
+export { cutoutFilename } from '../catalog'
 
 /** What the no-JavaScript form sends as the API's `background` field ('' means transparent). */
 export function backgroundField(choice: BackgroundChoice): string {
