@@ -1,9 +1,17 @@
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import sharp from 'sharp'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { parseBackground, removeBackground } from './background-remover.server'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { config, resetConfigForTests } from '~/config.server'
+import { activeSegmenter, parseBackground, removeBackground } from './background-remover.server'
 import type { RgbaImage } from './image'
-import { refineMatte } from './models/matte.server'
 import { decodePng, loadFixture, requireModels } from './models/fixtures.test-support'
+import { modelEntry } from './models/manifest'
+import { refineMatte } from './models/matte.server'
+import { releaseModels } from './models/registry.server'
+import { channelMeanOnnxModel } from './models/tiny-onnx.test-support'
+import { checkModelFile } from './models/verify.server'
 
 // Real models on a shared 2-core machine: a run can take seconds.
 vi.setConfig({ testTimeout: 180_000 })
@@ -146,5 +154,52 @@ describe('refineMatte', () => {
     const { soft, rgba } = ringScene(255)
     const alpha = await refineMatte(soft, rgba, 60, 60, options)
     expect(alpha[30 * 60 + 30]).toBeLessThan(128)
+  })
+})
+
+describe('removeBackground with ISNet installed', () => {
+  // A stand-in with ISNet's signature ([1,3,1024,1024] → [1,1,1024,1024]) whose "matte" is the
+  // picture's brightness: a bright card on black must come out opaque, the black around it clear.
+  const originalDir = config().modelsDir
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'facet-isnet-'))
+  const isnet = modelEntry('isnet-general-use')
+
+  beforeAll(async () => {
+    symlinkSync(path.join(originalDir, modelEntry('u2netp').file), path.join(folder, modelEntry('u2netp').file))
+    writeFileSync(path.join(folder, isnet.file), channelMeanOnnxModel(1024))
+    process.env.MODELS_DIR = folder
+    resetConfigForTests()
+    await releaseModels()
+  })
+
+  afterAll(async () => {
+    process.env.MODELS_DIR = originalDir
+    resetConfigForTests()
+    await releaseModels()
+    rmSync(folder, { recursive: true, force: true })
+  })
+
+  it('passes the installer check (positional names, fixed shapes) and is preferred over U²-Netp', async () => {
+    const check = await checkModelFile(isnet, path.join(folder, isnet.file), { allowUnpinned: true })
+    expect(check.problems).toEqual([])
+    expect(activeSegmenter().id).toBe('isnet-general-use')
+  })
+
+  it('uses its matte at the original size', async () => {
+    const [width, height] = [300, 200]
+    const data = Buffer.alloc(width * height * 4)
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = (y * width + x) * 4
+        const card = x >= 100 && x < 200 && y >= 50 && y < 150
+        data.fill(card ? 240 : 0, i, i + 3)
+        data[i + 3] = 255
+      }
+    }
+    const output = await decodePng((await removeBackground({ data, width, height })).bytes)
+    expect([output.width, output.height, output.channels]).toEqual([300, 200, 4])
+    expect(output.data[(100 * width + 150) * 4 + 3]).toBe(255)
+    expect(output.data[(10 * width + 10) * 4 + 3]).toBe(0)
+    expect(output.data[(100 * width + 20) * 4 + 3]).toBe(0)
   })
 })

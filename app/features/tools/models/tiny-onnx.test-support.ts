@@ -1,5 +1,6 @@
-// Writes a minimal ONNX model by hand (protobuf wire format), so tests can stand in for a large
-// model with the same signature: one unary operator from `input` to `output`.
+// Writes minimal ONNX models by hand (protobuf wire format), so tests can stand in for large
+// models (GFPGAN, ISNet) with the same signature. Supports nodes without attributes and float
+// initializers, which is all the stand-ins need.
 
 function varint(value: number): number[] {
   const bytes: number[] = []
@@ -19,21 +20,65 @@ const text = (field: number, value: string) => bytesField(field, [...Buffer.from
 
 const FLOAT = 1
 
-function valueInfo(name: string, shape: number[]): number[] {
+export interface TinyNode {
+  op: string
+  inputs: string[]
+  outputs: string[]
+}
+
+export interface TinyTensor {
+  name: string
+  shape: number[]
+}
+
+export interface TinyInitializer {
+  name: string
+  dims: number[]
+  values: number[]
+}
+
+function valueInfo({ name, shape }: TinyTensor): number[] {
   const dims = shape.flatMap((d) => bytesField(1, int(1, d)))
   const tensorType = [...int(1, FLOAT), ...bytesField(2, dims)]
   return [...text(1, name), ...bytesField(2, bytesField(1, tensorType))]
 }
 
-/** A model computing `output = op(input)` for float tensors of one fixed shape (opset 13). */
-export function unaryOnnxModel(op: 'Neg' | 'Identity', shape: number[], names = { input: 'input', output: 'output' }): Buffer {
-  const node = [...text(1, names.input), ...text(2, names.output), ...text(3, 'op'), ...text(4, op)]
-  const graph = [
-    ...bytesField(1, node),
+function initializer({ name, dims, values }: TinyInitializer): number[] {
+  const raw = Buffer.alloc(values.length * 4)
+  values.forEach((v, i) => raw.writeFloatLE(v, i * 4))
+  return [...dims.flatMap((d) => int(1, d)), ...int(2, FLOAT), ...text(8, name), ...bytesField(9, [...raw])]
+}
+
+/** An ONNX model (IR 7, opset 13) from nodes, graph inputs/outputs and float initializers. */
+export function onnxModel(graph: { nodes: TinyNode[]; inputs: TinyTensor[]; outputs: TinyTensor[]; initializers?: TinyInitializer[] }): Buffer {
+  const nodes = graph.nodes.flatMap((n, i) =>
+    bytesField(1, [...n.inputs.flatMap((x) => text(1, x)), ...n.outputs.flatMap((x) => text(2, x)), ...text(3, `n${i}`), ...text(4, n.op)]),
+  )
+  const body = [
+    ...nodes,
     ...text(2, 'tiny'),
-    ...bytesField(11, valueInfo(names.input, shape)),
-    ...bytesField(12, valueInfo(names.output, shape)),
+    ...(graph.initializers ?? []).flatMap((t) => bytesField(5, initializer(t))),
+    ...graph.inputs.flatMap((t) => bytesField(11, valueInfo(t))),
+    ...graph.outputs.flatMap((t) => bytesField(12, valueInfo(t))),
   ]
-  const model = [...int(1, 7), ...text(2, 'facet-studio-tests'), ...bytesField(7, graph), ...bytesField(8, int(2, 13))]
-  return Buffer.from(model)
+  return Buffer.from([...int(1, 7), ...text(2, 'facet-studio-tests'), ...bytesField(7, body), ...bytesField(8, int(2, 13))])
+}
+
+/** A model computing `output = op(input)` for float tensors of one fixed shape. */
+export function unaryOnnxModel(op: 'Neg' | 'Identity', shape: number[]): Buffer {
+  return onnxModel({
+    nodes: [{ op, inputs: ['input'], outputs: ['output'] }],
+    inputs: [{ name: 'input', shape }],
+    outputs: [{ name: 'output', shape }],
+  })
+}
+
+/** [1,3,S,S] → [1,1,S,S]: the mean of the three input channels (a 1×1 convolution). */
+export function channelMeanOnnxModel(size: number): Buffer {
+  return onnxModel({
+    nodes: [{ op: 'Conv', inputs: ['input', 'weight'], outputs: ['output'] }],
+    inputs: [{ name: 'input', shape: [1, 3, size, size] }],
+    outputs: [{ name: 'output', shape: [1, 1, size, size] }],
+    initializers: [{ name: 'weight', dims: [1, 3, 1, 1], values: [1 / 3, 1 / 3, 1 / 3] }],
+  })
 }
