@@ -3,7 +3,8 @@
 // forgotten password; the sign-in rate limit; cross-site posts refused.
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { type Page, type TestInfo } from '@playwright/test'
+import { expect, test } from './support/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 3210)
 const MAIL_DIR = path.resolve(`tests/.tmp/e2e-data-${PORT}/mail`)
@@ -49,17 +50,6 @@ async function fitsPhone(page: Page, info: TestInfo, name: string) {
   await page.setViewportSize(original)
 }
 
-const cspViolations = new WeakMap<Page, string[]>()
-test.beforeEach(async ({ page }) => {
-  const seen: string[] = []
-  cspViolations.set(page, seen)
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) seen.push(message.text())
-  })
-})
-test.afterEach(async ({ page }) => {
-  expect(cspViolations.get(page) ?? []).toEqual([])
-})
 
 async function register(page: Page, info: TestInfo, email: string) {
   await page.goto('/login')

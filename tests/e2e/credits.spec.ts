@@ -1,21 +1,8 @@
 // The /credits screen (spec §2), with JavaScript and without: a guest's view, a visitor with a
 // ledger, and a signed-in user whose numbers are polled every 4 s.
-import { expect, test, type Page } from '@playwright/test'
 import { screenshots, signInNewUser } from './support/tools'
+import { expect, test } from './support/test'
 
-const cspViolations = new WeakMap<Page, string[]>()
-
-test.beforeEach(async ({ page }) => {
-  const seen: string[] = []
-  cspViolations.set(page, seen)
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) seen.push(message.text())
-  })
-})
-
-test.afterEach(async ({ page }) => {
-  expect(cspViolations.get(page) ?? []).toEqual([])
-})
 
 test('a guest sees the allowance, the paused notice, the packages and the empty activity', async ({ page }, info) => {
   await page.goto('/credits')

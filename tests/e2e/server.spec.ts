@@ -1,7 +1,7 @@
 // The production server's own behaviour: headers, caching, compression, CSP, HTTPS and shutdown.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/test'
 
 test.describe('production server', () => {
   test('sends the security headers on pages', async ({ request }) => {

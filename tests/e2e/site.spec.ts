@@ -1,23 +1,11 @@
 // The platform's screens and shared layout (spec §2), with JavaScript on and off: every route's key
 // strings, the 404, the header's scroll and mobile behaviours, the carousel, the compare slider,
 // page views, and the contact and waitlist forms.
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { type Page, type TestInfo } from '@playwright/test'
 import { signInNewUser } from './support/tools'
+import { expect, test } from './support/test'
 
 const isNoJs = (info: TestInfo) => info.project.name === 'no-js'
-const cspViolations = new WeakMap<Page, string[]>()
-
-test.beforeEach(async ({ page }) => {
-  const seen: string[] = []
-  cspViolations.set(page, seen)
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) seen.push(message.text())
-  })
-})
-
-test.afterEach(async ({ page }) => {
-  expect(cspViolations.get(page) ?? []).toEqual([])
-})
 
 async function expectNoSidewaysScroll(page: Page) {
   await page.setViewportSize({ width: 360, height: 800 })

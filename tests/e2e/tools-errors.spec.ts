@@ -1,7 +1,8 @@
 // What a tool page does with bad input and refused runs: with JavaScript the file picker's own alerts
 // and the server's answer in the red box (plus a toast); without it the server's answer in the box.
 import { readFile } from 'node:fs/promises'
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { type Page, type TestInfo } from '@playwright/test'
+import { expect, test } from './support/test'
 import { fixture, isNoJs, screenshots, spendVisitorCredits } from './support/tools'
 
 async function open(page: Page, info: TestInfo, path: string) {

@@ -2,22 +2,10 @@
 // (the form posts to the page's action and the page shows the stored result). Each test runs in a
 // fresh browser context: a new visitor with the guest balance.
 import { readFile } from 'node:fs/promises'
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { type Page, type TestInfo } from '@playwright/test'
 import { clickDownload, fixture, isNoJs, pixelAt, screenshots, signInNewUser } from './support/tools'
+import { expect, test } from './support/test'
 
-const cspViolations = new WeakMap<Page, string[]>()
-
-test.beforeEach(async ({ page }) => {
-  const seen: string[] = []
-  cspViolations.set(page, seen)
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) seen.push(message.text())
-  })
-})
-
-test.afterEach(async ({ page }) => {
-  expect(cspViolations.get(page) ?? []).toEqual([])
-})
 
 async function open(page: Page, info: TestInfo, path: string, name: string) {
   await page.goto(path)
