@@ -138,7 +138,7 @@ async function restoreWithDetailModel(output: RawImage, face: Face, signal?: Abo
   for (let p = 0; p < width * height; p++) crop.data.copy(rgb.data, p * 3, p * crop.channels, p * crop.channels + 3)
   const reduce = Math.min(1, Math.sqrt(CROP_MODEL_PIXELS / (width * height)))
   if (reduce < 1) rgb = await resizeRaw(rgb, Math.round(width * reduce), Math.round(height * reduce), 'lanczos3')
-  const upscaled = await upscale4x(rgb, signal)
+  const upscaled = await upscale4x(rgb, { signal })
   const detailed = await resizeRaw(upscaled.image, width, height, 'lanczos3')
   blendThroughEllipse(output, detailed, left, top, { cx, cy, rx: face.width * 0.7, ry: face.height * 0.8 }, 0.6)
   return { ms: upscaled.modelMs, pixels: rgb.width * rgb.height }

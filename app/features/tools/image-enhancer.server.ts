@@ -46,7 +46,7 @@ export async function enhanceImage(image: RgbaImage, options: { signal?: AbortSi
   if (plan.modelWidth !== image.width || plan.modelHeight !== image.height) {
     modelInput = await resizeRaw(modelInput, plan.modelWidth, plan.modelHeight, 'lanczos3')
   }
-  const upscaled = await upscale4x(modelInput, options.signal)
+  const upscaled = await upscale4x(modelInput, { signal: options.signal })
   let result = upscaled.image
   if (result.width !== plan.outputWidth || result.height !== plan.outputHeight) {
     result = await resizeRaw(result, plan.outputWidth, plan.outputHeight, 'lanczos3')

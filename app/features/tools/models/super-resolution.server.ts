@@ -5,25 +5,33 @@ import type { RawImage } from './pixels.server'
 
 export const SR_MODEL = 'realesr-general-x4v3'
 export const SR_FACTOR = 4
-/** Input pixels per tile side (its core); 128-256 keeps each run's activations small. */
-export const TILE = 160
+/**
+ * Input pixels per tile side (its core). 256 keeps a run's activations near 20 MB per layer, and the
+ * overlap costs (280/256)² = 1.2× the work, against 1.3× for 160 px tiles; the model's time per pixel
+ * is the same at both sizes.
+ */
+export const TILE = 256
 /** Context read around each tile and then cropped away, so tile seams do not show. */
 export const TILE_OVERLAP = 12
 
 /** Upscales an RGB (3-channel) image ×4. An aborted `signal` stops it between tiles. */
-export async function upscale4x(image: RawImage, signal?: AbortSignal): Promise<{ image: RawImage; modelMs: number }> {
+export async function upscale4x(
+  image: RawImage,
+  options: { signal?: AbortSignal; tile?: number } = {},
+): Promise<{ image: RawImage; modelMs: number }> {
+  const { signal, tile = TILE } = options
   if (image.channels !== 3) throw new TypeError('upscale4x expects 3 channels (RGB)')
   const { width, height } = image
   const outWidth = width * SR_FACTOR
   const outHeight = height * SR_FACTOR
   const out = Buffer.allocUnsafe(outWidth * outHeight * 3)
   let modelMs = 0
-  for (let top = 0; top < height; top += TILE) {
-    for (let left = 0; left < width; left += TILE) {
+  for (let top = 0; top < height; top += tile) {
+    for (let left = 0; left < width; left += tile) {
       // A run past its time limit stops here, freeing the CPU within one tile instead of minutes later.
       signal?.throwIfAborted()
-      const coreW = Math.min(TILE, width - left)
-      const coreH = Math.min(TILE, height - top)
+      const coreW = Math.min(tile, width - left)
+      const coreH = Math.min(tile, height - top)
       const x0 = Math.max(0, left - TILE_OVERLAP)
       const y0 = Math.max(0, top - TILE_OVERLAP)
       const x1 = Math.min(width, left + coreW + TILE_OVERLAP)
