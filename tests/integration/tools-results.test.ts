@@ -83,6 +83,20 @@ describe('POST /api/face-retouch/restore/', () => {
     expect((await getResult(id, await newVisitor())).status).toBe(404)
   })
 
+  it('a picture without a face comes back but costs nothing', async () => {
+    const visitor = await newVisitor()
+    const answer = await readResult(
+      await restoreAction(
+        routeArgs(toolRequest('/api/face-retouch/restore/', { image: fileOf(fixture('photos/noface-cat-chelsea.png'), 'cat.png') }, visitor.headers)),
+      ),
+    )
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('X-Credits-Remaining')).toBe('5')
+    expect(await balanceOf(visitor)).toBe(5)
+    const image = await getResult(answer.body.restored_url.split('/').pop(), visitor)
+    expect(await sharp(Buffer.from(image.body)).metadata()).toMatchObject({ width: 451, height: 300 })
+  })
+
   it('errors carry gfpgan_available too', async () => {
     const visitor = await newVisitor()
     const answer = await readResult(

@@ -215,22 +215,22 @@ async function execute(settings: Settings, prepared: Prepared, image: RgbaImage 
   switch (settings.tool) {
     case 'background-remover': {
       const { removeBackground } = await import('./background-remover.server')
-      const out = await removeBackground(image, { background: settings.background })
+      const out = await removeBackground(image, { background: settings.background, signal })
       return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs }
     }
     case 'face-blurrer': {
       const { blurFaces } = await import('./face-blurrer.server')
-      const out = await blurFaces(image, { blur: settings.blur })
+      const out = await blurFaces(image, { blur: settings.blur, signal })
       return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, facesFound: out.facesFound }
     }
     case 'image-enhancer': {
       const { enhanceImage } = await import('./image-enhancer.server')
-      const out = await enhanceImage(image)
+      const out = await enhanceImage(image, { signal })
       return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs }
     }
     case 'face-restorer': {
       const { restoreFaces } = await import('./face-restorer.server')
-      const out = await restoreFaces(image)
+      const out = await restoreFaces(image, { signal })
       return {
         bytes: out.bytes,
         contentType: out.contentType,
@@ -451,8 +451,9 @@ export async function runToolSubmission(
     modelMs = delivered.modelMs
 
     let outcome: RunOutcome = 'success'
-    if (tool === 'face-blurrer' && delivered.facesFound === 0) {
-      // Nothing was anonymised, so nothing is owed; the (metadata-free) picture still comes back.
+    if ((tool === 'face-blurrer' || tool === 'face-restorer') && delivered.facesFound === 0) {
+      // No face means nothing was anonymised or restored, so nothing is owed; the (metadata-free)
+      // picture still comes back.
       remaining = (await refund(chargeId!, 'Refund: no face found')).balance
       outcome = 'no_face'
     }
