@@ -174,6 +174,19 @@ describe('POST /api/remove-bg/', () => {
     expect(ok.headers.get('content-disposition')).toContain('filename="cutout-10b981.png"')
   })
 
+  it('a form without JavaScript picks a custom colour with background=custom; a named preset is cutout.png', async () => {
+    const visitor = await newVisitor()
+    const custom = await removeBg(visitor, { image: photo('degraded-face-crop-64px.jpg'), background: 'custom', background_custom: '#F59E0B' })
+    expect(custom.status).toBe(200)
+    expect(custom.headers.get('content-disposition')).toContain('filename="cutout-f59e0b.png"')
+    const corner = await sharp(Buffer.from(custom.body)).raw().toBuffer({ resolveWithObject: true })
+    expect([...corner.data.subarray(0, 3)]).toEqual([0xf5, 0x9e, 0x0b])
+    const preset = await removeBg(visitor, { image: photo('degraded-face-crop-64px.jpg'), background: 'black' })
+    expect(preset.headers.get('content-disposition')).toContain('filename="cutout.png"')
+    const invalid = await removeBg(visitor, { image: photo('degraded-face-crop-64px.jpg'), background: 'custom', background_custom: 'f59e0b' })
+    expect(invalid.status).toBe(400)
+  })
+
   it('refuses a 12 MB+ upload with the spec message', async () => {
     const answer = await removeBg(null, { image: fileOf(Buffer.alloc(12 * MEGABYTE + 1), 'big.jpg') })
     expect(answer.status).toBe(413)

@@ -74,7 +74,8 @@ export const TOOL_RUN_RATE = { name: 'tool-runs', points: 120, durationSeconds: 
 // ---- options -----------------------------------------------------------------------------------
 
 const OPTION_FIELDS: Record<ToolSlug, readonly string[]> = {
-  'background-remover': ['background'],
+  // A form without JavaScript sends background=custom and the colour typed in background_custom.
+  'background-remover': ['background', 'background_custom'],
   'face-restorer': [],
   'face-blurrer': ['blur'],
   'svg-converter': ['format', 'scale', 'background'],
@@ -129,7 +130,8 @@ async function readSettings(tool: ToolSlug, fields: Record<string, string>): Pro
       return { tool, blur: blur.data }
     }
     case 'background-remover': {
-      const background = cutoutBackgroundSchema.safeParse(fields.background)
+      const chosen = fields.background?.trim() === 'custom' ? fields.background_custom : fields.background
+      const background = cutoutBackgroundSchema.safeParse(chosen)
       if (!background.success) throw new ToolError(400, firstIssue(background.error))
       return { tool, background: background.data }
     }
