@@ -109,7 +109,7 @@ export default function Home() {
       </section>
 
       <section aria-label="Partners" className="border-y border-slate-100 bg-slate-50/60 py-10">
-        <p className="mb-6 text-center text-sm font-medium text-slate-500">Made for studios, newsrooms and shops like these</p>
+        <p className="mb-6 text-center text-sm font-medium text-slate-500">Built for studios, newsrooms and shops (illustrative names)</p>
         <LogoMarquee />
       </section>
 

@@ -64,7 +64,7 @@ export default function Pricing() {
 
         <section aria-labelledby="costs">
           <h2 id="costs" className="text-2xl font-bold text-slate-900">Cost per run</h2>
-          <p className="mt-2 text-slate-600">A failed run, or a face blur that finds no face, is refunded.</p>
+          <p className="mt-2 text-slate-600">A failed run, or a face blur or restoration that finds no face, is refunded.</p>
           <div className="mt-6 overflow-x-auto rounded-2xl border border-slate-200">
             <table className="w-full min-w-[20rem] text-left text-sm">
               <thead className="bg-slate-50 text-slate-600">

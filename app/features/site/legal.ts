@@ -49,7 +49,7 @@ export function termsOfService(supportEmail: string): LegalDocument {
         id: 'credits',
         heading: '4. Credit model',
         paragraphs: [
-          'Tools are metered in credits. Credits are deducted when a tool runs; a run that fails, or a face blur that finds no face, is refunded.',
+          'Tools are metered in credits. Credits are deducted when a tool runs; a run that fails, or a face blur or face restoration that finds no face, is refunded.',
           'Credits are non-transferable, have no cash value and cannot be exchanged between accounts. Visitors receive a small daily allowance; accounts receive a welcome bonus on email verification and a daily top-up of low balances. Purchasing credits is temporarily paused.',
         ],
       },
