@@ -7,6 +7,7 @@ import { createCookie } from '@remix-run/node'
 import { config } from '~/config.server'
 import { getDb, type DB } from '~/db/db.server'
 import { singleton } from '~/utils/singleton.server'
+import { startAuthSweeper } from './sweeper.server'
 
 export const SESSION_TTL_DAYS = 30
 
@@ -48,6 +49,7 @@ export async function createSession(
   userId: string,
   options: { userAgent?: string | null; db?: DB; now?: Date } = {},
 ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
+  startAuthSweeper()
   const db = options.db ?? getDb()
   const token = newToken()
   const expiresAt = new Date((options.now ?? new Date()).getTime() + SESSION_TTL_DAYS * 86_400_000)
@@ -86,6 +88,7 @@ function bearerToken(request: Request): string | null | undefined {
 }
 
 async function lookup(token: string, db: DB): Promise<{ user: SessionUser; sessionId: string } | null> {
+  startAuthSweeper()
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
