@@ -5,6 +5,7 @@
 import sharp from 'sharp'
 import type { RgbaImage, ToolOutput } from './image'
 import { assertRgbaImage, encodePng, isOpaque, resizeRaw, type RawImage } from './models/pixels.server'
+import { acquireSrModel, DEFAULT_DENOISE } from './models/denoise-models.server'
 import { upscale4x } from './models/super-resolution.server'
 
 /** The largest output the enhancer writes (pixels). */
@@ -35,7 +36,16 @@ export function planEnhancement(width: number, height: number): EnhancementPlan 
   }
 }
 
-export async function enhanceImage(image: RgbaImage, options: { signal?: AbortSignal } = {}): Promise<ToolOutput & { scale: number }> {
+export interface EnhanceOptions {
+  signal?: AbortSignal
+  /** 0 (keep noise and grain: the weak-denoise model) to 1 (the general model), in steps of 0.1. */
+  denoise?: number
+}
+
+export async function enhanceImage(
+  image: RgbaImage,
+  options: EnhanceOptions = {},
+): Promise<ToolOutput & { scale: number; denoise: number; note: string | null }> {
   assertRgbaImage(image)
   const plan = planEnhancement(image.width, image.height)
   const rgb = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
@@ -46,7 +56,13 @@ export async function enhanceImage(image: RgbaImage, options: { signal?: AbortSi
   if (plan.modelWidth !== image.width || plan.modelHeight !== image.height) {
     modelInput = await resizeRaw(modelInput, plan.modelWidth, plan.modelHeight, 'lanczos3')
   }
-  const upscaled = await upscale4x(modelInput, { signal: options.signal })
+  const sr = await acquireSrModel(options.denoise ?? DEFAULT_DENOISE)
+  let upscaled: Awaited<ReturnType<typeof upscale4x>>
+  try {
+    upscaled = await upscale4x(modelInput, { signal: options.signal, model: sr.model })
+  } finally {
+    sr.done()
+  }
   let result = upscaled.image
   if (result.width !== plan.outputWidth || result.height !== plan.outputHeight) {
     result = await resizeRaw(result, plan.outputWidth, plan.outputHeight, 'lanczos3')
@@ -79,5 +95,7 @@ export async function enhanceImage(image: RgbaImage, options: { signal?: AbortSi
     height: plan.outputHeight,
     modelMs: upscaled.modelMs,
     scale: plan.scale,
+    denoise: sr.denoise,
+    note: sr.note,
   }
 }

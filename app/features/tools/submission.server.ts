@@ -79,7 +79,7 @@ const OPTION_FIELDS: Record<ToolSlug, readonly string[]> = {
   'face-restorer': [],
   'face-blurrer': ['blur'],
   'svg-converter': ['format', 'scale', 'background'],
-  'image-enhancer': [],
+  'image-enhancer': ['denoise'],
 }
 
 const BLUR_MESSAGE = `blur must be a number from ${BLUR.min} to ${BLUR.max} in steps of ${BLUR.step}.`
@@ -111,12 +111,21 @@ const svgSchema = z.object({
   background: z.string().optional(),
 })
 
+export const DENOISE_MESSAGE = 'denoise must be a number from 0 to 1.'
+const denoiseSchema = z
+  .string()
+  .trim()
+  .regex(/^(\d+(\.\d*)?|\.\d+)$/, DENOISE_MESSAGE)
+  .transform(Number)
+  .refine((n) => n >= 0 && n <= 1, DENOISE_MESSAGE)
+  .optional()
+
 type Settings =
   | { tool: 'background-remover'; background?: string }
   | { tool: 'face-blurrer'; blur: number }
   | { tool: 'svg-converter'; format: SvgFormat; scale: number; background?: string }
   | { tool: 'face-restorer' }
-  | { tool: 'image-enhancer' }
+  | { tool: 'image-enhancer'; denoise?: number }
 
 function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'The options are not valid.'
@@ -140,6 +149,12 @@ async function readSettings(tool: ToolSlug, fields: Record<string, string>): Pro
       if (!parsed.success) throw new ToolError(400, firstIssue(parsed.error))
       const background = parsed.data.background === undefined ? undefined : await parseBackground(parsed.data.background)
       return { tool, format: parsed.data.format, scale: parsed.data.scale, background }
+    }
+    case 'image-enhancer': {
+      // Absent means the enhancer's default strength; the spec's screen sends none.
+      const denoise = denoiseSchema.safeParse(fields.denoise)
+      if (!denoise.success) throw new ToolError(400, DENOISE_MESSAGE)
+      return { tool, denoise: denoise.data }
     }
     default:
       return { tool }
@@ -193,6 +208,8 @@ interface Delivered {
   modelMs: number | null
   facesFound?: number
   gfpganAvailable?: boolean
+  /** Told to the caller in X-Facet-Note (for example a model that was missing and replaced). */
+  note?: string | null
 }
 
 async function prepare(tool: ToolSlug, file: UploadedFile): Promise<Prepared> {
@@ -227,8 +244,8 @@ async function execute(settings: Settings, prepared: Prepared, image: RgbaImage 
     }
     case 'image-enhancer': {
       const { enhanceImage } = await import('./image-enhancer.server')
-      const out = await enhanceImage(image, { signal })
-      return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs }
+      const out = await enhanceImage(image, { signal, denoise: settings.denoise })
+      return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, note: out.note }
     }
     case 'face-restorer': {
       const { restoreFaces } = await import('./face-restorer.server')
@@ -478,7 +495,8 @@ export async function runToolSubmission(
     headers['Content-Disposition'] = contentDisposition(filename)
     headers['X-Credits-Remaining'] = String(remaining)
     if (delivered.facesFound !== undefined && tool === 'face-blurrer') headers['X-Faces-Found'] = String(delivered.facesFound)
-    if (prepared.notes.length) headers['X-Facet-Note'] = prepared.notes.join(' ')
+    const notes = delivered.note ? [...prepared.notes, delivered.note] : prepared.notes
+    if (notes.length) headers['X-Facet-Note'] = notes.join(' ')
     return {
       ok: true,
       tool,

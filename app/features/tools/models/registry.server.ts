@@ -58,6 +58,20 @@ export interface LoadedModel {
   outputNames: readonly string[]
 }
 
+/** Opens a session (from a file or a model built in memory) with the server's thread settings. */
+export async function openSession(model: string | Uint8Array): Promise<LoadedModel> {
+  const options: ort.InferenceSession.SessionOptions = {
+    intraOpNumThreads: threadsPerSession(),
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all',
+    // Idle worker threads sleep instead of spinning: on a shared machine spinning steals the cores
+    // the other thread (and the rest of the server) needs.
+    extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
+  }
+  const session = typeof model === 'string' ? await ort.InferenceSession.create(model, options) : await ort.InferenceSession.create(model, options)
+  return { session, inputName: session.inputNames[0], outputNames: session.outputNames }
+}
+
 const sessions = singleton('model-sessions', () => new Map<string, Promise<LoadedModel>>())
 
 /** The cached session for a model; throws ModelMissingError when its file is not installed. */
@@ -66,14 +80,7 @@ export async function loadModel(id: string): Promise<LoadedModel> {
   if (!isModelInstalled(id)) throw new ModelMissingError(id, modelEntry(id).file)
   let pending = sessions.get(file)
   if (!pending) {
-    pending = ort.InferenceSession.create(file, {
-      intraOpNumThreads: threadsPerSession(),
-      interOpNumThreads: 1,
-      graphOptimizationLevel: 'all',
-      // Idle worker threads sleep instead of spinning: on a shared machine spinning steals the cores
-      // the other thread (and the rest of the server) needs.
-      extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
-    }).then((session) => ({ session, inputName: session.inputNames[0], outputNames: session.outputNames }))
+    pending = openSession(file)
     // A file that fails to open must not poison the cache: the next run tries again.
     pending.catch(() => sessions.delete(file))
     sessions.set(file, pending)
@@ -87,7 +94,15 @@ export async function runModel(
   data: Float32Array,
   dims: readonly number[],
 ): Promise<{ output: ort.Tensor; outputs: ort.InferenceSession.OnnxValueMapType; ms: number }> {
-  const model = await loadModel(id)
+  return runSession(await loadModel(id), data, dims)
+}
+
+/** Runs an open session on one float32 NCHW tensor and returns its first output, with the time spent. */
+export async function runSession(
+  model: LoadedModel,
+  data: Float32Array,
+  dims: readonly number[],
+): Promise<{ output: ort.Tensor; outputs: ort.InferenceSession.OnnxValueMapType; ms: number }> {
   const started = performance.now()
   const outputs = await model.session.run({ [model.inputName]: new ort.Tensor('float32', data, dims) })
   const ms = performance.now() - started

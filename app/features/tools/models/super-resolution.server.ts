@@ -1,6 +1,6 @@
 // Real-ESRGAN general x4v3, run tile by tile so memory stays bounded whatever the image size:
 // each tile is read with a margin of context, and only its core is written to the output.
-import { runModel } from './registry.server'
+import { runModel, runSession, type LoadedModel } from './registry.server'
 import type { RawImage } from './pixels.server'
 
 export const SR_MODEL = 'realesr-general-x4v3'
@@ -14,12 +14,15 @@ export const TILE = 256
 /** Context read around each tile and then cropped away, so tile seams do not show. */
 export const TILE_OVERLAP = 12
 
-/** Upscales an RGB (3-channel) image ×4. An aborted `signal` stops it between tiles. */
+/**
+ * Upscales an RGB (3-channel) image ×4 with the general model, or with `model` (the same network with
+ * other weights, such as a denoise blend). An aborted `signal` stops it between tiles.
+ */
 export async function upscale4x(
   image: RawImage,
-  options: { signal?: AbortSignal; tile?: number } = {},
+  options: { signal?: AbortSignal; tile?: number; model?: LoadedModel } = {},
 ): Promise<{ image: RawImage; modelMs: number }> {
-  const { signal, tile = TILE } = options
+  const { signal, tile = TILE, model } = options
   if (image.channels !== 3) throw new TypeError('upscale4x expects 3 channels (RGB)')
   const { width, height } = image
   const outWidth = width * SR_FACTOR
@@ -49,7 +52,8 @@ export async function upscale4x(
           input[2 * plane + j] = image.data[i + 2] / 255
         }
       }
-      const { output, ms } = await runModel(SR_MODEL, input, [1, 3, th, tw])
+      const dims = [1, 3, th, tw]
+      const { output, ms } = model ? await runSession(model, input, dims) : await runModel(SR_MODEL, input, dims)
       modelMs += ms
       const result = output.data as Float32Array
       const ow = tw * SR_FACTOR
