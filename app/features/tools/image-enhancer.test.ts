@@ -2,6 +2,7 @@ import sharp from 'sharp'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { RgbaImage } from './image'
 import { enhanceImage, MODEL_INPUT_BUDGET, OUTPUT_CAP_PIXELS, planEnhancement } from './image-enhancer.server'
+import { DEFAULT_DENOISE, WDN_MODEL } from './models/denoise-models.server'
 import { decodePng, loadFixture, requireModels } from './models/fixtures.test-support'
 import { runModel } from './models/registry.server'
 import { SR_MODEL, TILE, upscale4x } from './models/super-resolution.server'
@@ -101,6 +102,26 @@ describe('enhanceImage', () => {
     const lanczos = await loadFixture('degraded-face-astronaut-128px-q35.jpg', { width: 512, height: 512 })
     expect(psnr(output, original)).toBeGreaterThan(20)
     expect(sharpness(output)).toBeGreaterThan(sharpness(lanczos) * 1.1)
+  })
+
+  it('enhances at the denoise strength asked for (default 0.5), each one a different picture', async () => {
+    requireModels(WDN_MODEL)
+    const input = await loadFixture('noface-coffee.png', { width: 64, height: 48 })
+    const outputs = new Map<number, RgbaImage>()
+    for (const denoise of [0, 0.5, 1]) {
+      const result = await enhanceImage(input, { denoise })
+      expect([result.denoise, result.note]).toEqual([denoise, null])
+      outputs.set(denoise, await decodePng(result.bytes))
+    }
+    const byDefault = await enhanceImage(input)
+    expect(byDefault.denoise).toBe(DEFAULT_DENOISE)
+    expect((await decodePng(byDefault.bytes)).data.equals(outputs.get(DEFAULT_DENOISE)!.data)).toBe(true)
+    const differs = (a: RgbaImage, b: RgbaImage) => a.data.some((v, i) => v !== b.data[i])
+    expect(differs(outputs.get(0)!, outputs.get(0.5)!)).toBe(true)
+    expect(differs(outputs.get(0.5)!, outputs.get(1)!)).toBe(true)
+    // The blend is nearer to either end than the two ends are to each other.
+    expect(psnr(outputs.get(0.5)!, outputs.get(1)!)).toBeGreaterThan(psnr(outputs.get(0)!, outputs.get(1)!))
+    expect(psnr(outputs.get(0.5)!, outputs.get(0)!)).toBeGreaterThan(psnr(outputs.get(0)!, outputs.get(1)!))
   })
 
   it('stops when its signal is aborted (a run past the queue time limit)', async () => {
