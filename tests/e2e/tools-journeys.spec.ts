@@ -30,6 +30,26 @@ test('background remover: transparent cutout and a coloured download', async ({ 
     expect(file).toMatchObject({ name: 'cutout-10b981.png', format: 'png', width: 220, height: 203 })
     expect((await pixelAt(file.bytes, 0, 0)).slice(0, 3)).toEqual([16, 185, 129])
     await screenshots(page, info, 'background-remover-after')
+
+    // A custom colour is posted as background=custom with the typed hex: checked by the server,
+    // which answers 400 (and charges nothing) for one that is not 3- or 6-digit hex.
+    await page.getByTestId('file-input').setInputFiles(fixture('photos/product-router-alpha-groundtruth.png'))
+    await page.getByRole('radio', { name: 'Custom colour' }).check()
+    await expect(page.getByLabel('Custom colour (hex)')).toHaveValue('#ffffff')
+    await page.getByLabel('Custom colour (hex)').fill('#12')
+    const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/tools/background-remover'))
+    await page.getByTestId('process-button').click()
+    expect((await refused).status()).toBe(400)
+    await expect(page.getByTestId('error-box')).toContainText('background must be a colour as #rgb or #rrggbb')
+
+    await page.getByTestId('file-input').setInputFiles(fixture('photos/product-router-alpha-groundtruth.png'))
+    await page.getByRole('radio', { name: 'Custom colour' }).check()
+    await page.getByLabel('Custom colour (hex)').fill('#336699')
+    await page.getByTestId('process-button').click()
+    await expect(page.getByTestId('download-box')).toContainText('Credits remaining: 3')
+    const custom = await clickDownload(page, page.getByTestId('download-link'))
+    expect(custom).toMatchObject({ name: 'cutout-336699.png', format: 'png', width: 220, height: 203 })
+    expect(await pixelAt(custom.bytes, 0, 0)).toEqual([51, 102, 153, 255])
     return
   }
 

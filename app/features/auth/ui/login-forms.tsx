@@ -143,8 +143,18 @@ export function RegisterForm({ from, actionData }: { from: string; actionData: A
 }
 
 /** The reset request: a dialog with JavaScript, a section of the page (?forgot=1) without. */
-export function ForgotPasswordForm({ actionData, from, autoFocus }: { actionData: ActionData | undefined; from: string; autoFocus?: boolean }) {
-  const fetcher = useFetcher<ActionData>({ key: 'forgot-password' })
+export function ForgotPasswordForm({
+  actionData,
+  from,
+  autoFocus,
+  fetcherKey = 'forgot-password',
+}: {
+  actionData: ActionData | undefined
+  from: string
+  autoFocus?: boolean
+  fetcherKey?: string
+}) {
+  const fetcher = useFetcher<ActionData>({ key: fetcherKey })
   const hydrated = useHydrated()
   const result = fetcher.data ?? (actionData?.intent === 'forgot' ? actionData : undefined)
   const lastResult = result?.intent === 'forgot' ? result.result : undefined
@@ -212,6 +222,14 @@ export function ForgotPasswordForm({ actionData, from, autoFocus }: { actionData
 
 export function ForgotPasswordDialog({ open, onClose, from }: { open: boolean; onClose: () => void; from: string }) {
   const ref = useRef<HTMLDialogElement>(null)
+  // A keyed fetcher keeps its answer after the form unmounts, so each opening gets its own key:
+  // reopened, the dialog starts clean (no earlier "sent" message, an empty email field).
+  const [opening, setOpening] = useState(0)
+  const [wasOpen, setWasOpen] = useState(open)
+  if (open !== wasOpen) {
+    setWasOpen(open)
+    if (open) setOpening((count) => count + 1)
+  }
   useEffect(() => {
     const dialog = ref.current
     if (!dialog) return
@@ -239,7 +257,9 @@ export function ForgotPasswordDialog({ open, onClose, from }: { open: boolean; o
         </button>
       </div>
       <p className="mt-1 text-sm text-slate-600">Enter your account's email and we'll send you a link to choose a new password.</p>
-      <div className="mt-4">{open ? <ForgotPasswordForm actionData={undefined} from={from} autoFocus /> : null}</div>
+      <div className="mt-4">{open ? (
+          <ForgotPasswordForm key={opening} fetcherKey={`forgot-password-dialog-${opening}`} actionData={undefined} from={from} autoFocus />
+        ) : null}</div>
     </dialog>
   )
 }

@@ -65,6 +65,7 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
         if (run.file) form.set(tool.fileField, run.file)
         // The server returns the transparent cutout; colours are composited here, free of charge.
         form.delete('background')
+        form.delete('background_custom')
         void run.run(form)
       }}
     >
@@ -96,47 +97,54 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
             />
           ))}
         </div>
-        {hydrated ? (
-          <div className="space-y-1">
-            <label className="flex items-center gap-2 text-sm text-slate-800">
-              <input
-                type="radio"
-                name="background-mode"
-                checked={choice.mode === 'custom'}
-                onChange={() => choose({ mode: 'custom', value: custom })}
-                className="h-4 w-4 accent-indigo-600"
-              />
-              Custom colour
+        {/* Without JavaScript the form posts background=custom and the typed colour; the server
+            checks it. With JavaScript the colour is applied in the browser as it is typed. */}
+        <div className="space-y-1">
+          <label className="flex items-center gap-2 text-sm text-slate-800">
+            <input
+              type="radio"
+              name="background"
+              value="custom"
+              checked={choice.mode === 'custom'}
+              onChange={() => choose({ mode: 'custom', value: custom })}
+              className="h-4 w-4 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            />
+            Custom colour
+          </label>
+          <div className="flex items-center gap-2">
+            <label htmlFor="custom-colour" className="sr-only">
+              Custom colour (hex)
             </label>
-            <div className="flex items-center gap-2">
-              <label htmlFor="custom-colour" className="sr-only">
-                Custom colour (hex)
-              </label>
-              <input
-                id="custom-colour"
-                type="text"
-                inputMode="text"
-                autoComplete="off"
-                spellCheck={false}
-                value={custom}
-                onFocus={() => choice.mode !== 'custom' && choose({ mode: 'custom', value: custom })}
-                onChange={(event) => {
-                  const value = event.currentTarget.value
-                  setCustom(value)
-                  choose({ mode: 'custom', value })
-                }}
-                aria-invalid={choice.mode === 'custom' && !isHexColour(custom)}
-                aria-describedby="custom-colour-hint"
-                className="w-32 rounded-lg border border-slate-300 px-3 py-2 font-mono text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
-                data-testid="custom-colour"
-              />
+            <input
+              id="custom-colour"
+              name="background_custom"
+              type="text"
+              inputMode="text"
+              autoComplete="off"
+              spellCheck={false}
+              value={custom}
+              onFocus={() => choice.mode !== 'custom' && choose({ mode: 'custom', value: custom })}
+              onChange={(event) => {
+                const value = event.currentTarget.value
+                setCustom(value)
+                choose({ mode: 'custom', value })
+              }}
+              aria-invalid={choice.mode === 'custom' && !isHexColour(custom)}
+              aria-describedby="custom-colour-hint"
+              className="w-32 rounded-lg border border-slate-300 px-3 py-2 font-mono text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
+              data-testid="custom-colour"
+            />
+            {/* The swatch follows the typing only once hydrated; before that it would be stale. */}
+            {hydrated ? (
               <span aria-hidden="true" className="h-8 w-8 rounded-md border border-slate-300" style={isHexColour(custom) ? { backgroundColor: custom } : CHECKERBOARD_STYLE} />
-            </div>
-            <p id="custom-colour-hint" className="text-xs text-slate-500">
-              Hex with a leading #, 3 or 6 digits (e.g. #ffffff). Changing the colour after a run is free.
-            </p>
+            ) : null}
           </div>
-        ) : null}
+          <p id="custom-colour-hint" className="text-xs text-slate-500">
+            {hydrated
+              ? 'Hex with a leading #, 3 or 6 digits (e.g. #ffffff). Changing the colour after a run is free.'
+              : 'Choose Custom colour, then type a hex with a leading #, 3 or 6 digits (e.g. #ffffff).'}
+          </p>
+        </div>
       </fieldset>
       <ProcessButton disabled={!run.file || busy} busy={busy} label="Remove background" busyLabel="Removing background…" />
       <CreditsLine balance={balance} />
