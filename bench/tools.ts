@@ -1,7 +1,8 @@
 // Benchmark of the four model-based tools on fixtures resized to about 1 MP and 12 MP:
 // p50/p95 latency, peak RSS, the share of time spent outside the model, and for super-resolution
 // the model-only time per input pixel (its compute bound) against the tool's time per pixel.
-// Run alone: npx tsx bench/tools.ts [tool ...]   (or as part of npm run bench)
+// Run alone: npx tsx bench/tools.ts [tool ...]   (or as part of npm run bench); the enhancer section
+// also times building a denoise blend (`npx tsx bench/tools.ts denoise-blend` for that alone).
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import sharp from 'sharp'
@@ -10,6 +11,7 @@ import { blurFaces } from '../app/features/tools/face-blurrer.server'
 import { restoreFaces } from '../app/features/tools/face-restorer.server'
 import type { RgbaImage, ToolOutput } from '../app/features/tools/image'
 import { enhanceImage, planEnhancement } from '../app/features/tools/image-enhancer.server'
+import { acquireSrModel, BLENDED_SESSIONS, releaseBlendedModels } from '../app/features/tools/models/denoise-models.server'
 import { threadsPerSession } from '../app/features/tools/models/registry.server'
 
 const PHOTOS = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../tests/fixtures/photos')
@@ -58,6 +60,27 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakM
 
 const round = (v: number, digits = 0) => Number(v.toFixed(digits))
 
+/**
+ * The enhancer's denoise blend: reading both Real-ESRGAN files, blending their weights and opening a
+ * session, as a request at a level not yet cached pays it (once per level, then LRU-cached).
+ */
+async function benchDenoiseBlend(): Promise<object> {
+  const levels = [0.2, 0.4, 0.6, 0.8, 0.3]
+  const times: number[] = []
+  releaseBlendedModels()
+  for (const level of levels) {
+    global.gc?.()
+    const started = performance.now()
+    const lease = await acquireSrModel(level)
+    times.push(performance.now() - started)
+    lease.done()
+  }
+  releaseBlendedModels()
+  const row = { levels, runs: times.length, p50Ms: round(percentile(times, 50)), maxMs: round(Math.max(...times)), cachedLevels: BLENDED_SESSIONS }
+  console.error(`  image-enhancer denoise blend (build + session): p50 ${row.p50Ms} ms, max ${row.maxMs} ms`)
+  return row
+}
+
 export async function benchTools(only: string[] = []): Promise<object> {
   const all: Case[] = [
     { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 1, runs: 5, run: (i) => removeBackground(i) },
@@ -71,6 +94,12 @@ export async function benchTools(only: string[] = []): Promise<object> {
     { tool: 'image-enhancer', fixture: 'noface-cat-chelsea.png', megapixels: 12, runs: 1, run: (i) => enhanceImage(i) },
   ]
   const cases = only.length ? all.filter((c) => only.includes(c.tool)) : all
+  // `denoise-blend` alone measures only the blend, without the minutes of enhancer runs.
+  const blendOnly = only.length === 1 && only[0] === 'denoise-blend'
+  const measureBlend = !only.length || blendOnly || only.includes('image-enhancer')
+  if (blendOnly) {
+    return { threadsPerSession: threadsPerSession(), denoiseBlend: await benchDenoiseBlend() }
+  }
 
   // Warm-up: open every session once on a small picture, outside the measurements.
   const small = await fixtureAt('portrait-astronaut.png', 0.05)
@@ -124,8 +153,10 @@ export async function benchTools(only: string[] = []): Promise<object> {
     results.push(row)
     console.error(`  ${c.tool} @ ${row.inputMegapixels} MP: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms, peak ${peakMb} MB, outside model ${row.outsideModelShare}`)
   }
+  const denoiseBlend = measureBlend ? await benchDenoiseBlend() : undefined
   return {
     threadsPerSession: threadsPerSession(),
+    denoiseBlend,
     loadAverageAtStart,
     loadAverageAtEnd: (await import('node:os')).loadavg().map((v) => round(v, 2)),
     cases: results,
@@ -133,7 +164,8 @@ export async function benchTools(only: string[] = []): Promise<object> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  // Optional arguments name the tools to measure, e.g. `npx tsx bench/tools.ts face-blurrer`.
+  // Optional arguments name the tools to measure, e.g. `npx tsx bench/tools.ts face-blurrer`
+  // (`denoise-blend` measures only the enhancer's weight blend).
   benchTools(process.argv.slice(2)).then(
     (result) => {
       console.log(JSON.stringify(result, null, 2))

@@ -1,6 +1,6 @@
 // The enhancer's model for a denoise strength d: Real-ESRGAN general (d = 1) and its weak-denoise twin
 // (d = 0) as installed, and anything between as a weight blend of the two (dni.server.ts). Blended
-// sessions cost about 20 MB each and some 100 ms to build, so a few levels are kept (LRU) and the
+// sessions cost about 16 MB each and some 200 ms to build, so a few levels are kept (LRU) and the
 // strength is quantised to steps of 0.1: eleven models at most, never one per request.
 import { readFile } from 'node:fs/promises'
 import { singleton } from '~/utils/singleton.server'
