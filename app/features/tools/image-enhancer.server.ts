@@ -56,6 +56,8 @@ export async function enhanceImage(
   if (plan.modelWidth !== image.width || plan.modelHeight !== image.height) {
     modelInput = await resizeRaw(modelInput, plan.modelWidth, plan.modelHeight, 'lanczos3')
   }
+  // A run already past its time limit should not build a blended model first.
+  options.signal?.throwIfAborted()
   const sr = await acquireSrModel(options.denoise ?? DEFAULT_DENOISE)
   let upscaled: Awaited<ReturnType<typeof upscale4x>>
   try {

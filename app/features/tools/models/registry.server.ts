@@ -68,6 +68,7 @@ export async function openSession(model: string | Uint8Array): Promise<LoadedMod
     // the other thread (and the rest of the server) needs.
     extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
   }
+  // Two calls because create's overloads take a path or bytes, not a union of both.
   const session = typeof model === 'string' ? await ort.InferenceSession.create(model, options) : await ort.InferenceSession.create(model, options)
   return { session, inputName: session.inputNames[0], outputNames: session.outputNames }
 }
