@@ -1,7 +1,7 @@
 // Image enhancer: Real-ESRGAN ×4, then resampled to the output scale the size cap allows.
 // The model's cost grows with input pixels (about 15 µs each on 2 cores), so the pixels it sees
 // are capped too: a larger picture is reduced to the budget first, enhanced, and brought to its
-// output size from there (docs/decisions/010-enhancer-scale-and-budget.md).
+// output size from there (docs/decisions/011-enhancer-scale-and-budget.md; denoise strength: 014).
 import sharp from 'sharp'
 import type { RgbaImage, ToolOutput } from './image'
 import { assertRgbaImage, encodePng, isOpaque, resizeRaw, type RawImage } from './models/pixels.server'
