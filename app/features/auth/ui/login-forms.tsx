@@ -147,21 +147,22 @@ export function ForgotPasswordForm({
   actionData,
   from,
   autoFocus,
-  fetcherKey = 'forgot-password',
+  formId = 'forgot-form',
 }: {
   actionData: ActionData | undefined
   from: string
   autoFocus?: boolean
-  fetcherKey?: string
+  /** Names both the form (its field ids) and its fetcher: two instances must not share either. */
+  formId?: string
 }) {
-  const fetcher = useFetcher<ActionData>({ key: fetcherKey })
+  const fetcher = useFetcher<ActionData>({ key: formId })
   const hydrated = useHydrated()
   const result = fetcher.data ?? (actionData?.intent === 'forgot' ? actionData : undefined)
   const lastResult = result?.intent === 'forgot' ? result.result : undefined
   const sent = result?.intent === 'forgot' && result.sent
   const [email, setEmail] = useState('')
   const [form, fields] = useForm({
-    id: 'forgot-form',
+    id: formId,
     lastResult,
     constraint: getZodConstraint(emailOnlySchema),
     shouldValidate: 'onSubmit',
@@ -222,8 +223,8 @@ export function ForgotPasswordForm({
 
 export function ForgotPasswordDialog({ open, onClose, from }: { open: boolean; onClose: () => void; from: string }) {
   const ref = useRef<HTMLDialogElement>(null)
-  // A keyed fetcher keeps its answer after the form unmounts, so each opening gets its own key:
-  // reopened, the dialog starts clean (no earlier "sent" message, an empty email field).
+  // Each opening gets its own form id (and so its own fetcher): reopened, the dialog starts clean,
+  // with no earlier "sent" message or email, even while /login?forgot=1's own form stays mounted.
   const [opening, setOpening] = useState(0)
   const [wasOpen, setWasOpen] = useState(open)
   if (open !== wasOpen) {
@@ -258,7 +259,7 @@ export function ForgotPasswordDialog({ open, onClose, from }: { open: boolean; o
       </div>
       <p className="mt-1 text-sm text-slate-600">Enter your account's email and we'll send you a link to choose a new password.</p>
       <div className="mt-4">{open ? (
-          <ForgotPasswordForm key={opening} fetcherKey={`forgot-password-dialog-${opening}`} actionData={undefined} from={from} autoFocus />
+          <ForgotPasswordForm key={opening} formId={`forgot-dialog-${opening}`} actionData={undefined} from={from} autoFocus />
         ) : null}</div>
     </dialog>
   )
