@@ -84,4 +84,15 @@ describe('POST /api/image-scaler/scale/ without the wdn model', () => {
     expect(answer.headers.get('X-Facet-Note')).toBe(WDN_MISSING_NOTE)
     expect(await balanceOf(visitor)).toBe(3)
   })
+
+  it('a retry with the same Idempotency-Key repeats the note, without a second charge', async () => {
+    const visitor = await newVisitor()
+    const retry = { ...visitor, headers: { ...visitor.headers, 'idempotency-key': 'denoise-note' } }
+    const first = await enhance(retry, { image: tinyPhoto(), denoise: '0.3' })
+    const second = await enhance(retry, { image: tinyPhoto(), denoise: '0.3' })
+    expect([first.status, second.status]).toEqual([200, 200])
+    expect(second.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(second.headers.get('X-Facet-Note')).toBe(WDN_MISSING_NOTE)
+    expect(await balanceOf(visitor)).toBe(3)
+  })
 })

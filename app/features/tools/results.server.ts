@@ -16,6 +16,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export interface RunDetails {
   facesFound?: number
   gfpganAvailable?: boolean
+  /** The X-Facet-Note the run answered with. */
+  note?: string
 }
 
 export interface StoredResult {

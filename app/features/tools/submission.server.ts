@@ -315,10 +315,11 @@ function replayedSubmission(
   remaining: number | null,
   headers: Record<string, string>,
 ): ToolSubmission {
-  const { facesFound, gfpganAvailable } = stored.runDetails
+  const { facesFound, gfpganAvailable, note } = stored.runDetails
   headers['Content-Type'] = stored.contentType
   headers['Content-Disposition'] = contentDisposition(stored.filename)
   headers['Idempotent-Replayed'] = 'true'
+  if (note) headers['X-Facet-Note'] = note
   if (remaining !== null) headers['X-Credits-Remaining'] = String(remaining)
   if (tool === 'face-blurrer' && facesFound !== undefined) headers['X-Faces-Found'] = String(facesFound)
   return {
@@ -477,9 +478,10 @@ export async function runToolSubmission(
       outcome = 'no_face'
     }
     const filename = outputName(settings, file.name)
+    const note = [...prepared.notes, ...(delivered.note ? [delivered.note] : [])].join(' ') || undefined
     let resultId: string | undefined
     if (options.storeResult || idempotency.sent) {
-      const runDetails: RunDetails = { facesFound: delivered.facesFound, gfpganAvailable: delivered.gfpganAvailable }
+      const runDetails: RunDetails = { facesFound: delivered.facesFound, gfpganAvailable: delivered.gfpganAvailable, note }
       resultId = await storeResult({
         ownerAccountId: caller.accountId,
         bytes: delivered.bytes,
@@ -495,8 +497,7 @@ export async function runToolSubmission(
     headers['Content-Disposition'] = contentDisposition(filename)
     headers['X-Credits-Remaining'] = String(remaining)
     if (delivered.facesFound !== undefined && tool === 'face-blurrer') headers['X-Faces-Found'] = String(delivered.facesFound)
-    const notes = delivered.note ? [...prepared.notes, delivered.note] : prepared.notes
-    if (notes.length) headers['X-Facet-Note'] = notes.join(' ')
+    if (note) headers['X-Facet-Note'] = note
     return {
       ok: true,
       tool,
