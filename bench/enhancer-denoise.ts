@@ -6,6 +6,7 @@ import path from 'node:path'
 import sharp from 'sharp'
 import type { RgbaImage } from '../app/features/tools/image'
 import { enhanceImage } from '../app/features/tools/image-enhancer.server'
+import { fineDetail, psnr } from '../app/features/tools/image-quality'
 
 const PHOTOS = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../tests/fixtures/photos')
 const LEVELS = [0, 0.3, 0.5, 0.7, 1]
@@ -15,33 +16,6 @@ async function rgba(input: string | Buffer, size?: { width: number; height: numb
   if (size) pipeline = pipeline.resize(size.width, size.height, { fit: 'fill', kernel: 'cubic' })
   const { data, info } = await pipeline.ensureAlpha().raw().toBuffer({ resolveWithObject: true })
   return { data, width: info.width, height: info.height }
-}
-
-function psnr(a: RgbaImage, b: RgbaImage): number {
-  let sum = 0
-  let n = 0
-  for (let i = 0; i < a.data.length; i += 4) {
-    for (let k = 0; k < 3; k++) {
-      const d = a.data[i + k] - b.data[i + k]
-      sum += d * d
-      n++
-    }
-  }
-  return 10 * Math.log10((255 * 255) / (sum / n))
-}
-
-/** Mean absolute difference between neighbouring pixels (green channel): how much fine detail there is. */
-function detail(image: RgbaImage): number {
-  let sum = 0
-  let n = 0
-  for (let y = 0; y < image.height - 1; y++) {
-    for (let x = 0; x < image.width - 1; x++) {
-      const i = (y * image.width + x) * 4 + 1
-      sum += Math.abs(image.data[i] - image.data[i + 4]) + Math.abs(image.data[i] - image.data[i + image.width * 4])
-      n += 2
-    }
-  }
-  return sum / n
 }
 
 async function cases(): Promise<Array<{ label: string; input: Buffer; truth: RgbaImage }>> {
@@ -66,10 +40,10 @@ async function cases(): Promise<Array<{ label: string; input: Buffer; truth: Rgb
 for (const { label, input, truth } of await cases()) {
   const image = await rgba(input)
   const lanczos = await rgba(await sharp(input).resize(truth.width, truth.height, { fit: 'fill', kernel: 'lanczos3' }).png().toBuffer())
-  const cells = [`${label} (${image.width}×${image.height})`, `Lanczos ${psnr(lanczos, truth).toFixed(2)} dB / ${detail(lanczos).toFixed(2)}`]
+  const cells = [`${label} (${image.width}×${image.height})`, `Lanczos ${psnr(lanczos, truth).toFixed(2)} dB / ${fineDetail(lanczos).toFixed(2)}`]
   for (const denoise of LEVELS) {
     const output = await rgba((await enhanceImage(image, { denoise })).bytes)
-    cells.push(`d=${denoise} ${psnr(output, truth).toFixed(2)} dB / ${detail(output).toFixed(2)}`)
+    cells.push(`d=${denoise} ${psnr(output, truth).toFixed(2)} dB / ${fineDetail(output).toFixed(2)}`)
   }
   console.log(cells.join(' | '))
 }

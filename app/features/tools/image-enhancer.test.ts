@@ -6,38 +6,12 @@ import { DEFAULT_DENOISE, WDN_MODEL } from './models/denoise-models.server'
 import { decodePng, loadFixture, requireModels } from './models/fixtures.test-support'
 import { runModel } from './models/registry.server'
 import { SR_MODEL, TILE, upscale4x } from './models/super-resolution.server'
+import { fineDetail, psnr } from './image-quality'
 
 // Real models on a shared 2-core machine: a run can take seconds.
 vi.setConfig({ testTimeout: 180_000 })
 
 beforeAll(() => requireModels(SR_MODEL))
-
-function psnr(a: RgbaImage, b: RgbaImage): number {
-  let sum = 0
-  let n = 0
-  for (let i = 0; i < a.data.length; i += 4) {
-    for (let k = 0; k < 3; k++) {
-      const d = a.data[i + k] - b.data[i + k]
-      sum += d * d
-      n++
-    }
-  }
-  return 10 * Math.log10((255 * 255) / (sum / n))
-}
-
-/** Mean absolute difference between neighbouring pixels: how much fine detail there is. */
-function sharpness(image: RgbaImage): number {
-  let sum = 0
-  let n = 0
-  for (let y = 0; y < image.height - 1; y++) {
-    for (let x = 0; x < image.width - 1; x++) {
-      const i = (y * image.width + x) * 4 + 1
-      sum += Math.abs(image.data[i] - image.data[i + 4]) + Math.abs(image.data[i] - image.data[i + image.width * 4])
-      n += 2
-    }
-  }
-  return sum / n
-}
 
 describe('planEnhancement', () => {
   it('uses ×4 for small pictures and lowers the scale to stay within the output cap', () => {
@@ -101,7 +75,7 @@ describe('enhanceImage', () => {
     const original = await loadFixture('portrait-astronaut.png')
     const lanczos = await loadFixture('degraded-face-astronaut-128px-q35.jpg', { width: 512, height: 512 })
     expect(psnr(output, original)).toBeGreaterThan(20)
-    expect(sharpness(output)).toBeGreaterThan(sharpness(lanczos) * 1.1)
+    expect(fineDetail(output)).toBeGreaterThan(fineDetail(lanczos) * 1.1)
   })
 
   it('enhances at the denoise strength asked for (default 0.5), each one a different picture', async () => {
