@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { useRootData } from '~/root'
 import { TOOLS } from '~/features/tools/catalog'
@@ -12,8 +12,8 @@ const tool = TOOLS['svg-converter']
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => toolMeta(tool, data?.publicUrl)
 
-export function loader() {
-  return loadToolPage(tool.slug)
+export function loader({ request }: LoaderFunctionArgs) {
+  return loadToolPage(tool.slug, request)
 }
 
 export function action({ request }: ActionFunctionArgs) {
@@ -21,8 +21,9 @@ export function action({ request }: ActionFunctionArgs) {
 }
 
 export default function SvgConverterPage() {
-  const { cost, missingModels } = useLoaderData<typeof loader>()
-  const pageResult = useActionData<typeof action>()
+  const { cost, missingModels, pageResult: postedResult } = useLoaderData<typeof loader>()
+  // A failed post renders from the action; a run that delivered redirected here with ?result=<id>.
+  const pageResult = useActionData<typeof action>() ?? postedResult ?? undefined
   const root = useRootData()
   return (
     <>

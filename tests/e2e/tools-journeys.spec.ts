@@ -118,9 +118,18 @@ test('face blurrer: eight faces blurred and the count reported', async ({ page }
     await page.keyboard.press('Home')
     await expect(range).toHaveValue('0')
   }
+  // The header agrees with the page: also for a brand-new visitor posting without JavaScript.
+  await expect(page.getByTestId('credits-button')).toHaveText(/4 credits/)
   const file = await clickDownload(page, page.getByTestId('download-link'))
   expect(file).toMatchObject({ name: 'face-blurred.png', format: 'png', width: 416, height: 290 })
   await screenshots(page, info, 'face-blurrer-after')
+  if (isNoJs(info)) {
+    // The result page is a GET after a redirect: reloading it shows the result again and costs nothing.
+    expect(new URL(page.url()).searchParams.get('result')).toMatch(/^[0-9a-f-]{36}$/)
+    await page.reload()
+    await expect(page.getByTestId('faces-detected')).toHaveText('Faces detected: 8')
+    await expect(page.getByTestId('download-box')).toContainText('Credits remaining: 4')
+  }
 })
 
 test('face restorer: a restored portrait at the original size', async ({ page }, info) => {

@@ -79,6 +79,29 @@ export async function storeResult(
   return id
 }
 
+/** What a stored result is (not its bytes), when `accountId` owns it and it has not expired. */
+export async function readResultInfo(
+  id: string,
+  accountId: string,
+  options: { now?: Date; db?: DB } = {},
+): Promise<Omit<StoredResult, 'bytes'> | null> {
+  if (!UUID.test(id)) return null
+  const row = await (options.db ?? getDb())
+    .selectFrom('results')
+    .select(['content_type', 'filename', 'expires_at', 'run_details'])
+    .where('id', '=', id)
+    .where('owner_account_id', '=', accountId)
+    .where('expires_at', '>', options.now ?? new Date())
+    .executeTakeFirst()
+  if (!row) return null
+  return {
+    contentType: row.content_type,
+    filename: row.filename,
+    expiresAt: new Date(row.expires_at),
+    runDetails: (row.run_details as RunDetails | null) ?? {},
+  }
+}
+
 /** The result, decrypted, when `accountId` owns it and it has not expired; null otherwise (one answer for all: 404). */
 export async function readResult(
   id: string,

@@ -1,9 +1,11 @@
 // The tool pages' action for forms posted without JavaScript: the same run as the /api endpoints,
-// with the result kept in the results store so the page can show and offer it.
-import { data } from '@remix-run/node'
+// with the result kept in the results store. A run that delivered redirects to the page with
+// ?result=<id> (Post/Redirect/Get), so reloading the result never runs and charges again, and the
+// page is drawn with the caller's cookie (a new visitor's too) and the balance after the run.
+import { data, redirect } from '@remix-run/node'
 import type { ToolSlug } from '~/features/tools/catalog'
 import { runToolSubmission } from '~/features/tools/submission.server'
-import { downloadUrl, resultUrl, type ToolPageResult } from './page-result'
+import { SHOWN_OPTION_FIELDS, type ToolPageResult } from './page-result'
 
 // An HTML page must not carry the API's content headers; only these travel with it.
 const FORWARDED_HEADERS = ['set-cookie', 'retry-after', 'x-credits-remaining']
@@ -35,17 +37,11 @@ export async function runToolPageAction(request: Request, tool: ToolSlug) {
     const failed: ToolPageResult = { ok: false, status: 500, error: 'The result could not be stored.', remaining: submission.remaining }
     return data(failed, { status: 500, headers })
   }
-  const done: ToolPageResult = {
-    ok: true,
-    resultUrl: resultUrl(submission.resultId),
-    downloadUrl: downloadUrl(submission.resultId),
-    filename: submission.filename,
-    contentType: submission.contentType,
-    remaining: submission.remaining,
-    facesFound: submission.facesFound,
-    gfpganAvailable: submission.gfpganAvailable,
-    // The options the run used (the blur radius, the SVG format), for the page to show.
-    fieldValues: submission.fieldValues,
+  const target = new URLSearchParams({ result: submission.resultId })
+  // The options the run used (the blur radius, the SVG format) travel along for the page to show.
+  for (const name of SHOWN_OPTION_FIELDS) {
+    const value = submission.fieldValues?.[name]
+    if (value) target.set(name, value)
   }
-  return data(done, { status: 200, headers })
+  return redirect(`${new URL(request.url).pathname}?${target}`, { headers })
 }

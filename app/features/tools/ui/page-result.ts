@@ -23,6 +23,9 @@ export type ToolPageResult =
       fieldValues?: Record<string, string>
     }
 
+/** The run options a result page shows back (they ride in its address after the redirect). */
+export const SHOWN_OPTION_FIELDS = ['blur', 'format', 'scale', 'background', 'denoise'] as const
+
 export function resultUrl(resultId: string): string {
   return `/api/results/${encodeURIComponent(resultId)}`
 }

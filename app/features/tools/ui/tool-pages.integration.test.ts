@@ -9,15 +9,13 @@ import { action as svgAction } from '~/routes/tools.svg-converter'
 import { loader as resultLoader } from '~/routes/api.results.$id'
 import { BASE, cookieFrom, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import type { ToolPageResult } from './page-result'
+import { RESULT_GONE_MESSAGE } from './page-loader.server'
 
 const fixture = (name: string) => readFileSync(path.resolve('tests/fixtures', name))
 const file = (name: string, type: string, bytes = fixture(name)) => new File([new Uint8Array(bytes)], path.basename(name), { type })
 
 describe('tool page actions (no JavaScript)', () => {
-  it('blurs a group photo, charges a new visitor and hands back the stored result', async () => {
-    const loaded = blurLoader()
-    expect(loaded.cost).toBe(1)
-
+  it('blurs a group photo, charges a new visitor and redirects to the stored result', async () => {
     const posted = await readResult(
       await blurAction(
         routeArgs(
@@ -28,8 +26,19 @@ describe('tool page actions (no JavaScript)', () => {
         ),
       ),
     )
-    expect(posted.status).toBe(200)
-    const body = posted.body as ToolPageResult
+    // Post/Redirect/Get: reloading the result page never runs (and charges) again.
+    expect(posted.status).toBe(302)
+    const location = new URL(posted.headers.get('location')!, BASE)
+    expect(location.pathname).toBe('/tools/face-blurrer')
+    expect(location.searchParams.get('blur')).toBe('40')
+    // An HTML page carries the visitor's cookie, never the API's content headers.
+    const cookie = cookieFrom(posted.headers)
+    expect(cookie).not.toBe('')
+    expect(posted.headers.get('content-disposition')).toBeNull()
+
+    const page = await blurLoader(routeArgs(new Request(location, { headers: { cookie } })))
+    expect(page.cost).toBe(1)
+    const body = page.pageResult as ToolPageResult
     if (!body.ok) throw new Error(`run failed: ${body.error}`)
     expect(body.facesFound).toBe(8)
     // The options come back, so the page can say which radius was applied.
@@ -37,11 +46,9 @@ describe('tool page actions (no JavaScript)', () => {
     expect(body.filename).toBe('face-blurred.png')
     expect(body.remaining).toBe(4)
     expect(body.downloadUrl).toBe(`${body.resultUrl}?download=1`)
-    // An HTML page carries the visitor's cookie, never the API's content headers.
-    const cookie = cookieFrom(posted.headers)
-    expect(cookie).not.toBe('')
-    expect(posted.headers.get('content-disposition')).toBeNull()
-    expect(posted.headers.get('content-type')).toBeNull()
+
+    const strangerPage = await blurLoader(routeArgs(new Request(location)))
+    expect(strangerPage.pageResult).toMatchObject({ ok: false, error: RESULT_GONE_MESSAGE })
 
     const id = body.resultUrl.split('/').pop()!
     const own = await resultLoader(routeArgs(new Request(BASE + body.downloadUrl, { headers: { cookie } }), { id }))
