@@ -1,14 +1,8 @@
 // The enhancer's optional `denoise` field through the /api route: validated before any charge,
 // used when valid, and answered with a note when the weak-denoise model is not installed.
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { config, resetConfigForTests } from '~/config.server'
 import { WDN_MISSING_NOTE, WDN_MODEL } from '~/features/tools/models/denoise-models.server'
-import { requireModels } from '~/features/tools/models/fixtures.test-support'
-import { modelEntry } from '~/features/tools/models/manifest'
-import { releaseModels } from '~/features/tools/models/registry.server'
+import { requireModels, useModelsFolder } from '~/features/tools/models/fixtures.test-support'
 import { SR_MODEL } from '~/features/tools/models/super-resolution.server'
 import { action as enhanceAction } from '~/routes/api.image-scaler.scale'
 import { readResult, routeArgs } from '../support/requests'
@@ -59,23 +53,7 @@ describe('POST /api/image-scaler/scale/ with denoise', () => {
 })
 
 describe('POST /api/image-scaler/scale/ without the wdn model', () => {
-  const originalDir = config().modelsDir
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'facet-no-wdn-'))
-
-  beforeAll(async () => {
-    requireModels(SR_MODEL)
-    symlinkSync(path.join(originalDir, modelEntry(SR_MODEL).file), path.join(folder, modelEntry(SR_MODEL).file))
-    process.env.MODELS_DIR = folder
-    resetConfigForTests()
-    await releaseModels()
-  })
-
-  afterAll(async () => {
-    process.env.MODELS_DIR = originalDir
-    resetConfigForTests()
-    await releaseModels()
-    rmSync(folder, { recursive: true, force: true })
-  })
+  useModelsFolder({ link: [SR_MODEL] })
 
   it('still enhances at any denoise, with the general model, and says so in X-Facet-Note', async () => {
     const visitor = await newVisitor()

@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { config, resetConfigForTests } from '~/config.server'
 import { activeSegmenter, parseBackground, removeBackground } from './background-remover.server'
 import type { RgbaImage } from './image'
-import { decodePng, loadFixture, requireModels } from './models/fixtures.test-support'
+import { decodePng, loadFixture, requireModels, useModelsFolder } from './models/fixtures.test-support'
 import { modelEntry } from './models/manifest'
 import { refineMatte } from './models/matte.server'
-import { releaseModels } from './models/registry.server'
 import { channelMeanOnnxModel } from './models/tiny-onnx.test-support'
 import { checkModelFile } from './models/verify.server'
 
@@ -160,24 +156,8 @@ describe('refineMatte', () => {
 describe('removeBackground with ISNet installed', () => {
   // A stand-in with ISNet's signature ([1,3,1024,1024] → [1,1,1024,1024]) whose "matte" is the
   // picture's brightness: a bright card on black must come out opaque, the black around it clear.
-  const originalDir = config().modelsDir
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'facet-isnet-'))
   const isnet = modelEntry('isnet-general-use')
-
-  beforeAll(async () => {
-    symlinkSync(path.join(originalDir, modelEntry('u2netp').file), path.join(folder, modelEntry('u2netp').file))
-    writeFileSync(path.join(folder, isnet.file), channelMeanOnnxModel(1024))
-    process.env.MODELS_DIR = folder
-    resetConfigForTests()
-    await releaseModels()
-  })
-
-  afterAll(async () => {
-    process.env.MODELS_DIR = originalDir
-    resetConfigForTests()
-    await releaseModels()
-    rmSync(folder, { recursive: true, force: true })
-  })
+  const folder = useModelsFolder({ link: ['u2netp'], standIns: () => ({ 'isnet-general-use': channelMeanOnnxModel(1024) }) })
 
   it('passes the installer check (positional names, fixed shapes) and is preferred over U²-Netp', async () => {
     const check = await checkModelFile(isnet, path.join(folder, isnet.file), { allowUnpinned: true })

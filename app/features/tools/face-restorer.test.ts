@@ -1,13 +1,7 @@
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { config, resetConfigForTests } from '~/config.server'
 import { detectFaces } from './face-detector.server'
 import { restoreFaces, similarityTransform } from './face-restorer.server'
-import { decodePng, loadFixture, meanDifference, requireModels } from './models/fixtures.test-support'
-import { modelEntry } from './models/manifest'
-import { releaseModels } from './models/registry.server'
+import { decodePng, loadFixture, meanDifference, requireModels, useModelsFolder } from './models/fixtures.test-support'
 import { unaryOnnxModel } from './models/tiny-onnx.test-support'
 
 // Real models on a shared 2-core machine: a run can take seconds.
@@ -66,26 +60,7 @@ describe('restoreFaces in Fallback detail mode (no GFPGAN installed)', () => {
 describe('restoreFaces with a GFPGAN model installed', () => {
   // A stand-in with GFPGAN's signature that negates its input: in -1..1 space that inverts the
   // colours, so the test can see exactly where the restored face was pasted back.
-  const originalDir = config().modelsDir
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'facet-gfpgan-'))
-
-  beforeAll(async () => {
-    for (const id of ['yunet', 'realesr-general-x4v3']) {
-      const file = modelEntry(id).file
-      symlinkSync(path.join(originalDir, file), path.join(folder, file))
-    }
-    writeFileSync(path.join(folder, modelEntry('gfpgan').file), unaryOnnxModel('Neg', [1, 3, 512, 512]))
-    process.env.MODELS_DIR = folder
-    resetConfigForTests()
-    await releaseModels()
-  })
-
-  afterAll(async () => {
-    process.env.MODELS_DIR = originalDir
-    resetConfigForTests()
-    await releaseModels()
-    rmSync(folder, { recursive: true, force: true })
-  })
+  useModelsFolder({ link: ['yunet', 'realesr-general-x4v3'], standIns: () => ({ gfpgan: unaryOnnxModel('Neg', [1, 3, 512, 512]) }) })
 
   it('aligns the face, runs the model and pastes the result back where the face is', async () => {
     const input = await loadFixture('portrait-astronaut.png')

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { config, resetConfigForTests } from '~/config.server'
 import {
   acquireSrModel,
   BLENDED_SESSIONS,
@@ -13,9 +11,9 @@ import {
   WDN_MODEL,
 } from './denoise-models.server'
 import { ModelBlendError } from './dni.server'
-import { requireModels } from './fixtures.test-support'
+import { requireModels, useModelsFolder } from './fixtures.test-support'
 import { modelEntry } from './manifest'
-import { loadModel, releaseModels, runSession } from './registry.server'
+import { loadModel, runSession } from './registry.server'
 import { SR_MODEL } from './super-resolution.server'
 
 vi.setConfig({ testTimeout: 120_000 })
@@ -77,24 +75,7 @@ describe('acquireSrModel with both models installed', () => {
 })
 
 describe('acquireSrModel with a missing or broken wdn model', () => {
-  const originalDir = config().modelsDir
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'facet-wdn-'))
-
-  beforeAll(async () => {
-    requireModels(SR_MODEL)
-    symlinkSync(path.join(originalDir, modelEntry(SR_MODEL).file), path.join(folder, modelEntry(SR_MODEL).file))
-    process.env.MODELS_DIR = folder
-    resetConfigForTests()
-    await releaseModels()
-  })
-
-  afterAll(async () => {
-    process.env.MODELS_DIR = originalDir
-    resetConfigForTests()
-    releaseBlendedModels()
-    await releaseModels()
-    rmSync(folder, { recursive: true, force: true })
-  })
+  const folder = useModelsFolder({ link: [SR_MODEL], beforeRestore: releaseBlendedModels })
 
   it('falls back to the general model at any strength and says so', async () => {
     for (const d of [0, 0.3, 1]) {

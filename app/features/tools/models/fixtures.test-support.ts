@@ -1,10 +1,14 @@
 // Test helpers for the tool modules: fixture photos decoded the way the upload pipeline decodes
 // them, PNG decoding, and a clear failure when the models are not installed.
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
+import { afterAll, beforeAll } from 'vitest'
+import { config, resetConfigForTests } from '~/config.server'
 import type { RgbaImage } from '../image'
-import { isModelInstalled } from './registry.server'
+import { modelEntry } from './manifest'
+import { isModelInstalled, releaseModels } from './registry.server'
 
 export const PHOTOS = path.resolve(__dirname, '../../../../tests/fixtures/photos')
 
@@ -42,4 +46,38 @@ export function meanDifference(a: RgbaImage, b: RgbaImage, box: { x: number; y: 
     }
   }
   return count === 0 ? 0 : sum / count
+}
+
+/**
+ * For the describe block it is called in: the app reads its models from a temporary folder that
+ * links the named installed models and holds the given stand-in files (by model id), then from the
+ * real folder again. Returns the temporary folder.
+ */
+export function useModelsFolder(options: {
+  link: string[]
+  standIns?: () => Record<string, Uint8Array>
+  /** Extra clean-up before the real folder comes back (e.g. caches built from the stand-ins). */
+  beforeRestore?: () => void
+}): string {
+  const originalDir = config().modelsDir
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'facet-models-'))
+
+  beforeAll(async () => {
+    requireModels(...options.link)
+    for (const id of options.link) symlinkSync(path.join(originalDir, modelEntry(id).file), path.join(folder, modelEntry(id).file))
+    for (const [id, bytes] of Object.entries(options.standIns?.() ?? {})) writeFileSync(path.join(folder, modelEntry(id).file), bytes)
+    process.env.MODELS_DIR = folder
+    resetConfigForTests()
+    await releaseModels()
+  })
+
+  afterAll(async () => {
+    process.env.MODELS_DIR = originalDir
+    resetConfigForTests()
+    options.beforeRestore?.()
+    await releaseModels()
+    rmSync(folder, { recursive: true, force: true })
+  })
+
+  return folder
 }
