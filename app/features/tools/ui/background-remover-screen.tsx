@@ -19,6 +19,7 @@ import { CreditsLine, EmptyPreview, ProcessButton, ToolLayout } from './tool-lay
 import { COLOURED_DOWNLOAD_FAILED, ERROR_TOAST_MS } from './tool-messages'
 import { UploadCard } from './upload-card'
 import { useToolRun } from './use-tool-run'
+import { UploadPreview } from './upload-preview'
 
 const tool = TOOLS['background-remover']
 
@@ -186,12 +187,7 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
     )
   } else if (run.fileUrl) {
     preview = (
-      <figure className="m-0">
-        <div className="overflow-hidden rounded-xl bg-slate-100">
-          <img src={run.fileUrl} alt="Original upload" className="mx-auto max-h-[28rem] w-full object-contain" />
-        </div>
-        <figcaption className="mt-2 text-center text-xs text-slate-500">Original upload</figcaption>
-      </figure>
+      <UploadPreview src={run.fileUrl} alt="Original upload" />
     )
   } else if (shownPage?.ok) {
     preview = (

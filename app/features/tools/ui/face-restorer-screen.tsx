@@ -16,6 +16,7 @@ import { CreditsLine, EmptyPreview, ProcessButton, ToolLayout } from './tool-lay
 import { MISSING_RESTORED_URL } from './tool-messages'
 import { UploadCard } from './upload-card'
 import { ToolRunError, useToolRun } from './use-tool-run'
+import { UploadPreview } from './upload-preview'
 
 const tool = TOOLS['face-restorer']
 
@@ -108,12 +109,7 @@ export function FaceRestorerScreen({
     )
   } else if (run.fileUrl) {
     preview = (
-      <figure className="m-0">
-        <div className="overflow-hidden rounded-xl bg-slate-100">
-          <img src={run.fileUrl} alt="Original portrait" className="mx-auto max-h-[28rem] w-full object-contain" />
-        </div>
-        <figcaption className="mt-2 text-center text-xs text-slate-500">Original upload</figcaption>
-      </figure>
+      <UploadPreview src={run.fileUrl} alt="Original portrait" />
     )
   } else if (pageOk) {
     preview = (

@@ -14,6 +14,7 @@ import { ToolHero } from './tool-hero'
 import { CreditsLine, ProcessButton, ToolLayout } from './tool-layout'
 import { UploadCard } from './upload-card'
 import { useToolRun } from './use-tool-run'
+import { UploadPreview } from './upload-preview'
 
 const tool = TOOLS['image-enhancer']
 export const VISITOR_ENHANCER_MESSAGE = 'Sign in to track usage credits.'
@@ -78,12 +79,7 @@ export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number
             after={{ src: run.result.url, alt: 'Enhanced image', label: 'Enhanced' }}
           />
         ) : (
-          <figure className="m-0">
-            <div className="overflow-hidden rounded-xl bg-slate-100">
-              <img src={run.fileUrl} alt="Original upload" className="mx-auto max-h-[28rem] w-full object-contain" />
-            </div>
-            <figcaption className="mt-2 text-center text-xs text-slate-500">Original upload</figcaption>
-          </figure>
+          <UploadPreview src={run.fileUrl} alt="Original upload" />
         )}
         {run.result ? (
           <DownloadBox title="Enhancement ready" href={run.result.url} filename={run.result.filename}>
