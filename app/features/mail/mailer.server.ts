@@ -1,7 +1,7 @@
 // Outgoing mail. With SMTP_URL set, nodemailer sends for real; without it, every message is written
 // to <DATA_DIR>/mail/ as JSON and its link is logged, so a fresh install works offline and tests can
 // read what was "sent".
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import nodemailer, { type Transporter } from 'nodemailer'
@@ -50,7 +50,9 @@ export async function sendMail(message: MailMessage): Promise<void> {
   const dir = outboxDir()
   await mkdir(dir, { recursive: true })
   const file = path.join(dir, outboxFileName(message.to, now))
-  await writeFile(file, JSON.stringify(entry, null, 2), { mode: 0o600 })
+  // Written under a temporary name and renamed: whoever reads the outbox never sees half a mail.
+  await writeFile(`${file}.tmp`, JSON.stringify(entry, null, 2), { mode: 0o600 })
+  await rename(`${file}.tmp`, file)
   logger.info({ to: message.to, subject: message.subject, link: message.link, file }, 'mail written to the outbox (SMTP_URL not set)')
 }
 
