@@ -38,6 +38,29 @@ export async function getBalance(accountId: string, db: DB = getDb()): Promise<n
   return currentBalance(db, accountId)
 }
 
+/**
+ * The one debit statement: it takes `amount` only when the balance covers it, so no race can
+ * overspend. A tool run counts as usage (lifetime_spent); an operator's correction does not.
+ */
+async function debitIfCovered(
+  trx: Transaction<Database>,
+  accountId: string,
+  amount: number,
+  options: { countsAsUsage: boolean },
+): Promise<{ balance: number } | undefined> {
+  return trx
+    .updateTable('credit_accounts')
+    .set((eb) => ({
+      balance: eb('balance', '-', amount),
+      ...(options.countsAsUsage ? { lifetime_spent: eb('lifetime_spent', '+', amount) } : {}),
+      updated_at: sql<Date>`now()`,
+    }))
+    .where('id', '=', accountId)
+    .where('balance', '>=', amount)
+    .returning('balance')
+    .executeTakeFirst()
+}
+
 async function findByIdempotencyKey(db: DB, accountId: string, key: string) {
   return db
     .selectFrom('credit_transactions')
@@ -68,17 +91,7 @@ export async function charge(
   // No lookup first: a retry is rare, and the unique index catches it inside the transaction anyway.
   try {
     const outcome = await db.transaction().execute(async (trx) => {
-      const debited = await trx
-        .updateTable('credit_accounts')
-        .set((eb) => ({
-          balance: eb('balance', '-', input.amount),
-          lifetime_spent: eb('lifetime_spent', '+', input.amount),
-          updated_at: sql<Date>`now()`,
-        }))
-        .where('id', '=', input.accountId)
-        .where('balance', '>=', input.amount)
-        .returning('balance')
-        .executeTakeFirst()
+      const debited = await debitIfCovered(trx, input.accountId, input.amount, { countsAsUsage: true })
       if (!debited) return null
       const row = await trx
         .insertInto('credit_transactions')
@@ -183,13 +196,7 @@ export async function deduct(
 ): Promise<{ ok: true; transactionId: number; balance: number } | { ok: false; balance: number }> {
   assertAmount(input.amount, 'A deduction')
   const result = await db.transaction().execute(async (trx) => {
-    const debited = await trx
-      .updateTable('credit_accounts')
-      .set((eb) => ({ balance: eb('balance', '-', input.amount), updated_at: sql<Date>`now()` }))
-      .where('id', '=', input.accountId)
-      .where('balance', '>=', input.amount)
-      .returning('balance')
-      .executeTakeFirst()
+    const debited = await debitIfCovered(trx, input.accountId, input.amount, { countsAsUsage: false })
     if (!debited) return null
     const row = await trx
       .insertInto('credit_transactions')

@@ -29,6 +29,7 @@ import {
   sniffImageType,
   type UploadedFile,
 } from './upload.server'
+import { SVG_SIGN_IN_MESSAGE } from './ui/tool-messages'
 
 export type ToolSubmission =
   | {
@@ -56,7 +57,8 @@ export type ToolSubmission =
       fieldValues?: Record<string, string>
     }
 
-export const SVG_SIGN_IN_MESSAGE = 'Sign in with a Facet Studio account to convert SVG files.'
+// One wording for the page and the API (the tests import it from here).
+export { SVG_SIGN_IN_MESSAGE }
 export const INVALID_TOKEN_MESSAGE = 'Your session has ended or the token is not valid. Sign in again.'
 
 /** What the spec's screens show when a run fails without a more precise reason. */
