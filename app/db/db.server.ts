@@ -3,7 +3,7 @@
 import path from 'node:path'
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PostgresDialect, type Dialect } from 'kysely'
+import { Kysely, PostgresDialect, type Dialect, type Transaction } from 'kysely'
 import pg from 'pg'
 import { config } from '~/config.server'
 import { replaceSingleton, singleton } from '~/utils/singleton.server'
@@ -59,4 +59,16 @@ export function getDb(): DB {
 /** Tests install their own database before the app touches it. */
 export function useDatabaseHandle(handle: DatabaseHandle): void {
   replaceSingleton('database', handle)
+}
+
+/** A database handle or an open transaction: repository functions take either (the dbOrTx pattern). */
+export type DbOrTx = DB | Transaction<Database>
+
+/**
+ * Runs `fn` in a transaction: the caller's when `dbOrTx` already is one (so several writes of a
+ * service commit or fail together), else a new one.
+ */
+export async function executeTx<T>(dbOrTx: DbOrTx, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  if (dbOrTx.isTransaction) return fn(dbOrTx as Transaction<Database>)
+  return dbOrTx.transaction().execute(fn)
 }

@@ -1,10 +1,11 @@
-// The ledger: the one place where balances change. Every change is one short transaction that
-// updates the account and appends its credit_transactions row together, so a balance always equals
-// the sum of its account's deltas. Debits are a single conditional UPDATE: the database, not the
-// application, decides whether the money is there, so concurrent charges can never overspend.
+// The ledger: the one place where balances change. Every change goes through writeEntry, which
+// updates the account and appends its credit_transactions row in one transaction (the caller's,
+// when it passes one: the dbOrTx pattern), so a balance always equals the sum of its account's
+// deltas. A debit is a single conditional UPDATE: the database, not the application, decides
+// whether the money is there, so concurrent charges can never overspend.
 import { sql, type Transaction } from 'kysely'
 import { config } from '~/config.server'
-import { getDb, type DB } from '~/db/db.server'
+import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { CreditKind, Database } from '~/db/schema'
 
 export type ChargeResult =
@@ -25,43 +26,116 @@ function assertAmount(amount: number, what: string): void {
   }
 }
 
-/** Thrown inside a transaction to roll it back when another request won a race; never escapes this module. */
-class LostRace extends Error {}
-
-async function currentBalance(db: DB | Transaction<Database>, accountId: string): Promise<number> {
+async function currentBalance(db: DbOrTx, accountId: string): Promise<number> {
   const row = await db.selectFrom('credit_accounts').select('balance').where('id', '=', accountId).executeTakeFirst()
   if (!row) throw new LedgerError(`No credit account ${accountId}`)
   return row.balance
 }
 
-export async function getBalance(accountId: string, db: DB = getDb()): Promise<number> {
+export async function getBalance(accountId: string, db: DbOrTx = getDb()): Promise<number> {
   return currentBalance(db, accountId)
 }
 
-/**
- * The one debit statement: it takes `amount` only when the balance covers it, so no race can
- * overspend. A tool run counts as usage (lifetime_spent); an operator's correction does not.
- */
-async function debitIfCovered(
-  trx: Transaction<Database>,
-  accountId: string,
-  amount: number,
-  options: { countsAsUsage: boolean },
-): Promise<{ balance: number } | undefined> {
-  return trx
-    .updateTable('credit_accounts')
-    .set((eb) => ({
-      balance: eb('balance', '-', amount),
-      ...(options.countsAsUsage ? { lifetime_spent: eb('lifetime_spent', '+', amount) } : {}),
-      updated_at: sql<Date>`now()`,
-    }))
-    .where('id', '=', accountId)
-    .where('balance', '>=', amount)
-    .returning('balance')
-    .executeTakeFirst()
+/** One balance change and its ledger row. */
+export interface LedgerEntry {
+  accountId: string
+  /** Signed: negative takes credits away (only when the balance covers it), positive adds them. */
+  delta: number
+  kind: CreditKind
+  description: string | null
+  toolSlug?: string | null
+  /** At most one entry per account carries a given key: a second one changes nothing. */
+  idempotencyKey?: string | null
+  /** The charge this entry gives back: a charge is reversed at most once. */
+  reversesId?: number | null
+  /**
+   * What the entry does to lifetime_spent: a tool run's charge adds to it, its refund takes it back
+   * off; grants, bonuses and operator corrections leave it alone.
+   */
+  usage?: 'spend' | 'unspend'
 }
 
-async function findByIdempotencyKey(db: DB, accountId: string, key: string) {
+export type EntryResult =
+  | { ok: true; transactionId: number; balance: number }
+  | { ok: false; reason: 'insufficient'; balance: number }
+  /** The idempotency key or the reversed charge is in the ledger already: nothing changed. */
+  | { ok: false; reason: 'duplicate'; balance: number }
+
+function usageChange(entry: LedgerEntry, sign: 1 | -1): number {
+  const amount = Math.abs(entry.delta)
+  if (entry.usage === 'spend') return sign * amount
+  if (entry.usage === 'unspend') return -sign * amount
+  return 0
+}
+
+async function moveBalance(trx: Transaction<Database>, entry: LedgerEntry, sign: 1 | -1, guarded: boolean) {
+  const delta = sign * entry.delta
+  const spent = usageChange(entry, sign)
+  let update = trx
+    .updateTable('credit_accounts')
+    .set((eb) => ({
+      balance: eb('balance', '+', delta),
+      ...(spent !== 0 ? { lifetime_spent: eb('lifetime_spent', '+', spent) } : {}),
+      updated_at: sql<Date>`now()`,
+    }))
+    .where('id', '=', entry.accountId)
+  if (guarded && delta < 0) update = update.where('balance', '>=', -delta)
+  return update.returning('balance').executeTakeFirst()
+}
+
+/**
+ * The one function that writes a balance change and its ledger row, always inside one transaction.
+ * The change comes first (the conditional UPDATE locks the account row, so writers of one account
+ * queue there), then the row; when the row's idempotency key or reversed charge is taken, the
+ * unique index refuses it and the change is undone in the same transaction.
+ */
+export async function writeEntry(entry: LedgerEntry, dbOrTx: DbOrTx = getDb()): Promise<EntryResult> {
+  if (!Number.isSafeInteger(entry.delta)) throw new LedgerError(`A ledger entry must be a whole number of credits (got ${entry.delta})`)
+  return executeTx(dbOrTx, async (trx) => {
+    if (entry.reversesId != null) {
+      // A reversal is checked under the account's row lock before anything moves: undoing a
+      // duplicate's lifetime_spent change afterwards would first break its CHECK (>= 0).
+      const locked = await trx
+        .selectFrom('credit_accounts')
+        .select('balance')
+        .where('id', '=', entry.accountId)
+        .forUpdate()
+        .executeTakeFirst()
+      if (!locked) throw new LedgerError(`No credit account ${entry.accountId}`)
+      const reversed = await trx
+        .selectFrom('credit_transactions')
+        .select('id')
+        .where('reverses_id', '=', entry.reversesId)
+        .executeTakeFirst()
+      if (reversed) return { ok: false, reason: 'duplicate', balance: locked.balance }
+    }
+    const moved = await moveBalance(trx, entry, 1, true)
+    if (!moved) return { ok: false, reason: 'insufficient', balance: await currentBalance(trx, entry.accountId) }
+    let insert = trx.insertInto('credit_transactions').values({
+      account_id: entry.accountId,
+      kind: entry.kind,
+      delta: entry.delta,
+      balance_after: moved.balance,
+      description: entry.description,
+      tool_slug: entry.toolSlug ?? null,
+      idempotency_key: entry.idempotencyKey ?? null,
+      reverses_id: entry.reversesId ?? null,
+    })
+    if (entry.idempotencyKey) {
+      insert = insert.onConflict((oc) =>
+        oc.columns(['account_id', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing(),
+      )
+    } else if (entry.reversesId != null) {
+      insert = insert.onConflict((oc) => oc.column('reverses_id').doNothing())
+    }
+    const row = await insert.returning('id').executeTakeFirst()
+    if (row) return { ok: true, transactionId: row.id, balance: moved.balance }
+    const undone = await moveBalance(trx, entry, -1, false)
+    return { ok: false, reason: 'duplicate', balance: undone!.balance }
+  })
+}
+
+async function findByIdempotencyKey(db: DbOrTx, accountId: string, key: string) {
   return db
     .selectFrom('credit_transactions')
     .select(['id', 'balance_after'])
@@ -73,54 +147,33 @@ async function findByIdempotencyKey(db: DB, accountId: string, key: string) {
 /**
  * Debits `amount` for one tool run, before the run starts. The same idempotency key on the same
  * account never debits twice, also when both requests arrive together: the unique index on
- * (account_id, idempotency_key) picks one winner and the loser's debit is rolled back.
+ * (account_id, idempotency_key) picks one winner and the loser's debit is undone.
  * A replay answers the original transaction id and the account's current balance.
  */
 export async function charge(
   input: { accountId: string; amount: number; toolSlug: string; idempotencyKey: string; description?: string },
-  db: DB = getDb(),
+  dbOrTx: DbOrTx = getDb(),
 ): Promise<ChargeResult> {
   assertAmount(input.amount, 'A charge')
   if (!input.idempotencyKey) throw new LedgerError('A charge needs an idempotency key')
-  const replay = async (): Promise<ChargeResult | null> => {
-    const original = await findByIdempotencyKey(db, input.accountId, input.idempotencyKey)
-    if (!original) return null
-    return { ok: true, transactionId: original.id, balance: await currentBalance(db, input.accountId), replayed: true }
-  }
-
-  // No lookup first: a retry is rare, and the unique index catches it inside the transaction anyway.
-  try {
-    const outcome = await db.transaction().execute(async (trx) => {
-      const debited = await debitIfCovered(trx, input.accountId, input.amount, { countsAsUsage: true })
-      if (!debited) return null
-      const row = await trx
-        .insertInto('credit_transactions')
-        .values({
-          account_id: input.accountId,
-          kind: 'consume',
-          delta: -input.amount,
-          balance_after: debited.balance,
-          description: input.description ?? null,
-          tool_slug: input.toolSlug,
-          idempotency_key: input.idempotencyKey,
-        })
-        .onConflict((oc) =>
-          oc.columns(['account_id', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing(),
-        )
-        .returning('id')
-        .executeTakeFirst()
-      if (!row) throw new LostRace()
-      return { transactionId: row.id, balance: debited.balance }
-    })
-    if (outcome) return { ok: true, replayed: false, ...outcome }
-  } catch (error) {
-    if (!(error instanceof LostRace)) throw error
-  }
+  const written = await writeEntry(
+    {
+      accountId: input.accountId,
+      delta: -input.amount,
+      kind: 'consume',
+      description: input.description ?? null,
+      toolSlug: input.toolSlug,
+      idempotencyKey: input.idempotencyKey,
+      usage: 'spend',
+    },
+    dbOrTx,
+  )
+  if (written.ok) return { ok: true, replayed: false, transactionId: written.transactionId, balance: written.balance }
   // Either the key was used before (now or by a concurrent request that committed first), or the
   // balance was short. A replay wins over "insufficient": the earlier charge may be what drained it.
-  const raced = await replay()
-  if (raced) return raced
-  return { ok: false, reason: 'insufficient', balance: await currentBalance(db, input.accountId) }
+  const original = await findByIdempotencyKey(dbOrTx, input.accountId, input.idempotencyKey)
+  if (original) return { ok: true, transactionId: original.id, balance: await currentBalance(dbOrTx, input.accountId), replayed: true }
+  return { ok: false, reason: 'insufficient', balance: written.balance }
 }
 
 /**
@@ -131,59 +184,41 @@ export async function charge(
 export async function refund(
   chargeTransactionId: number,
   reason?: string,
-  db: DB = getDb(),
+  dbOrTx: DbOrTx = getDb(),
 ): Promise<{ refunded: boolean; balance: number }> {
-  const original = await db
+  const original = await dbOrTx
     .selectFrom('credit_transactions')
     .select(['account_id', 'kind', 'delta', 'tool_slug'])
     .where('id', '=', chargeTransactionId)
     .executeTakeFirst()
   if (!original || original.kind !== 'consume') throw new LedgerError(`Transaction ${chargeTransactionId} is not a charge`)
-  const amount = -original.delta
-  try {
-    const balance = await db.transaction().execute(async (trx) => {
-      const credited = await trx
-        .updateTable('credit_accounts')
-        .set((eb) => ({
-          balance: eb('balance', '+', amount),
-          lifetime_spent: sql<number>`greatest(${eb.ref('lifetime_spent')} - ${amount}, 0)`,
-          updated_at: sql<Date>`now()`,
-        }))
-        .where('id', '=', original.account_id)
-        .returning('balance')
-        .executeTakeFirstOrThrow()
-      const row = await trx
-        .insertInto('credit_transactions')
-        .values({
-          account_id: original.account_id,
-          kind: 'adjustment',
-          delta: amount,
-          balance_after: credited.balance,
-          description: reason ?? REFUND_DESCRIPTION,
-          tool_slug: original.tool_slug,
-          reverses_id: chargeTransactionId,
-        })
-        .onConflict((oc) => oc.column('reverses_id').doNothing())
-        .returning('id')
-        .executeTakeFirst()
-      if (!row) throw new LostRace()
-      return credited.balance
-    })
-    return { refunded: true, balance }
-  } catch (error) {
-    if (!(error instanceof LostRace)) throw error
-    return { refunded: false, balance: await currentBalance(db, original.account_id) }
-  }
+  const written = await writeEntry(
+    {
+      accountId: original.account_id,
+      delta: -original.delta,
+      kind: 'adjustment',
+      description: reason ?? REFUND_DESCRIPTION,
+      toolSlug: original.tool_slug,
+      reversesId: chargeTransactionId,
+      usage: 'unspend',
+    },
+    dbOrTx,
+  )
+  return { refunded: written.ok, balance: written.balance }
 }
 
 /** Adds credits: a purchase, an operator's adjustment or a bonus. */
 export async function grant(
   input: { accountId: string; amount: number; kind: 'purchase' | 'adjustment' | 'bonus'; description: string },
-  db: DB = getDb(),
+  dbOrTx: DbOrTx = getDb(),
 ): Promise<{ transactionId: number; balance: number }> {
   assertAmount(input.amount, 'A grant')
-  const result = await credit(db, { ...input, idempotencyKey: null })
-  return result!
+  const written = await writeEntry(
+    { accountId: input.accountId, delta: input.amount, kind: input.kind, description: input.description },
+    dbOrTx,
+  )
+  if (!written.ok) throw new LedgerError(`Grant to ${input.accountId} was not written (${written.reason})`)
+  return { transactionId: written.transactionId, balance: written.balance }
 }
 
 /**
@@ -192,68 +227,19 @@ export async function grant(
  */
 export async function deduct(
   input: { accountId: string; amount: number; description: string },
-  db: DB = getDb(),
+  dbOrTx: DbOrTx = getDb(),
 ): Promise<{ ok: true; transactionId: number; balance: number } | { ok: false; balance: number }> {
   assertAmount(input.amount, 'A deduction')
-  const result = await db.transaction().execute(async (trx) => {
-    const debited = await debitIfCovered(trx, input.accountId, input.amount, { countsAsUsage: false })
-    if (!debited) return null
-    const row = await trx
-      .insertInto('credit_transactions')
-      .values({
-        account_id: input.accountId,
-        kind: 'adjustment',
-        delta: -input.amount,
-        balance_after: debited.balance,
-        description: input.description,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    return { transactionId: row.id, balance: debited.balance }
-  })
-  if (result) return { ok: true, ...result }
-  return { ok: false, balance: await currentBalance(db, input.accountId) }
-}
-
-/** Credits an account and appends the row; with an idempotency key, answers null when it was used already. */
-async function credit(
-  db: DB,
-  input: { accountId: string; amount: number; kind: CreditKind; description: string; idempotencyKey: string | null },
-): Promise<{ transactionId: number; balance: number } | null> {
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const credited = await trx
-        .updateTable('credit_accounts')
-        .set((eb) => ({ balance: eb('balance', '+', input.amount), updated_at: sql<Date>`now()` }))
-        .where('id', '=', input.accountId)
-        .returning('balance')
-        .executeTakeFirst()
-      if (!credited) throw new LedgerError(`No credit account ${input.accountId}`)
-      let insert = trx.insertInto('credit_transactions').values({
-        account_id: input.accountId,
-        kind: input.kind,
-        delta: input.amount,
-        balance_after: credited.balance,
-        description: input.description,
-        idempotency_key: input.idempotencyKey,
-      })
-      if (input.idempotencyKey) {
-        insert = insert.onConflict((oc) =>
-          oc.columns(['account_id', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing(),
-        )
-      }
-      const row = await insert.returning('id').executeTakeFirst()
-      if (!row) throw new LostRace()
-      return { transactionId: row.id, balance: credited.balance }
-    })
-  } catch (error) {
-    if (error instanceof LostRace) return null
-    throw error
-  }
+  const written = await writeEntry(
+    { accountId: input.accountId, delta: -input.amount, kind: 'adjustment', description: input.description },
+    dbOrTx,
+  )
+  if (written.ok) return written
+  return { ok: false, balance: written.balance }
 }
 
 /** A user's account, created with a zero balance the first time it is needed. */
-export async function ensureUserAccount(userId: string, db: DB = getDb()): Promise<string> {
+export async function ensureUserAccount(userId: string, db: DbOrTx = getDb()): Promise<string> {
   const existing = await db.selectFrom('credit_accounts').select('id').where('user_id', '=', userId).executeTakeFirst()
   if (existing) return existing.id
   await db
@@ -270,20 +256,21 @@ export async function ensureUserAccount(userId: string, db: DB = getDb()): Promi
 }
 
 /** The signup bonus (SIGNUP_BONUS, kind bonus, "Welcome bonus"): once per user, ever, also when called twice at once. */
-export async function grantWelcomeBonus(userId: string, db: DB = getDb()): Promise<{ granted: boolean; balance: number }> {
-  const accountId = await ensureUserAccount(userId, db)
-  const amount = config().SIGNUP_BONUS
-  const already = await findByIdempotencyKey(db, accountId, WELCOME_BONUS_KEY)
-  if (already) return { granted: false, balance: await currentBalance(db, accountId) }
-  const result = await credit(db, {
-    accountId,
-    amount,
-    kind: 'bonus',
-    description: WELCOME_BONUS_DESCRIPTION,
-    idempotencyKey: WELCOME_BONUS_KEY,
+export async function grantWelcomeBonus(userId: string, dbOrTx: DbOrTx = getDb()): Promise<{ granted: boolean; balance: number }> {
+  return executeTx(dbOrTx, async (trx) => {
+    const accountId = await ensureUserAccount(userId, trx)
+    const written = await writeEntry(
+      {
+        accountId,
+        delta: config().SIGNUP_BONUS,
+        kind: 'bonus',
+        description: WELCOME_BONUS_DESCRIPTION,
+        idempotencyKey: WELCOME_BONUS_KEY,
+      },
+      trx,
+    )
+    return { granted: written.ok, balance: written.balance }
   })
-  if (!result) return { granted: false, balance: await currentBalance(db, accountId) }
-  return { granted: true, balance: result.balance }
 }
 
 /** The UTC calendar day of `now`, as YYYY-MM-DD. */
@@ -301,11 +288,11 @@ export async function applyDailyRefresh(
   accountId: string,
   source: 'user' | 'visitor',
   now: Date = new Date(),
-  db: DB = getDb(),
+  dbOrTx: DbOrTx = getDb(),
 ): Promise<{ refreshed: boolean; balance: number }> {
   const today = utcDay(now)
   const target = source === 'visitor' ? config().GUEST_DAILY_CREDITS : config().USER_DAILY_FLOOR
-  return db.transaction().execute(async (trx) => {
+  return executeTx(dbOrTx, async (trx) => {
     const row = await trx
       .selectFrom('credit_accounts')
       .select([
@@ -317,23 +304,13 @@ export async function applyDailyRefresh(
       .executeTakeFirst()
     if (!row) throw new LedgerError(`No credit account ${accountId}`)
     if (!row.due) return { refreshed: false, balance: row.balance }
-    const balance = Math.max(row.balance, target)
-    await trx
-      .updateTable('credit_accounts')
-      .set({ balance, last_refresh_day: today, updated_at: sql<Date>`now()` })
-      .where('id', '=', accountId)
-      .execute()
-    if (balance === row.balance) return { refreshed: false, balance }
-    await trx
-      .insertInto('credit_transactions')
-      .values({
-        account_id: accountId,
-        kind: 'bonus',
-        delta: balance - row.balance,
-        balance_after: balance,
-        description: DAILY_REFRESH_DESCRIPTION,
-      })
-      .execute()
-    return { refreshed: true, balance }
+    await trx.updateTable('credit_accounts').set({ last_refresh_day: today }).where('id', '=', accountId).execute()
+    if (row.balance >= target) return { refreshed: false, balance: row.balance }
+    const written = await writeEntry(
+      { accountId, delta: target - row.balance, kind: 'bonus', description: DAILY_REFRESH_DESCRIPTION },
+      trx,
+    )
+    if (!written.ok) throw new LedgerError(`Daily refresh of ${accountId} was not written (${written.reason})`)
+    return { refreshed: true, balance: written.balance }
   })
 }

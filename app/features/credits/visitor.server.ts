@@ -7,7 +7,7 @@ import { config } from '~/config.server'
 import { getDb, type DB } from '~/db/db.server'
 import { clientAddress, consumeRateLimit, type RateLimitRule } from '~/features/security/rate-limit.server'
 import { singleton } from '~/utils/singleton.server'
-import { utcDay } from './ledger.server'
+import { grant, utcDay } from './ledger.server'
 
 export const VISITOR_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60
 export const GUEST_CREDITS_DESCRIPTION = 'Guest credits'
@@ -77,20 +77,11 @@ export async function createVisitor(request: Request, now: Date, db: DB = getDb(
     const visitor = await trx.insertInto('visitors').defaultValues().returning('id').executeTakeFirstOrThrow()
     const created = await trx
       .insertInto('credit_accounts')
-      .values({ visitor_id: visitor.id, balance: allowance, last_refresh_day: utcDay(now) })
+      .values({ visitor_id: visitor.id, balance: 0, last_refresh_day: utcDay(now) })
       .returning('id')
       .executeTakeFirstOrThrow()
     if (allowance > 0) {
-      await trx
-        .insertInto('credit_transactions')
-        .values({
-          account_id: created.id,
-          kind: 'bonus',
-          delta: allowance,
-          balance_after: allowance,
-          description: GUEST_CREDITS_DESCRIPTION,
-        })
-        .execute()
+      await grant({ accountId: created.id, amount: allowance, kind: 'bonus', description: GUEST_CREDITS_DESCRIPTION }, trx)
     }
     return { accountId: created.id, visitorId: visitor.id, balance: allowance, refreshDue: false }
   })
