@@ -1,0 +1,57 @@
+// The contract between the request side (web: parse, check, charge, enqueue) and the run side
+// (worker: decode, run the models, encode). One runner per tool, in runners/<slug>.server.ts, owns
+// its option schema, its checks, its run and its output naming; nothing else branches on the tool.
+import type { ToolSlug } from '../catalog'
+
+/**
+ * What a running tool reports: `fraction` (0..1) of the work this run has done, from the work itself
+ * (tiles, faces, stages passed), and optionally the stage message it is in (one of the tool's spec
+ * steps in catalog.ts). The job layer maps it onto the spec's percentages and stores it, throttled.
+ */
+export type ReportProgress = (fraction: number, stage?: string) => void
+
+/** What the web side learned from the bytes before charging (no full decode). */
+export interface Inspected {
+  width: number
+  height: number
+  /** Told to the caller in X-Facet-Note (for example: only the first frame of an animation was used). */
+  notes: string[]
+}
+
+export interface RunInput<Options> {
+  /** The uploaded file's bytes, exactly as received (the worker may be another machine). */
+  bytes: Buffer
+  options: Options
+  signal: AbortSignal
+  progress: ReportProgress
+}
+
+export interface Delivered {
+  bytes: Buffer
+  contentType: string
+  /** Time inside the model (or resvg), for tool_runs. */
+  modelMs: number | null
+  facesFound?: number
+  gfpganAvailable?: boolean
+  /** Told to the caller in X-Facet-Note (for example a model that was missing and replaced). */
+  note?: string | null
+}
+
+export interface ToolRunner<Options> {
+  slug: ToolSlug
+  /** The multipart fields besides the file that this tool reads (unknown fields are ignored). */
+  optionFields: readonly string[]
+  /**
+   * The option fields as sent → options, or a ToolError(400) with the message to show. Options are
+   * plain JSON (they travel in the job's data to the worker).
+   */
+  parseOptions(fields: Record<string, string>): Promise<Options>
+  /** Every check that needs no decode: the real type, the header's pixel limits, SVG sanitising, output size. Throws ToolError. */
+  inspect(bytes: Buffer, options: Options): Promise<Inspected>
+  /** Decode, run, encode. Runs on a worker; throws ToolError for a refusal, anything else is a failure. */
+  run(input: RunInput<Options>): Promise<Delivered>
+  /** The download's file name, from the options and the client's file name (display data only). */
+  outputName(options: Options, originalName: string): string
+  /** When the run delivered but must not be charged (no face found): the refund's reason. */
+  refundReason?(delivered: Delivered): string | null
+}
