@@ -1,0 +1,31 @@
+// A tool job as the screens see it (client-safe). The API's GET /api/jobs/<id>/ answers the same
+// facts in snake_case; the tool page's loader hands this to the screen for ?job=<id>.
+import type { ToolSlug } from '../catalog'
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+
+export interface JobView {
+  id: string
+  tool: ToolSlug
+  status: JobStatus
+  /** 0..100, from the work itself, on the spec's stage percentages. */
+  progress: number
+  /** The stage message (one of the tool's steps in catalog.ts), or null while queued. */
+  stage: string | null
+  /** Where the result can be fetched by its owner (24 hours), once succeeded. */
+  resultUrl: string | null
+  /** The download's file name, once succeeded. */
+  filename: string | null
+  /** What went wrong, once failed (the message to show). */
+  error: string | null
+  /** The payer's balance now. */
+  remaining: number | null
+  /** True when the run's charge was given back (failed, or no face found). */
+  refunded: boolean
+  /** The face tools: how many faces were found (0: nothing changed, not charged). */
+  facesFound: number | null
+  /** X-Facet-Note: something the caller should know (first frame used, a model replaced). */
+  note: string | null
+}
+
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed']
