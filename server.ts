@@ -11,6 +11,7 @@ import { pinoHttp } from 'pino-http'
 import { config } from './app/config.server'
 import { databaseHandle, getDb } from './app/db/db.server'
 import { migrateToLatest } from './app/db/migrate.server'
+import { apiKeyGate } from './app/features/api-keys/gate.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
 import { logger } from './app/utils/logger.server'
 
@@ -62,6 +63,19 @@ app.use((req, res, next) => {
   })
   if (!crossSite) return next()
   res.status(403).json({ error: 'Cross-site request refused.', detail: 'Cross-site request refused.' })
+})
+
+// API keys: refused here when malformed, revoked or unknown; rate-limited per key; every answer to
+// a key carries RateLimit-* and the key's environment.
+app.use('/api', (req, res, next) => {
+  apiKeyGate(req.get('authorization'))
+    .then((gate) => {
+      if (!gate) return next()
+      res.set(gate.headers)
+      if (gate.refusal) return void res.status(gate.refusal.status).json(gate.refusal.body)
+      next()
+    })
+    .catch(next)
 })
 
 app.use(

@@ -40,6 +40,10 @@ const schema = z.object({
   TRUST_PROXY: booleanFlag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMITS: booleanFlag.default(true),
+  /** Requests per minute one API key may make to /api. */
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
+  /** Let webhooks reach private, loopback and link-local addresses (tests, closed networks). */
+  WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
 })
 
 export type Config = z.infer<typeof schema> & {

@@ -14,3 +14,13 @@ export interface KeyedCaller {
 export function isTestKey(caller: KeyedCaller): boolean {
   return caller.apiKey?.environment === 'test'
 }
+
+/**
+ * The headers a tool answer adds for its caller: the credits the run took, and for a key caller
+ * its environment (the RateLimit-* headers come from the /api gate on every answer).
+ */
+export function runAnswerHeaders(caller: KeyedCaller, creditsCharged: number): Record<string, string> {
+  const headers: Record<string, string> = { [CREDITS_CHARGED_HEADER]: String(creditsCharged) }
+  if (caller.apiKey) headers[ENVIRONMENT_HEADER] = caller.apiKey.environment
+  return headers
+}
