@@ -1,6 +1,7 @@
 // API keys of a user: created (the key returned once, only its hash kept), listed with their use
 // over the last 30 days, revoked, and resolved from an `Authorization: Bearer` header.
 import { sql } from 'kysely'
+import { isUuid } from '~/utils/uuid'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import type { ApiKeyEnvironment } from '~/db/schema'
 import type { SessionUser } from '~/features/auth/session.server'
@@ -135,6 +136,3 @@ export async function authenticateApiKey(key: string, db: DbOrTx = getDb(), now 
   return { kind: 'key', user, apiKey: { id: key_id, environment } }
 }
 
-function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
-}
