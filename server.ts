@@ -11,7 +11,9 @@ import { pinoHttp } from 'pino-http'
 import { config } from './app/config.server'
 import { databaseHandle, getDb } from './app/db/db.server'
 import { migrateToLatest } from './app/db/migrate.server'
+import { stopBoss } from './app/features/queue/boss.server'
 import { apiKeyGate } from './app/features/api-keys/gate.server'
+import { startWebhookWorker } from './app/features/webhooks/delivery.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
 import { logger } from './app/utils/logger.server'
 
@@ -21,6 +23,8 @@ const buildDir = process.env.BUILD_DIR ?? 'build'
 
 await migrateToLatest(getDb())
 logger.info({ database: databaseHandle().kind }, 'database ready')
+// Webhook deliveries (once per process; the lead moves this to the worker role when it exists).
+await startWebhookWorker()
 
 const viteDevServer = production
   ? undefined
@@ -150,6 +154,7 @@ async function shutdown(signal: string) {
   force.unref()
   server.close(async () => {
     await viteDevServer?.close()
+    await stopBoss()
     await getDb().destroy()
     logger.info('stopped')
     process.exit(0)

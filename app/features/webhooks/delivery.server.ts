@@ -13,7 +13,7 @@ import { getBoss } from '~/features/queue/boss.server'
 import { logger } from '~/utils/logger.server'
 import { existingSingleton, replaceSingleton } from '~/utils/singleton.server'
 import { BlockedAddressError, guardedLookup, isPublicAddress, stripBrackets } from './address-guard.server'
-import { ensureQueue, openSecret, WEBHOOK_QUEUE, type DeliveryJob } from './endpoints.server'
+import { openSecret, prepareWebhooks, WEBHOOK_QUEUE, type DeliveryJob } from './endpoints.server'
 
 export const WEBHOOK_TIMEOUT_MS = 10_000
 export const RESPONSE_EXCERPT_BYTES = 512
@@ -151,7 +151,7 @@ export function startWebhookWorker(options: WorkerOptions = {}): Promise<string>
   const started = existingSingleton<Promise<string>>(WORKER)
   if (started) return started
   const starting = (async () => {
-    await ensureQueue()
+    await prepareWebhooks()
     const boss = await getBoss()
     return boss.work<DeliveryJob>(
       WEBHOOK_QUEUE,

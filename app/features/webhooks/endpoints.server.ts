@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import { config } from '~/config.server'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { WebhookDeliveryStatus } from '~/db/schema'
-import { singleton } from '~/utils/singleton.server'
+import { existingSingleton, singleton } from '~/utils/singleton.server'
 import { isUuid } from '~/utils/uuid'
 import { getBoss } from '~/features/queue/boss.server'
 import { isPublicAddress, resolveHost } from './address-guard.server'
@@ -174,9 +174,7 @@ export async function emitEvent(
   event: { accountId: string; type: WebhookEvent; data: Record<string, unknown> },
   dbOrTx: DbOrTx = getDb(),
 ): Promise<string[]> {
-  const boss = await getBoss()
-  // Outside the transaction: on PGlite pg-boss's own queries wait for ours to end.
-  await ensureQueue()
+  const boss = await readyBoss(dbOrTx)
   return executeTx(dbOrTx, async (trx) => {
     const endpoints = await trx
       .selectFrom('webhook_endpoints')
@@ -203,8 +201,7 @@ export type RedeliverOutcome = { ok: true } | { ok: false; reason: 'not-found' }
 /** The owner asks for one more attempt of a delivery, whatever its state. */
 export async function redeliver(accountId: string, deliveryId: string, db: DbOrTx = getDb()): Promise<RedeliverOutcome> {
   if (!isUuid(deliveryId)) return { ok: false, reason: 'not-found' }
-  const boss = await getBoss()
-  await ensureQueue()
+  const boss = await readyBoss(db)
   return executeTx(db, async (trx) => {
     const row = await trx
       .updateTable('webhook_deliveries as d')
@@ -221,11 +218,25 @@ export async function redeliver(accountId: string, deliveryId: string, db: DbOrT
   })
 }
 
-/** The deliveries queue, created once per process. */
-export function ensureQueue(): Promise<void> {
-  return singleton('webhook-queue', async () => {
+const QUEUE_READY = 'webhook-queue'
+
+/**
+ * pg-boss started and the deliveries queue created, once per process. The worker's start does it;
+ * a process that emits events inside its own transactions must have done it before (on PGlite,
+ * pg-boss's own queries wait for an open transaction to end, so starting it inside one never ends).
+ */
+export function prepareWebhooks(): Promise<void> {
+  return singleton(QUEUE_READY, async () => {
     const boss = await getBoss()
     if (!(await boss.getQueue(WEBHOOK_QUEUE))) await boss.createQueue(WEBHOOK_QUEUE)
   })
+}
+
+async function readyBoss(dbOrTx: DbOrTx) {
+  if (dbOrTx.isTransaction && !existingSingleton(QUEUE_READY)) {
+    throw new Error('Webhooks are not prepared: call prepareWebhooks() (or startWebhookWorker()) before emitting inside a transaction')
+  }
+  await prepareWebhooks()
+  return getBoss()
 }
 
