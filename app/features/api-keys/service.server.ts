@@ -34,7 +34,7 @@ export type KeyRefusal = { ok: false; status: 403 | 404 | 409; message: string }
 export type NewKeyView = { id: string; name: string; environment: 'live' | 'test'; prefix: string; key: string }
 
 export async function createKeyFor(
-  auth: Authentication,
+  auth: Pick<Authentication, 'kind'>,
   user: SessionUser,
   input: z.output<typeof createApiKeySchema>,
 ): Promise<{ ok: true; key: NewKeyView } | KeyRefusal> {
@@ -45,7 +45,7 @@ export async function createKeyFor(
   return { ok: true, key: { id, name, environment, prefix, key } }
 }
 
-export async function revokeKeyFor(auth: Authentication, user: SessionUser, keyId: string): Promise<{ ok: true } | KeyRefusal> {
+export async function revokeKeyFor(auth: Pick<Authentication, 'kind'>, user: SessionUser, keyId: string): Promise<{ ok: true } | KeyRefusal> {
   if (auth.kind === 'key') return { ok: false, status: 403, message: KEYS_NEED_SESSION }
   return (await revokeApiKey(user.id, keyId)) ? { ok: true } : { ok: false, status: 404, message: KEY_NOT_FOUND }
 }
