@@ -74,8 +74,8 @@ function date(iso: string) {
 export function DevelopersSection({ data, now }: { data: DevelopersData; now: string }) {
   const { flash, keys, webhooks, confirmRevoke } = data
   return (
-    <section aria-labelledby="developers" id="developers" className="mt-10 scroll-mt-24">
-      <h2 id="developers" className="text-lg font-semibold text-slate-900">
+    <section aria-labelledby="developers-heading" id="developers" className="mt-10 scroll-mt-24">
+      <h2 id="developers-heading" className="text-lg font-semibold text-slate-900">
         Developers
       </h2>
       <p className="mt-1 text-sm text-slate-600">
