@@ -279,7 +279,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               head={['Endpoint', 'What it does']}
               rows={[
                 ['POST /api/keys/', 'Create a key {name, environment: "live" | "test"} → 201 {id, name, environment, prefix, key}'],
-                ['GET /api/keys/', 'Your keys with their last use, runs and credits over 30 days (never the key)'],
+                ['GET /api/keys/', 'Your keys with their last use and recent runs and credits (never the key)'],
                 ['DELETE /api/keys/<id>/', 'Revoke a key → 204'],
                 ['POST /api/webhooks/', 'Register an endpoint {url, events} → 201 {id, url, events, secret}'],
                 ['GET /api/webhooks/', 'Your endpoints and their recent deliveries'],
