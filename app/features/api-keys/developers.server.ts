@@ -9,7 +9,14 @@ import { requireUser } from '~/features/auth/guard.server'
 import type { SessionUser } from '~/features/auth/session.server'
 import { singleton } from '~/utils/singleton.server'
 import { createWebhookSchema } from '~/features/webhooks/schemas'
-import { createWebhookFor, deleteWebhookFor, listWebhooksFor, redeliverFor } from '~/features/webhooks/service.server'
+import {
+  createWebhookFor,
+  deleteWebhookFor,
+  DELIVERY_NOT_FOUND,
+  listWebhooksFor,
+  redeliverFor,
+  WEBHOOK_NOT_FOUND,
+} from '~/features/webhooks/service.server'
 import { KEY_CREATED, KEY_REVOKED } from './messages'
 import { createApiKeySchema } from './schemas'
 import { createKeyFor, listKeysFor, revokeKeyFor } from './service.server'
@@ -73,11 +80,11 @@ export async function developersAction(request: Request): Promise<Response> {
     }
     case 'delete-webhook': {
       const deleted = await deleteWebhookFor(user, field(form, 'id'))
-      return back(deleted ? { kind: 'notice', message: WEBHOOK_DELETED } : { kind: 'error', form: 'list', message: 'No webhook endpoint with this id.' })
+      return back(deleted ? { kind: 'notice', message: WEBHOOK_DELETED } : { kind: 'error', form: 'list', message: WEBHOOK_NOT_FOUND })
     }
     case 'redeliver': {
       const queued = await redeliverFor(user, field(form, 'id'))
-      return back(queued ? { kind: 'notice', message: REDELIVERY_QUEUED } : { kind: 'error', form: 'list', message: 'No webhook delivery with this id.' })
+      return back(queued ? { kind: 'notice', message: REDELIVERY_QUEUED } : { kind: 'error', form: 'list', message: DELIVERY_NOT_FOUND })
     }
     default:
       return back({ kind: 'error', form: 'list', message: 'Unknown action.' })
