@@ -69,19 +69,6 @@ app.use((req, res, next) => {
   res.status(403).json({ error: 'Cross-site request refused.', detail: 'Cross-site request refused.' })
 })
 
-// API keys: refused here when malformed, revoked or unknown; rate-limited per key; every answer to
-// a key carries RateLimit-* and the key's environment.
-app.use('/api', (req, res, next) => {
-  apiKeyGate(req.get('authorization'))
-    .then((gate) => {
-      if (!gate) return next()
-      res.set(gate.headers)
-      if (gate.refusal) return void res.status(gate.refusal.status).json(gate.refusal.body)
-      next()
-    })
-    .catch(next)
-})
-
 app.use(
   helmet({
     contentSecurityPolicy: {
@@ -117,6 +104,19 @@ app.use(
 app.use((req, res, next) => {
   if (req.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
   next()
+})
+
+// API keys: refused here when malformed, revoked or unknown; rate-limited per key; every answer to
+// a key carries RateLimit-* and the key's environment.
+app.use('/api', (req, res, next) => {
+  apiKeyGate(req.get('authorization'))
+    .then((gate) => {
+      if (!gate) return next()
+      res.set(gate.headers)
+      if (gate.refusal) return void res.status(gate.refusal.status).json(gate.refusal.body)
+      next()
+    })
+    .catch(next)
 })
 
 if (viteDevServer) {

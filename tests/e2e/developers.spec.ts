@@ -78,8 +78,15 @@ test('an API key: created, shown once, used, revoked after a confirmation', asyn
   expect(await bearer(baseURL!, key)).toMatchObject({ status: 401, body: { error: KEY_INVALID } })
 })
 
-test('a key name is required, and webhooks refuse private targets and show their secret once', async ({ page }) => {
+test('a key name is required, and webhooks refuse private targets and show their secret once', async ({ page, baseURL }) => {
   await signInNewUser(page)
+  // The JSON endpoints on the real server, with the session cookie.
+  const made = await page.request.post('/api/keys/', { data: { name: 'From a script', environment: 'live' } })
+  expect(made.status(), await made.text()).toBe(201)
+  const { id, key } = (await made.json()) as { id: string; key: string }
+  expect((await bearer(baseURL!, key)).headers['x-facet-environment']).toBe('live')
+  expect((await page.request.delete(`/api/keys/${id}/`)).status()).toBe(204)
+  expect((await bearer(baseURL!, key)).status).toBe(401)
   await openDevelopers(page)
 
   // Without JavaScript the browser's own check would stop an empty name; a blank one reaches the server.
