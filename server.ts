@@ -11,6 +11,7 @@ import { pinoHttp } from 'pino-http'
 import { config } from './app/config.server'
 import { databaseHandle, getDb } from './app/db/db.server'
 import { migrateToLatest } from './app/db/migrate.server'
+import { passClientAddress } from './app/features/security/client-address.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
 import { logger } from './app/utils/logger.server'
 
@@ -27,7 +28,7 @@ const viteDevServer = production
 
 const app = express()
 app.disable('x-powered-by')
-app.set('trust proxy', cfg.TRUST_PROXY)
+app.set('trust proxy', cfg.trustProxy)
 
 app.use(
   pinoHttp({
@@ -45,8 +46,8 @@ app.use(compression())
 
 // Route code only sees a Fetch Request: hand it the client address Express resolved (honouring
 // TRUST_PROXY), and never one the client sent itself.
-app.use((req, res, next) => {
-  req.headers['x-facet-client-ip'] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
+app.use(passClientAddress)
+app.use((_req, res, next) => {
   res.locals.cspNonce = randomBytes(16).toString('base64')
   next()
 })
