@@ -25,6 +25,6 @@ describe('TRUST_PROXY', () => {
   })
 
   it('defaults to trusting no proxy', () => {
-    expect(readConfig({ DATA_DIR: 'tests/.tmp/data', SESSION_SECRET: 'x'.repeat(32), RESULTS_KEY: 'a'.repeat(64) }).trustProxy).toBe(0)
+    expect(readConfig({ NODE_ENV: 'test', DATA_DIR: 'tests/.tmp/data', SESSION_SECRET: 'x'.repeat(32), RESULTS_KEY: 'a'.repeat(64) }).trustProxy).toBe(0)
   })
 })
