@@ -1,7 +1,7 @@
 // The operator command's work (scripts/credits.ts): adjust a user's balance by email and show an
 // account. A positive amount is a grant; a negative one a correction that never takes the balance
 // below zero. Both are recorded as kind 'adjustment' with the operator's reason.
-import { getDb, type DB } from '~/db/db.server'
+import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { describeTransaction, formatActivityDate, type TransactionView } from './display'
 import { listTransactions } from './history.server'
 import { deduct, ensureUserAccount, grant } from './ledger.server'
@@ -20,7 +20,7 @@ export function parseAmount(raw: string | undefined): number {
   return amount
 }
 
-async function userByEmail(email: string, db: DB) {
+async function userByEmail(email: string, db: DbOrTx) {
   const user = await db
     .selectFrom('users')
     .select(['id', 'email'])
@@ -34,21 +34,23 @@ export async function adjustUserCredits(
   email: string,
   amount: number,
   reason: string,
-  db: DB = getDb(),
+  db: DbOrTx = getDb(),
 ): Promise<{ email: string; transactionId: number; balance: number }> {
   if (!reason.trim()) throw new OperatorError('A reason is required (it is shown in the ledger).')
-  const user = await userByEmail(email, db)
-  const accountId = await ensureUserAccount(user.id, db)
   const description = reason.trim().slice(0, 200)
-  if (amount > 0) {
-    const result = await grant({ accountId, amount, kind: 'adjustment', description }, db)
-    return { email: user.email, ...result }
-  }
-  const result = await deduct({ accountId, amount: -amount, description }, db)
-  if (!result.ok) {
-    throw new OperatorError(`Cannot take ${-amount} credits from ${user.email}: the balance is only ${result.balance}.`)
-  }
-  return { email: user.email, transactionId: result.transactionId, balance: result.balance }
+  return executeTx(db, async (trx) => {
+    const user = await userByEmail(email, trx)
+    const accountId = await ensureUserAccount(user.id, trx)
+    if (amount > 0) {
+      const result = await grant({ accountId, amount, kind: 'adjustment', description }, trx)
+      return { email: user.email, ...result }
+    }
+    const result = await deduct({ accountId, amount: -amount, description }, trx)
+    if (!result.ok) {
+      throw new OperatorError(`Cannot take ${-amount} credits from ${user.email}: the balance is only ${result.balance}.`)
+    }
+    return { email: user.email, transactionId: result.transactionId, balance: result.balance }
+  })
 }
 
 export interface AccountReport {
@@ -58,7 +60,7 @@ export interface AccountReport {
   transactions: TransactionView[]
 }
 
-export async function showUserCredits(email: string, limit = 10, db: DB = getDb()): Promise<AccountReport> {
+export async function showUserCredits(email: string, limit = 10, db: DbOrTx = getDb()): Promise<AccountReport> {
   const user = await userByEmail(email, db)
   const accountId = await ensureUserAccount(user.id, db)
   const account = await db
