@@ -11,6 +11,7 @@ import { pinoHttp } from 'pino-http'
 import { config } from './app/config.server'
 import { databaseHandle, getDb } from './app/db/db.server'
 import { migrateToLatest } from './app/db/migrate.server'
+import { startOperatorChannel } from './app/features/operator/channel.server'
 import { passClientAddress } from './app/features/security/client-address.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
 import { logger } from './app/utils/logger.server'
@@ -21,6 +22,8 @@ const buildDir = process.env.BUILD_DIR ?? 'build'
 
 await migrateToLatest(getDb())
 logger.info({ database: databaseHandle().kind }, 'database ready')
+// Operator commands (npm run credits) reach this process instead of opening the database beside it.
+const operatorChannel = await startOperatorChannel(cfg.dataDir)
 
 const viteDevServer = production
   ? undefined
@@ -136,6 +139,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 25_000)
   force.unref()
   server.close(async () => {
+    await operatorChannel?.close()
     await viteDevServer?.close()
     await getDb().destroy()
     logger.info('stopped')

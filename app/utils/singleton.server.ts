@@ -13,3 +13,9 @@ export function replaceSingleton<T>(name: string, value: T): void {
   store.__facetSingletons ??= new Map()
   store.__facetSingletons.set(name, value)
 }
+
+/** Whether `name` exists yet, e.g. to close a database handle only when one was opened. */
+export function isSingletonCreated(name: string): boolean {
+  const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
+  return store.__facetSingletons?.has(name) ?? false
+}
