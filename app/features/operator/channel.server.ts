@@ -63,6 +63,10 @@ function serve(socket: net.Socket) {
     void answer(received.slice(0, end)).then((reply) => socket.end(JSON.stringify(reply) + '\n'))
   }
   socket.on('data', onData)
+  // The client hung up before sending a whole request: nothing to answer.
+  socket.on('end', () => {
+    if (!received.includes('\n')) socket.destroy()
+  })
 }
 
 /** Sends one command to the studio listening on `socketPath`; null when none listens there. */
@@ -82,7 +86,7 @@ export function sendOperatorCommand(socketPath: string, command: string, args: u
       try {
         resolve(JSON.parse(reply) as OperatorAnswer)
       } catch {
-        reject(new Error(`The studio on ${socketPath} sent an answer that is not JSON.`))
+        reject(new Error(`The studio on ${socketPath} sent an answer that is not JSON: ${JSON.stringify(reply.slice(0, 200))}`))
       }
     })
     socket.on('error', (error: NodeJS.ErrnoException) => {
@@ -143,7 +147,8 @@ export async function startOperatorChannel(dataDir: string): Promise<OperatorCha
     }
     rmSync(socketPath, { force: true })
   }
-  const server = net.createServer(serve)
+  // The client ends its side once the request is sent; ours stays open for the answer.
+  const server = net.createServer({ allowHalfOpen: true }, serve)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(socketPath, () => {
