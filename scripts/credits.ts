@@ -10,7 +10,7 @@ import { getDb } from '../app/db/db.server'
 import { DataFolderLockedError } from '../app/db/data-folder-lock.server'
 import { formatReport, OperatorError, parseAmount, type AccountReport } from '../app/features/credits/operator.server'
 import { executeOperatorCommand } from '../app/features/operator/channel.server'
-import { isSingletonCreated } from '../app/utils/singleton.server'
+import { existingSingleton } from '../app/utils/singleton.server'
 
 const USAGE = `Usage:
   npm run credits -- grant <email> <amount> "<reason>"
@@ -57,6 +57,6 @@ try {
   }
 } finally {
   // Only close a database this process opened (the command may have gone to the running studio).
-  if (isSingletonCreated('database')) await getDb().destroy()
+  if (existingSingleton('database')) await getDb().destroy()
 }
 process.exit(exitCode)

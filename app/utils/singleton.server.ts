@@ -14,8 +14,8 @@ export function replaceSingleton<T>(name: string, value: T): void {
   store.__facetSingletons.set(name, value)
 }
 
-/** Whether `name` exists yet, e.g. to close a database handle only when one was opened. */
-export function isSingletonCreated(name: string): boolean {
+/** The value if it was created already, without creating it (for shutdown paths). */
+export function existingSingleton<T>(name: string): T | undefined {
   const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
-  return store.__facetSingletons?.has(name) ?? false
+  return store.__facetSingletons?.get(name) as T | undefined
 }
