@@ -14,6 +14,8 @@ import { migrateToLatest } from './app/db/migrate.server'
 import { stopBoss } from './app/features/queue/boss.server'
 import { apiKeyGate } from './app/features/api-keys/gate.server'
 import { startWebhookWorker } from './app/features/webhooks/delivery.server'
+import { startOperatorChannel } from './app/features/operator/channel.server'
+import { passClientAddress } from './app/features/security/client-address.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
 import { logger } from './app/utils/logger.server'
 
@@ -23,6 +25,8 @@ const buildDir = process.env.BUILD_DIR ?? 'build'
 
 await migrateToLatest(getDb())
 logger.info({ database: databaseHandle().kind }, 'database ready')
+// Operator commands (npm run credits) reach this process instead of opening the database beside it.
+const operatorChannel = await startOperatorChannel(cfg.dataDir)
 // Webhook deliveries (once per process; the lead moves this to the worker role when it exists).
 await startWebhookWorker()
 
@@ -32,7 +36,7 @@ const viteDevServer = production
 
 const app = express()
 app.disable('x-powered-by')
-app.set('trust proxy', cfg.TRUST_PROXY)
+app.set('trust proxy', cfg.trustProxy)
 
 app.use(
   pinoHttp({
@@ -50,8 +54,8 @@ app.use(compression())
 
 // Route code only sees a Fetch Request: hand it the client address Express resolved (honouring
 // TRUST_PROXY), and never one the client sent itself.
-app.use((req, res, next) => {
-  req.headers['x-facet-client-ip'] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
+app.use(passClientAddress)
+app.use((_req, res, next) => {
   res.locals.cspNonce = randomBytes(16).toString('base64')
   next()
 })
@@ -153,6 +157,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 25_000)
   force.unref()
   server.close(async () => {
+    await operatorChannel?.close()
     await viteDevServer?.close()
     await stopBoss()
     await getDb().destroy()

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { createCookie } from '@remix-run/node'
 import { config } from '~/config.server'
-import { getDb, type DB } from '~/db/db.server'
+import { getDb, type DbOrTx } from '~/db/db.server'
 import { authenticateApiKey, type ApiKeyRef } from '~/features/api-keys/keys.server'
 import { singleton } from '~/utils/singleton.server'
 import { startAuthSweeper } from './sweeper.server'
@@ -52,7 +52,7 @@ export function newToken(): string {
 
 export async function createSession(
   userId: string,
-  options: { userAgent?: string | null; db?: DB; now?: Date } = {},
+  options: { userAgent?: string | null; db?: DbOrTx; now?: Date } = {},
 ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
   startAuthSweeper()
   const db = options.db ?? getDb()
@@ -71,11 +71,11 @@ export async function createSession(
   return { token, sessionId: row.id, expiresAt }
 }
 
-export async function revokeSession(sessionId: string, db: DB = getDb()): Promise<void> {
+export async function revokeSession(sessionId: string, db: DbOrTx = getDb()): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: new Date() }).where('id', '=', sessionId).execute()
 }
 
-export async function revokeOtherSessions(userId: string, keepSessionId: string | null, db: DB = getDb()) {
+export async function revokeOtherSessions(userId: string, keepSessionId: string | null, db: DbOrTx = getDb()) {
   let query = db
     .updateTable('sessions')
     .set({ revoked_at: new Date() })
@@ -96,7 +96,7 @@ function presentedCredential(request: Request): Credential {
   return { scheme: match[1].toLowerCase() as 'token' | 'bearer', value: match[2] }
 }
 
-async function lookup(token: string, db: DB): Promise<{ user: SessionUser; sessionId: string } | null> {
+async function lookup(token: string, db: DbOrTx): Promise<{ user: SessionUser; sessionId: string } | null> {
   startAuthSweeper()
   const row = await db
     .selectFrom('sessions')
@@ -112,7 +112,7 @@ async function lookup(token: string, db: DB): Promise<{ user: SessionUser; sessi
 }
 
 /** Who is calling: the Authorization header (Token or Bearer key) wins over the session cookie, as API clients expect. */
-export async function getAuthentication(request: Request, db: DB = getDb()): Promise<Authentication> {
+export async function getAuthentication(request: Request, db: DbOrTx = getDb()): Promise<Authentication> {
   const credential = presentedCredential(request)
   if (credential === null) return { kind: 'invalid', via: 'token' }
   if (credential?.scheme === 'bearer') {

@@ -4,6 +4,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimite
 import { config } from '~/config.server'
 import { databaseHandle } from '~/db/db.server'
 import { singleton } from '~/utils/singleton.server'
+import { CLIENT_ADDRESS_HEADER } from './client-address.server'
 
 export interface RateLimitRule {
   /** A short name, unique per limiter: it prefixes every key. */
@@ -93,9 +94,9 @@ export async function resetRateLimit(rule: RateLimitRule, key: string): Promise<
   await limiter.delete(key)
 }
 
-/** The client address, as Express resolved it (it honours TRUST_PROXY) and passed in the load context. */
+/** The client address, as Express resolved it (it honours TRUST_PROXY) and passed in a header (server.ts). */
 export function clientAddress(request: Request): string {
-  return request.headers.get('x-facet-client-ip') ?? 'unknown'
+  return request.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown'
 }
 
 export function tooManyRequests(outcome: { retryAfterSeconds: number }, message: string): Response {
