@@ -53,6 +53,13 @@ test('an API key: created, shown once, used, revoked after a confirmation', asyn
   await expect(row).toContainText('Last used never')
   await expect(row).toContainText('0 runs, 0 credits')
 
+  // Usable on a phone: nothing scrolls sideways at 360 px.
+  const original = page.viewportSize()!
+  await page.setViewportSize({ width: 360, height: 800 })
+  expect(await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)).toBeLessThanOrEqual(360)
+  await page.screenshot({ path: `test-results/screenshots/developers-${info.project.name}-360.png`, fullPage: true })
+  await page.setViewportSize(original)
+
   const used = await bearer(baseURL!, key)
   expect(used.status).toBe(200)
   expect(used.body.results).toEqual([expect.objectContaining({ name: 'Shop sync', environment: 'test', prefix: key.slice(0, 12) })])
