@@ -155,7 +155,7 @@ export function startWebhookWorker(options: WorkerOptions = {}): Promise<string>
     const boss = await getBoss()
     return boss.work<DeliveryJob>(
       WEBHOOK_QUEUE,
-      { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, localConcurrency: 2 },
+      { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, localConcurrency: 2 },
       async (jobs: Job<DeliveryJob>[]) => {
         for (const job of jobs) await attemptDelivery(job.data, options.retryDelaysSeconds)
       },
