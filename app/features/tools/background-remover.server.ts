@@ -97,10 +97,11 @@ export async function removeBackground(
 
   let bytes: Buffer
   if (background) {
-    bytes = await sharp(cutout, { raw: { width: image.width, height: image.height, channels: 4 } })
+    const flat = await sharp(cutout, { raw: { width: image.width, height: image.height, channels: 4 } })
       .flatten({ background })
-      .png({ compressionLevel: 3, adaptiveFiltering: true })
+      .raw()
       .toBuffer()
+    bytes = await encodePng({ data: flat, width: image.width, height: image.height, channels: 3 })
   } else {
     bytes = await encodePng({ data: cutout, width: image.width, height: image.height, channels: 4 }, { keepAlpha: true })
   }
