@@ -27,12 +27,22 @@ class IntList {
   }
 }
 
+/** Connected regions as horizontal runs: no per-pixel label array (48 MB at 12 MP) is needed. */
+export interface Regions {
+  /** Each run's first pixel (y * width + x), its length and its region's label, in raster order. */
+  runs: { offsets: Int32Array; lengths: Int32Array; labels: Int32Array }
+  count: number
+  /** Pixels in each region, by label. */
+  areas: Float64Array
+  /** 1 for a region that reaches the image's edge, by label. */
+  touchesBorder: Uint8Array
+}
+
 /**
  * Labels the connected regions of pixels equal to `target`. Works on horizontal runs rather than
  * pixels (union-find over runs that touch the run above), so a 12 MP matte of a few large regions
  * costs a few hundred thousand unions instead of twelve million. Labels run 1..count in the order
- * each region's first pixel appears in raster order; `areas[label]` is each region's size;
- * `touchesBorder` says which regions reach the image's edge.
+ * each region's first pixel appears in raster order.
  */
 export function labelRegions(
   binary: Uint8Array,
@@ -40,8 +50,7 @@ export function labelRegions(
   width: number,
   height: number,
   eightConnected: boolean,
-): { labels: Int32Array; count: number; areas: Float64Array; touchesBorder: Uint8Array } {
-  const size = width * height
+): Regions {
   // Runs in raster order: start x, end x (exclusive), row, provisional label.
   const starts = new IntList()
   const ends = new IntList()
@@ -116,28 +125,34 @@ export function labelRegions(
     const root = find(label)
     dense[label] = root === label ? ++count : dense[root]
   }
-  const labels = new Int32Array(size)
+  const runCount = starts.length
+  const runs = { offsets: new Int32Array(runCount), lengths: new Int32Array(runCount), labels: new Int32Array(runCount) }
   const areas = new Float64Array(count + 1)
   const touchesBorder = new Uint8Array(count + 1)
-  for (let r = 0; r < starts.length; r++) {
+  for (let r = 0; r < runCount; r++) {
     const d = dense[runLabels.values[r]]
     const start = starts.values[r]
     const end = ends.values[r]
     const row = rows.values[r]
-    labels.fill(d, row * width + start, row * width + end)
+    runs.offsets[r] = row * width + start
+    runs.lengths[r] = end - start
+    runs.labels[r] = d
     areas[d] += end - start
     if (row === 0 || row === height - 1 || start === 0 || end === width) touchesBorder[d] = 1
   }
-  return { labels, count, areas, touchesBorder }
+  return { runs, count, areas, touchesBorder }
 }
 
-/** Mean and spread of the colours on the image border that the matte calls background. */
-function backdropColour(rgba: Buffer, isOutside: (p: number) => boolean, width: number, height: number): { mean: number[]; spread: number } | null {
+/**
+ * Mean and spread of the colours on the image border that the matte calls background. Every
+ * background pixel on the border belongs to a background region that touches the border.
+ */
+function backdropColour(rgba: Buffer, binary: Uint8Array, width: number, height: number): { mean: number[]; spread: number } | null {
   const sums = [0, 0, 0]
   const squares = [0, 0, 0]
   let n = 0
   const add = (p: number) => {
-    if (!isOutside(p)) return
+    if (binary[p]) return
     for (let k = 0; k < 3; k++) {
       const v = rgba[p * 4 + k]
       sums[k] += v
@@ -159,6 +174,61 @@ function backdropColour(rgba: Buffer, isOutside: (p: number) => boolean, width: 
   return { mean, spread }
 }
 
+/** Step 1: keeps the largest foreground component and any other big one; specks elsewhere are noise. */
+function dropSpecks(binary: Uint8Array, soft: Buffer, width: number, height: number, minComponentShare: number): boolean {
+  const parts = labelRegions(binary, 1, width, height, true)
+  let largest = 0
+  for (let label = 1; label <= parts.count; label++) if (parts.areas[label] > largest) largest = parts.areas[label]
+  if (largest === 0) return false
+  const { offsets, lengths, labels } = parts.runs
+  for (let r = 0; r < labels.length; r++) {
+    if (parts.areas[labels[r]] >= largest * minComponentShare) continue
+    binary.fill(0, offsets[r], offsets[r] + lengths[r])
+    soft.fill(0, offsets[r], offsets[r] + lengths[r])
+  }
+  return true
+}
+
+/**
+ * Step 2: fills holes (background regions that do not reach the border), unless a hole plainly
+ * shows a uniform backdrop (a mug's handle, a ring).
+ */
+function fillHoles(binary: Uint8Array, rgba: Buffer, width: number, height: number, backdropDistance: number): void {
+  const gaps = labelRegions(binary, 0, width, height, false)
+  const isHole = (label: number) => label > 0 && !gaps.touchesBorder[label]
+  let holes = 0
+  for (let label = 1; label <= gaps.count; label++) if (isHole(label)) holes++
+  if (holes === 0) return
+  const backdrop = backdropColour(rgba, binary, width, height)
+  const { offsets, lengths, labels } = gaps.runs
+  const sums = new Float64Array((gaps.count + 1) * 3)
+  for (let r = 0; r < labels.length; r++) {
+    const label = labels[r]
+    if (!isHole(label)) continue
+    for (let p = offsets[r], end = p + lengths[r]; p < end; p++) {
+      sums[label * 3] += rgba[p * 4]
+      sums[label * 3 + 1] += rgba[p * 4 + 1]
+      sums[label * 3 + 2] += rgba[p * 4 + 2]
+    }
+  }
+  const fill = new Uint8Array(gaps.count + 1)
+  for (let label = 1; label <= gaps.count; label++) {
+    if (!isHole(label)) continue
+    let showsBackdrop = false
+    if (backdrop && backdrop.spread < backdropDistance) {
+      const n = gaps.areas[label]
+      const d = Math.hypot(
+        sums[label * 3] / n - backdrop.mean[0],
+        sums[label * 3 + 1] / n - backdrop.mean[1],
+        sums[label * 3 + 2] / n - backdrop.mean[2],
+      )
+      showsBackdrop = d < backdropDistance
+    }
+    fill[label] = showsBackdrop ? 0 : 1
+  }
+  for (let r = 0; r < labels.length; r++) if (fill[labels[r]]) binary.fill(1, offsets[r], offsets[r] + lengths[r])
+}
+
 /**
  * Refines a soft matte (0..255, already at the image's size) in place and returns it.
  * `rgba` is the image itself, used to tell holes that show the backdrop from holes in the subject.
@@ -168,53 +238,8 @@ export async function refineMatte(soft: Buffer, rgba: Buffer, width: number, hei
   const binary = new Uint8Array(size)
   for (let p = 0; p < size; p++) binary[p] = soft[p] >= THRESHOLD ? 1 : 0
 
-  // 1. Keep the largest component and any other big one; specks elsewhere are noise.
-  const parts = labelRegions(binary, 1, width, height, true)
-  let largest = 0
-  for (let label = 1; label <= parts.count; label++) if (parts.areas[label] > largest) largest = parts.areas[label]
-  if (largest === 0) return soft
-  const keep = new Uint8Array(parts.count + 1)
-  for (let label = 1; label <= parts.count; label++) keep[label] = parts.areas[label] >= largest * options.minComponentShare ? 1 : 0
-  for (let p = 0; p < size; p++) {
-    if (binary[p] && !keep[parts.labels[p]]) {
-      binary[p] = 0
-      soft[p] = 0
-    }
-  }
-
-  // 2. Fill holes (background regions that do not reach the border), unless a hole plainly shows a
-  //    uniform backdrop (a mug's handle, a ring).
-  const gaps = labelRegions(binary, 0, width, height, false)
-  const isHole = (label: number) => label > 0 && !gaps.touchesBorder[label]
-  let holes = 0
-  for (let label = 1; label <= gaps.count; label++) if (isHole(label)) holes++
-  if (holes > 0) {
-    const backdrop = backdropColour(rgba, (p) => gaps.labels[p] > 0 && gaps.touchesBorder[gaps.labels[p]] === 1, width, height)
-    const sums = new Float64Array((gaps.count + 1) * 3)
-    for (let p = 0; p < size; p++) {
-      const label = gaps.labels[p]
-      if (!isHole(label)) continue
-      sums[label * 3] += rgba[p * 4]
-      sums[label * 3 + 1] += rgba[p * 4 + 1]
-      sums[label * 3 + 2] += rgba[p * 4 + 2]
-    }
-    const fill = new Uint8Array(gaps.count + 1)
-    for (let label = 1; label <= gaps.count; label++) {
-      if (!isHole(label)) continue
-      let showsBackdrop = false
-      if (backdrop && backdrop.spread < options.backdropDistance) {
-        const n = gaps.areas[label]
-        const d = Math.hypot(
-          sums[label * 3] / n - backdrop.mean[0],
-          sums[label * 3 + 1] / n - backdrop.mean[1],
-          sums[label * 3 + 2] / n - backdrop.mean[2],
-        )
-        showsBackdrop = d < options.backdropDistance
-      }
-      fill[label] = showsBackdrop ? 0 : 1
-    }
-    for (let p = 0; p < size; p++) if (fill[gaps.labels[p]]) binary[p] = 1
-  }
+  if (!dropSpecks(binary, soft, width, height, options.minComponentShare)) return soft
+  fillHoles(binary, rgba, width, height, options.backdropDistance)
 
   // 3. Edges: a blurred copy of the binary mask is 255 deep inside, 0 far outside and in between only
   //    near the outline. Inside, alpha is at least that; outside, at most that; so the model's soft
