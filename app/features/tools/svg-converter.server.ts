@@ -86,7 +86,15 @@ export async function convertSvg(svg: SanitizedSvg, options: SvgConvertOptions, 
   const started = performance.now()
   const background = options.background ?? (options.format === 'jpeg' ? DEFAULT_BACKGROUND : undefined)
   const rendered = await svgRenderers().render(
-    { svg: svg.svg, scale: options.scale, format: options.format, background, maxPixels: MAX_OUTPUT_PIXELS, maxSide: MAX_OUTPUT_SIDE },
+    {
+      svg: svg.svg,
+      scale: options.scale,
+      format: options.format,
+      background,
+      fonts: svg.hasText !== false,
+      maxPixels: MAX_OUTPUT_PIXELS,
+      maxSide: MAX_OUTPUT_SIDE,
+    },
     signal,
   )
   return {

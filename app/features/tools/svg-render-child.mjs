@@ -4,7 +4,7 @@
 // development, tests and production alike.
 //
 // Protocol (IPC, advanced serialisation), one job at a time: the parent sends
-//   { id: number, svg: string, scale: number, format: 'png' | 'jpeg' | 'webp', background?: string, maxPixels: number, maxSide: number }
+//   { id: number, svg: string, scale: number, format: 'png' | 'jpeg' | 'webp', background?: string, fonts: boolean, maxPixels: number, maxSide: number }
 // and receives { id, ok: true, width, height, bytes (the encoded file), timings } or
 //   { id, ok: false, status, error }, both with maxRssKb (this process's peak memory).
 import { readFileSync } from 'node:fs'
@@ -36,20 +36,24 @@ async function encode(image, format, background) {
   return pipeline.toBuffer()
 }
 
-async function render({ svg, scale, format, background, maxPixels, maxSide }) {
+const FONTS = {
+  fontFiles: FONT_FILES,
+  loadSystemFonts: false,
+  defaultFontFamily: 'DejaVu Sans',
+  sansSerifFamily: 'DejaVu Sans',
+  serifFamily: 'DejaVu Serif',
+  monospaceFamily: 'DejaVu Sans Mono',
+}
+// resvg reads the font files again for every render: a drawing without text skips them.
+const NO_FONTS = { loadSystemFonts: false }
+
+async function render({ svg, scale, format, background, fonts, maxPixels, maxSide }) {
   const t0 = performance.now()
   let resvg
   try {
     resvg = new Resvg(svg, {
       fitTo: { mode: 'zoom', value: scale },
-      font: {
-        fontFiles: FONT_FILES,
-        loadSystemFonts: false,
-        defaultFontFamily: 'DejaVu Sans',
-        sansSerifFamily: 'DejaVu Sans',
-        serifFamily: 'DejaVu Serif',
-        monospaceFamily: 'DejaVu Sans Mono',
-      },
+      font: fonts ? FONTS : NO_FONTS,
       logLevel: 'off',
     })
   } catch (error) {

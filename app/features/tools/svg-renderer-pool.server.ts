@@ -18,6 +18,8 @@ export interface RenderRequest {
   format: SvgFormat
   /** Flattened onto this CSS colour; none keeps the alpha channel. */
   background?: string
+  /** Load the bundled fonts (needed only by text). */
+  fonts: boolean
   maxPixels: number
   maxSide: number
 }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ToolError } from './errors.server'
 import { RENDER_TIMEOUT_MESSAGE, RENDERER_FAILED_MESSAGE, RendererPool, type PoolOptions } from './svg-renderer-pool.server'
 
-const LIMITS = { format: 'png' as const, maxPixels: 40_000_000, maxSide: 16_383 }
+const LIMITS = { format: 'png' as const, fonts: true, maxPixels: 40_000_000, maxSide: 16_383 }
 const rect = (side: number) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><rect width="${side}" height="${side}" fill="#0a0"/></svg>`
 /** resvg 2.6.2 aborts (SIGABRT) on this file once fonts are loaded: see STACK.md. */
