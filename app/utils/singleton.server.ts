@@ -13,11 +13,3 @@ export function replaceSingleton<T>(name: string, value: T): void {
   store.__facetSingletons ??= new Map()
   store.__facetSingletons.set(name, value)
 }
-
-/** Removes and returns a singleton, so the next `singleton(name, …)` creates a fresh one (tests). */
-export function removeSingleton<T>(name: string): T | undefined {
-  const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
-  const value = store.__facetSingletons?.get(name) as T | undefined
-  store.__facetSingletons?.delete(name)
-  return value
-}

@@ -2,7 +2,7 @@
 // of a pool of renderer processes (see svg-renderer-pool.server.ts for why).
 import sharp from 'sharp'
 import { config } from '~/config.server'
-import { removeSingleton, singleton } from '~/utils/singleton.server'
+import { singleton } from '~/utils/singleton.server'
 import { DEFAULT_BACKGROUND, type SvgFormat } from './catalog'
 import { badRequest } from './errors.server'
 import { RendererPool } from './svg-renderer-pool.server'
@@ -61,24 +61,28 @@ export function checkOutputSize(svg: Pick<SanitizedSvg, 'width' | 'height'>, sca
   return { width, height }
 }
 
-const SVG_POOL = 'svg-renderer-pool'
+const poolHolder = () => singleton('svg-renderer-pool', () => ({ pool: null as RendererPool | null }))
 
 /** The renderer pool of this process, started on first use with the configured size and limits. */
 export function svgRenderers(): RendererPool {
-  return singleton(SVG_POOL, () => {
+  const holder = poolHolder()
+  if (!holder.pool) {
     const c = config()
-    return new RendererPool({
+    holder.pool = new RendererPool({
       size: c.SVG_RENDERERS,
       timeoutMs: c.SVG_RENDER_TIMEOUT_MS,
       memoryMb: c.SVG_RENDERER_MEMORY_MB,
       maxRenders: c.SVG_RENDERER_MAX_RENDERS,
     })
-  })
+  }
+  return holder.pool
 }
 
 /** Tests change the pool's settings: the old pool's processes are stopped and a new pool starts on next use. */
 export function resetSvgRenderersForTests(): void {
-  removeSingleton<RendererPool>(SVG_POOL)?.close()
+  const holder = poolHolder()
+  holder.pool?.close()
+  holder.pool = null
 }
 
 export async function convertSvg(svg: SanitizedSvg, options: SvgConvertOptions, signal?: AbortSignal): Promise<SvgConversion> {
