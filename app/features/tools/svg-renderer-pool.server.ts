@@ -55,6 +55,8 @@ type ChildAnswer = { id: number; maxRssKb: number } & (
   | { ok: false; status: number; error: string }
 )
 
+const RESTART_DELAY_MS = 1000
+
 export const RENDERER_FAILED_MESSAGE = 'This SVG could not be rendered: the renderer failed on it. Try simplifying the file.'
 export const RENDER_TIMEOUT_MESSAGE = 'This SVG took too long to render. Try simplifying the file or a smaller scale.'
 
@@ -86,6 +88,8 @@ class Renderer {
   claimed = false
   pending: Pending | null = null
   dead = false
+  /** Whether the process ever reported ready (one that dies before that is not restarted at once). */
+  started = false
   /** Settles when the process has started and can take a render (its start-up is not render time). */
   readonly ready: Promise<boolean>
   private stderr = ''
@@ -105,7 +109,10 @@ class Renderer {
     let started: (ok: boolean) => void = () => {}
     this.ready = new Promise((resolve) => (started = resolve))
     this.child.on('message', (message) => {
-      if ((message as { ready?: boolean }).ready) started(true)
+      if ((message as { ready?: boolean }).ready) {
+        this.started = true
+        started(true)
+      }
       else this.answer(message as ChildAnswer)
     })
     this.child.on('error', (error) => logger.warn({ err: error.message }, 'SVG renderer could not start'))
@@ -212,9 +219,14 @@ export class RendererPool {
     return new Renderer(this.script, this.options.memoryMb, (gone) => {
       const index = this.renderers.indexOf(gone)
       if (index >= 0) this.renderers.splice(index, 1)
-      // A dead or retired process is replaced at once, so the next render finds one ready.
-      if (!this.closed && this.renderers.length < this.options.size) this.renderers.push(this.start())
-      this.wakeOne()
+      const replace = () => {
+        if (!this.closed && this.renderers.length < this.options.size) this.renderers.push(this.start())
+        this.wakeOne()
+      }
+      // A dead or retired process is replaced at once, so the next render finds one ready; one
+      // that could not even start waits a moment first, so a broken setup does not spin.
+      if (gone.started) replace()
+      else setTimeout(replace, RESTART_DELAY_MS).unref()
     })
   }
 
@@ -230,7 +242,19 @@ export class RendererPool {
         free.claimed = true
         return free
       }
-      await new Promise<void>((wake) => this.waiting.push(wake))
+      // Woken when a renderer frees up or is replaced, or when the run is stopped.
+      await new Promise<void>((wake) => {
+        const onAbort = () => {
+          this.waiting.splice(this.waiting.indexOf(woken), 1)
+          wake()
+        }
+        const woken = () => {
+          signal?.removeEventListener('abort', onAbort)
+          wake()
+        }
+        this.waiting.push(woken)
+        signal?.addEventListener('abort', onAbort, { once: true })
+      })
     }
   }
 
@@ -251,7 +275,7 @@ export class RendererPool {
     }
   }
 
-  /** Process ids of the live renderers (tests and the memory benchmark read them). */
+  /** Process ids of the live renderers (tests read them). */
   pids(): number[] {
     return this.renderers.filter((r) => !r.dead && r.child.pid).map((r) => r.child.pid!)
   }

@@ -91,6 +91,16 @@ describe('RendererPool', () => {
     expect(p.pids()).not.toContain(first)
   })
 
+  it('a render waiting for a busy pool is stopped by its abort signal (503); the busy one finishes', async () => {
+    const p = pool()
+    const busy = p.render({ svg: rect(1000), scale: 1, ...LIMITS })
+    const controller = new AbortController()
+    const waiting = p.render({ svg: rect(10), scale: 1, ...LIMITS }, controller.signal)
+    controller.abort()
+    expect((await failure(waiting)).status).toBe(503)
+    expect((await busy).width).toBe(1000)
+  })
+
   it('an aborted render kills its renderer and answers 503', async () => {
     const p = pool()
     const controller = new AbortController()
