@@ -4,7 +4,7 @@
 // process it started (the SVG renderers, if any). Part of `npm run bench` (tools section), or
 // alone: npx tsx bench/tools.ts memory
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -58,10 +58,13 @@ async function upload12Mp(): Promise<Buffer> {
 }
 
 export async function benchServiceMemory(): Promise<object> {
-  const buildDir = process.env.BUILD_DIR ?? 'build'
-  if (!existsSync(path.join(ROOT, buildDir, 'server/index.js'))) {
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/@remix-run/dev/dist/cli.js'), 'vite:build'], { cwd: ROOT, stdio: 'ignore' })
-  }
+  // A fresh production build of its own, so the measurement never runs yesterday's code.
+  const buildDir = 'build-bench'
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/@remix-run/dev/dist/cli.js'), 'vite:build'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    env: { ...process.env, BUILD_DIR: buildDir },
+  })
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'facet-bench-'))
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
@@ -73,6 +76,7 @@ export async function benchServiceMemory(): Promise<object> {
     env: {
       ...inherited,
       NODE_ENV: 'production',
+      BUILD_DIR: buildDir,
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: base,
