@@ -2,17 +2,22 @@
 // p50/p95 latency, peak RSS, the share of time spent outside the model, and for super-resolution
 // the model-only time per input pixel (its compute bound) against the tool's time per pixel.
 // Run alone: npx tsx bench/tools.ts [tool ...]   (or as part of npm run bench); the enhancer section
-// also times building a denoise blend (`npx tsx bench/tools.ts denoise-blend` for that alone).
+// also times building a denoise blend (`npx tsx bench/tools.ts denoise-blend` for that alone), and
+// the run ends with the whole service's peak memory under 8 concurrent 12 MP uploads
+// (bench/service-memory.ts; `npx tsx bench/tools.ts memory` for that alone). The remover and the
+// blurrer are also given as a multiple of their model-only pipeline, timed in the same loop.
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import sharp from 'sharp'
-import { removeBackground } from '../app/features/tools/background-remover.server'
+import { activeSegmenter, predictMatte, removeBackground } from '../app/features/tools/background-remover.server'
 import { blurFaces } from '../app/features/tools/face-blurrer.server'
+import { detectFaces } from '../app/features/tools/face-detector.server'
 import { restoreFaces } from '../app/features/tools/face-restorer.server'
 import type { RgbaImage, ToolOutput } from '../app/features/tools/image'
 import { enhanceImage, planEnhancement } from '../app/features/tools/image-enhancer.server'
 import { acquireSrModel, BLENDED_SESSIONS, releaseBlendedModels } from '../app/features/tools/models/denoise-models.server'
 import { threadsPerSession } from '../app/features/tools/models/registry.server'
+import { benchServiceMemory } from './service-memory'
 
 const PHOTOS = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../tests/fixtures/photos')
 
@@ -22,7 +27,12 @@ interface Case {
   megapixels: number
   runs: number
   run: (image: RgbaImage) => Promise<ToolOutput>
+  /** The model-only pipeline (input resize, model, its decoding), timed in the same loop for the ratio. */
+  baseline?: { name: string; run: (image: RgbaImage) => Promise<unknown> }
 }
+
+const segmentationOnly = { name: 'model-only pipeline (predictMatte)', run: (i: RgbaImage) => predictMatte(i, activeSegmenter()) }
+const detectionOnly = { name: 'detection only (detectFaces)', run: (i: RgbaImage) => detectFaces(i) }
 
 async function fixtureAt(name: string, megapixels: number): Promise<RgbaImage> {
   const meta = await sharp(path.join(PHOTOS, name)).metadata()
@@ -83,10 +93,10 @@ async function benchDenoiseBlend(): Promise<object> {
 
 export async function benchTools(only: string[] = []): Promise<object> {
   const all: Case[] = [
-    { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 1, runs: 5, run: (i) => removeBackground(i) },
-    { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 12, runs: 3, run: (i) => removeBackground(i) },
-    { tool: 'face-blurrer', fixture: 'portrait-astronaut.png', megapixels: 1, runs: 5, run: (i) => blurFaces(i, { blur: 32 }) },
-    { tool: 'face-blurrer', fixture: 'portrait-astronaut.png', megapixels: 12, runs: 3, run: (i) => blurFaces(i, { blur: 32 }) },
+    { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 1, runs: 5, run: (i) => removeBackground(i), baseline: segmentationOnly },
+    { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 12, runs: 5, run: (i) => removeBackground(i), baseline: segmentationOnly },
+    { tool: 'face-blurrer', fixture: 'portrait-astronaut.png', megapixels: 1, runs: 5, run: (i) => blurFaces(i, { blur: 32 }), baseline: detectionOnly },
+    { tool: 'face-blurrer', fixture: 'portrait-astronaut.png', megapixels: 12, runs: 5, run: (i) => blurFaces(i, { blur: 32 }), baseline: detectionOnly },
     { tool: 'face-restorer', fixture: 'portrait-astronaut.png', megapixels: 1, runs: 3, run: (i) => restoreFaces(i) },
     { tool: 'face-restorer', fixture: 'portrait-astronaut.png', megapixels: 12, runs: 2, run: (i) => restoreFaces(i) },
     // The enhancer's model runs on at most 1 MP per request (about 15 s on 2 idle cores): fewer runs.
@@ -100,6 +110,8 @@ export async function benchTools(only: string[] = []): Promise<object> {
   if (blendOnly) {
     return { threadsPerSession: threadsPerSession(), denoiseBlend: await benchDenoiseBlend() }
   }
+  // `memory` alone measures only the whole service under 8 concurrent 12 MP uploads.
+  if (only.length === 1 && only[0] === 'memory') return { serviceMemory: await benchServiceMemory() }
 
   // Warm-up: open every session once on a small picture, outside the measurements.
   const small = await fixtureAt('portrait-astronaut.png', 0.05)
@@ -117,7 +129,15 @@ export async function benchTools(only: string[] = []): Promise<object> {
     const modelTimes: number[] = []
     let peakMb = 0
     let output: ToolOutput | undefined
+    const baselineTimes: number[] = []
     for (let i = 0; i < c.runs; i++) {
+      if (c.baseline) {
+        // Interleaved with the tool's runs, so both see the same load on a shared machine.
+        global.gc?.()
+        const started = performance.now()
+        await c.baseline.run(image)
+        baselineTimes.push(performance.now() - started)
+      }
       global.gc?.()
       const started = performance.now()
       const measured = await withPeakRss(() => c.run(image))
@@ -141,6 +161,11 @@ export async function benchTools(only: string[] = []): Promise<object> {
       modelShare: round(modelMs / totalMs, 3),
       outsideModelShare: round(1 - modelMs / totalMs, 3),
     }
+    if (c.baseline) {
+      row.baseline = c.baseline.name
+      row.baselineP50Ms = round(percentile(baselineTimes, 50))
+      row.timesBaseline = round(percentile(latencies, 50) / percentile(baselineTimes, 50), 2)
+    }
     if (c.tool === 'image-enhancer') {
       const plan = planEnhancement(image.width, image.height)
       const modelPixels = plan.modelWidth * plan.modelHeight
@@ -151,10 +176,13 @@ export async function benchTools(only: string[] = []): Promise<object> {
       row.toolUsPerInputPixel = round(((totalMs / c.runs) * 1000) / pixels, 2)
     }
     results.push(row)
-    console.error(`  ${c.tool} @ ${row.inputMegapixels} MP: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms, peak ${peakMb} MB, outside model ${row.outsideModelShare}`)
+    const versus = c.baseline ? `, ${row.timesBaseline}× the ${c.baseline.name} (p50 ${row.baselineP50Ms} ms)` : ''
+    console.error(`  ${c.tool} @ ${row.inputMegapixels} MP: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms, peak ${peakMb} MB, outside model ${row.outsideModelShare}${versus}`)
   }
   const denoiseBlend = measureBlend ? await benchDenoiseBlend() : undefined
+  const serviceMemory = !only.length || only.includes('memory') ? await benchServiceMemory() : undefined
   return {
+    serviceMemory,
     threadsPerSession: threadsPerSession(),
     denoiseBlend,
     loadAverageAtStart,

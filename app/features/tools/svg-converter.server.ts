@@ -1,14 +1,11 @@
-// The SVG converter: a sanitised SVG rendered by resvg in a throw-away child process (see
-// svg-render-child.mjs for why), then encoded by sharp with no metadata.
-import { fork, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+// The SVG converter: a sanitised SVG rendered by resvg and encoded by sharp (no metadata) in one
+// of a pool of renderer processes (see svg-renderer-pool.server.ts for why).
 import sharp from 'sharp'
-import { logger } from '~/utils/logger.server'
+import { config } from '~/config.server'
 import { singleton } from '~/utils/singleton.server'
 import { DEFAULT_BACKGROUND, type SvgFormat } from './catalog'
-import { badRequest, ToolError } from './errors.server'
+import { badRequest } from './errors.server'
+import { RendererPool } from './svg-renderer-pool.server'
 import type { SanitizedSvg } from './svg-sanitize.server'
 
 /** Output cap: 40 MP (160 MB of RGBA) and WebP's largest side. */
@@ -64,117 +61,52 @@ export function checkOutputSize(svg: Pick<SanitizedSvg, 'width' | 'height'>, sca
   return { width, height }
 }
 
-// The Vite build bundles this module elsewhere, so look beside the source first, then from the
-// project root (where `node --import tsx server.ts` runs).
-function childScript(): string {
-  const candidates = [
-    path.join(path.dirname(fileURLToPath(import.meta.url)), 'svg-render-child.mjs'),
-    path.resolve('app/features/tools/svg-render-child.mjs'),
-  ]
-  const found = candidates.find((file) => existsSync(file))
-  if (!found) throw new Error('svg-render-child.mjs not found')
-  return found
+const poolHolder = () => singleton('svg-renderer-pool', () => ({ pool: null as RendererPool | null }))
+
+/** The renderer pool of this process, started on first use with the configured size and limits. */
+export function svgRenderers(): RendererPool {
+  const holder = poolHolder()
+  if (!holder.pool) {
+    const c = config()
+    holder.pool = new RendererPool({
+      size: c.SVG_RENDERERS,
+      timeoutMs: c.SVG_RENDER_TIMEOUT_MS,
+      memoryMb: c.SVG_RENDERER_MEMORY_MB,
+      maxRenders: c.SVG_RENDERER_MAX_RENDERS,
+    })
+  }
+  return holder.pool
 }
 
-interface RenderedPixels {
-  width: number
-  height: number
-  pixels: Buffer
-  maxRssKb: number
-  timings: { parseMs: number; renderMs: number }
-}
-
-type ChildAnswer = ({ ok: true } & RenderedPixels) | { ok: false; status: number; error: string; maxRssKb: number }
-
-function spawnRenderer(): ChildProcess {
-  const child = fork(childScript(), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
-  // An idle spare must not keep the process (a test run, a script) alive.
-  child.unref()
-  child.channel?.unref()
-  ;(child.stderr as unknown as { unref?: () => void } | null)?.unref?.()
-  child.on('error', (error) => logger.warn({ err: error.message }, 'SVG renderer could not start'))
-  return child
-}
-
-/**
- * Every render gets a fresh process (a crash or a leak costs one request), but starting Node
- * takes tens of milliseconds: one spare is kept started and waiting, and replaced as it is used.
- */
-function takeRenderer(): ChildProcess {
-  const pool = singleton('svg-renderer-spare', () => ({ spare: null as ChildProcess | null }))
-  const ready = pool.spare
-  const usable = ready && ready.connected && ready.exitCode === null && ready.signalCode === null
-  const child = usable ? ready : spawnRenderer()
-  pool.spare = spawnRenderer()
-  child.ref()
-  child.channel?.ref()
-  return child
-}
-
-export function renderInChild(svg: string, scale: number, signal?: AbortSignal): Promise<RenderedPixels> {
-  return new Promise((resolve, reject) => {
-    const child = takeRenderer()
-    let answer: ChildAnswer | null = null
-    let stderr = ''
-    child.stderr?.on('data', (chunk: Buffer) => {
-      if (stderr.length < 2000) stderr += chunk.toString()
-    })
-    const onAbort = () => child.kill('SIGKILL')
-    signal?.addEventListener('abort', onAbort, { once: true })
-    child.on('message', (message) => {
-      answer = message as ChildAnswer
-    })
-    child.on('error', (error) => {
-      signal?.removeEventListener('abort', onAbort)
-      reject(new ToolError(500, 'Unable to convert SVG.', { cause: error }))
-    })
-    child.on('exit', (code, exitSignal) => {
-      signal?.removeEventListener('abort', onAbort)
-      const result = answer
-      if (result?.ok) {
-        resolve({ width: result.width, height: result.height, pixels: Buffer.from(result.pixels.buffer, result.pixels.byteOffset, result.pixels.byteLength),
-          maxRssKb: result.maxRssKb,
-          timings: result.timings,
-        })
-      } else if (result) {
-        reject(new ToolError(result.status, result.error, { outcome: result.status >= 422 ? 'failed' : 'rejected' }))
-      } else if (signal?.aborted) {
-        reject(new ToolError(503, 'The conversion was stopped.', { outcome: 'failed' }))
-      } else {
-        logger.warn({ code, signal: exitSignal, stderr: stderr.slice(0, 500) }, 'SVG renderer died')
-        reject(
-          new ToolError(422, 'This SVG could not be rendered: the renderer failed on it. Try simplifying the file.', {
-            outcome: 'failed',
-          }),
-        )
-      }
-    })
-    child.send({ svg, scale, maxPixels: MAX_OUTPUT_PIXELS, maxSide: MAX_OUTPUT_SIDE })
-  })
+/** Tests change the pool's settings: the old pool's processes are stopped and a new pool starts on next use. */
+export function resetSvgRenderersForTests(): void {
+  const holder = poolHolder()
+  holder.pool?.close()
+  holder.pool = null
 }
 
 export async function convertSvg(svg: SanitizedSvg, options: SvgConvertOptions, signal?: AbortSignal): Promise<SvgConversion> {
   checkOutputSize(svg, options.scale)
   const started = performance.now()
-  const rendered = await renderInChild(svg.svg, options.scale, signal)
-  const renderMs = performance.now() - started
-  // resvg's pixels are premultiplied; sharp turns them back into straight alpha as it encodes.
-  let pipeline = sharp(rendered.pixels, {
-    raw: { width: rendered.width, height: rendered.height, channels: 4, premultiplied: true },
-  })
   const background = options.background ?? (options.format === 'jpeg' ? DEFAULT_BACKGROUND : undefined)
-  if (background) pipeline = pipeline.flatten({ background })
-  // sharp writes no metadata unless asked to (withMetadata), so outputs carry none.
-  if (options.format === 'png') pipeline = pipeline.png()
-  else if (options.format === 'jpeg') pipeline = pipeline.jpeg({ quality: 92, chromaSubsampling: '4:4:4' })
-  else pipeline = pipeline.webp({ quality: 92, alphaQuality: 100 })
-  const bytes = await pipeline.toBuffer()
+  const rendered = await svgRenderers().render(
+    {
+      svg: svg.svg,
+      scale: options.scale,
+      format: options.format,
+      background,
+      fonts: svg.hasText !== false,
+      maxPixels: MAX_OUTPUT_PIXELS,
+      maxSide: MAX_OUTPUT_SIDE,
+    },
+    signal,
+  )
   return {
-    bytes,
+    bytes: rendered.bytes,
     contentType: contentTypeFor(options.format),
     width: rendered.width,
     height: rendered.height,
-    renderMs,
+    renderMs: performance.now() - started,
     rendererMaxRssKb: rendered.maxRssKb,
     resvgMs: { parse: rendered.timings.parseMs, render: rendered.timings.renderMs },
   }

@@ -10,6 +10,14 @@ const svg = (body: string, size = 'width="40" height="20"') =>
   sanitizeSvg(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" ${size}>${body}</svg>`))
 
 describe('convertSvg', () => {
+  it('renders a drawing without text the same with or without the fonts loaded', async () => {
+    const home = await sanitizeSvg(fixture('tango-user-home.svg'))
+    expect(home.hasText).toBe(false)
+    const pixels = async (hasText: boolean) =>
+      sharp((await convertSvg({ ...home, hasText }, { format: 'png', scale: 2 })).bytes).raw().toBuffer()
+    expect((await pixels(false)).equals(await pixels(true))).toBe(true)
+  })
+
   it('renders at the chosen scale, keeping alpha in PNG and WebP without a background', async () => {
     const half = await svg('<rect width="20" height="20" fill="#ff0000"/>')
     const png = await convertSvg(half, { format: 'png', scale: 2 })

@@ -1,16 +1,17 @@
-// Renders one sanitised SVG in a process of its own, then exits. resvg 2.6 can abort the whole
-// process on some files (a Rust panic: SIGABRT that nothing can catch), so the server never
-// renders untrusted SVG in its own process. Plain JavaScript so that plain `node` runs it, in
+// A long-lived SVG renderer, one of the pool in svg-renderer-pool.server.ts. resvg 2.6 can abort
+// the whole process on some files (a Rust panic: SIGABRT that nothing can catch), so the server
+// never renders untrusted SVG in its own process. Plain JavaScript so that plain `node` runs it, in
 // development, tests and production alike.
 //
-// Protocol (IPC, advanced serialisation): the parent sends
-//   { svg: string, scale: number, maxPixels: number, maxSide: number }
-// and receives { ok: true, width, height, pixels (premultiplied RGBA, as resvg makes them), timings } or
-//   { ok: false, status, error }, both with maxRssKb (this process's peak memory).
+// Protocol (IPC, advanced serialisation), one job at a time: the parent sends
+//   { id: number, svg: string, scale: number, format: 'png' | 'jpeg' | 'webp', background?: string, fonts: boolean, maxPixels: number, maxSide: number }
+// and receives { id, ok: true, width, height, bytes (the encoded file), timings } or
+//   { id, ok: false, status, error }, both with maxRssKb (this process's peak memory).
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Resvg } from '@resvg/resvg-js'
+import sharp from 'sharp'
 
 const require = createRequire(import.meta.url)
 const fontDir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf')
@@ -24,20 +25,35 @@ const FONT_FILES = [
   'DejaVuSansMono.ttf',
 ].map((file) => path.join(fontDir, file))
 
-function render({ svg, scale, maxPixels, maxSide }) {
+// resvg's pixels are premultiplied; sharp turns them back into straight alpha as it encodes.
+// sharp writes no metadata unless asked to (withMetadata), so outputs carry none.
+async function encode(image, format, background) {
+  let pipeline = sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4, premultiplied: true } })
+  if (background) pipeline = pipeline.flatten({ background })
+  if (format === 'png') pipeline = pipeline.png()
+  else if (format === 'jpeg') pipeline = pipeline.jpeg({ quality: 92, chromaSubsampling: '4:4:4' })
+  else pipeline = pipeline.webp({ quality: 92, alphaQuality: 100 })
+  return pipeline.toBuffer()
+}
+
+const FONTS = {
+  fontFiles: FONT_FILES,
+  loadSystemFonts: false,
+  defaultFontFamily: 'DejaVu Sans',
+  sansSerifFamily: 'DejaVu Sans',
+  serifFamily: 'DejaVu Serif',
+  monospaceFamily: 'DejaVu Sans Mono',
+}
+// resvg reads the font files again for every render: a drawing without text skips them.
+const NO_FONTS = { loadSystemFonts: false }
+
+async function render({ svg, scale, format, background, fonts, maxPixels, maxSide }) {
   const t0 = performance.now()
   let resvg
   try {
     resvg = new Resvg(svg, {
       fitTo: { mode: 'zoom', value: scale },
-      font: {
-        fontFiles: FONT_FILES,
-        loadSystemFonts: false,
-        defaultFontFamily: 'DejaVu Sans',
-        sansSerifFamily: 'DejaVu Sans',
-        serifFamily: 'DejaVu Serif',
-        monospaceFamily: 'DejaVu Sans Mono',
-      },
+      font: fonts ? FONTS : NO_FONTS,
       logLevel: 'off',
     })
   } catch (error) {
@@ -55,13 +71,12 @@ function render({ svg, scale, maxPixels, maxSide }) {
   const t1 = performance.now()
   const image = resvg.render()
   const t2 = performance.now()
-  const pixels = image.pixels
-  const timings = { parseMs: t1 - t0, renderMs: t2 - t1 }
-  return { ok: true, width: image.width, height: image.height, pixels, timings }
+  // Encoded here, so only the compressed file crosses to the server, and libvips works under
+  // this process's memory limit too.
+  const bytes = await encode(image, format, background)
+  const timings = { parseMs: t1 - t0, renderMs: t2 - t1, encodeMs: performance.now() - t2 }
+  return { ok: true, width: image.width, height: image.height, bytes, timings }
 }
-
-// A spare renderer waits, already started, for its one job; if the server goes away first, so does it.
-process.once('disconnect', () => process.exit(0))
 
 // Peak resident memory of this process in kB. Linux's VmHWM belongs to this program alone;
 // getrusage's maxRSS would include the parent's memory at fork time (it survives exec).
@@ -73,14 +88,20 @@ function peakRssKb() {
   return process.resourceUsage().maxRSS
 }
 
-process.once('message', (job) => {
+// One render at a time, for as long as the server keeps the channel open; when it closes (the
+// server retires this renderer or goes away), so does this process.
+process.once('disconnect', () => process.exit(0))
+process.on('message', async (job) => {
   let answer
   try {
-    answer = render(job)
+    answer = await render(job)
   } catch (error) {
     answer = { ok: false, status: 422, error: `This SVG could not be rendered: ${String(error?.message ?? error).slice(0, 200)}` }
   }
+  answer.id = job.id
   // The renderer's own peak memory, for the benchmark (the parent never sees it otherwise).
   answer.maxRssKb = peakRssKb()
-  process.send(answer, () => process.disconnect())
+  process.send(answer)
 })
+// Fonts and resvg are loaded: the pool may start timing renders from here.
+process.send({ ready: true })

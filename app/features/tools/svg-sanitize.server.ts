@@ -40,6 +40,8 @@ export interface SanitizedSvg {
   height: number
   /** What was removed, for the logs and tests. */
   removed: string[]
+  /** False when the drawing has no text element: the renderer then skips loading fonts (about 2 ms a render). */
+  hasText?: boolean
 }
 
 function isSafeReference(value: string): boolean {
@@ -130,6 +132,7 @@ export async function sanitizeSvg(bytes: Buffer): Promise<SanitizedSvg> {
   if (!root.namespaceURI) root.setAttribute('xmlns', SVG_NS)
 
   const removed: string[] = []
+  let hasText = false
   const stack: Node[] = [root]
   while (stack.length > 0) {
     const node = stack.pop()!
@@ -153,6 +156,8 @@ export async function sanitizeSvg(bytes: Buffer): Promise<SanitizedSvg> {
     if (node.nodeType !== 1) continue
     const element = node as Element
     const name = (element.localName ?? '').toLowerCase()
+    // Any namespace counts: loading fonts for an element resvg then ignores costs only time.
+    if (name === 'text') hasText = true
     for (const attribute of Array.from(element.attributes)) {
       const local = (attribute.localName ?? attribute.name).toLowerCase()
       if (local.startsWith('on')) {
@@ -175,5 +180,5 @@ export async function sanitizeSvg(bytes: Buffer): Promise<SanitizedSvg> {
   }
 
   const { width, height } = intrinsicSize(root)
-  return { svg: new XMLSerializer().serializeToString(root), width, height, removed }
+  return { svg: new XMLSerializer().serializeToString(root), width, height, removed, hasText }
 }

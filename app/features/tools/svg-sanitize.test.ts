@@ -17,6 +17,14 @@ async function rejection(svg: string | Buffer): Promise<ToolError> {
 const clean = async (svg: string) => (await sanitizeSvg(Buffer.from(svg))).svg
 
 describe('sanitizeSvg', () => {
+  it('says whether the drawing has text (the renderer loads fonts only then)', async () => {
+    const svg = (body: string) => sanitizeSvg(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9">${body}</svg>`))
+    expect((await svg('<rect width="9" height="9"/>')).hasText).toBe(false)
+    expect((await svg('<g><text x="1" y="8">a</text></g>')).hasText).toBe(true)
+    expect((await sanitizeSvg(readFileSync('tests/fixtures/svg/openclipart-abc-blocks-text.svg'))).hasText).toBe(true)
+    expect((await sanitizeSvg(readFileSync('tests/fixtures/svg/tango-user-home.svg'))).hasText).toBe(false)
+  })
+
   it('removes scripts, foreignObject and event handlers', async () => {
     const out = await clean(
       `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="alert(1)">

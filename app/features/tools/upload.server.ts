@@ -1,7 +1,7 @@
-// The upload pipeline every tool shares: a multipart body read with a hard byte cap, the file's
+// The upload pipeline every tool shares: a multipart body streamed through busboy with a hard byte cap, the file's
 // real type read from its bytes, a pixel limit checked on the header before anything is decoded,
 // and decoding into sRGB 8-bit RGBA with the EXIF orientation applied.
-import { unstable_parseMultipartFormData, type UploadHandler } from '@remix-run/node'
+import busboy, { type Busboy } from 'busboy'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp, { type Metadata } from 'sharp'
 import { MEGABYTE, TOOLS, type ToolSlug } from './catalog'
@@ -13,10 +13,16 @@ export const MAX_INPUT_PIXELS = 40_000_000
 export const MAX_INPUT_SIDE = 16_384
 /** Room for the form's other fields and multipart boundaries on top of the file itself. */
 const FORM_OVERHEAD_BYTES = 64 * 1024
+/**
+ * What one tool form needs, with room to spare: the file, a few options, and the parts a browser
+ * adds (an empty file input, a submit button). A body past these is refused as soon as the limit is
+ * reached, so a body of thousands of tiny fields costs no more than reading up to that point.
+ */
+export const UPLOAD_LIMITS = { parts: 24, files: 4, fields: 20, fieldBytes: 8 * 1024, fieldNameBytes: 200, headerPairs: 16 } as const
 
 export interface UploadedFile {
   bytes: Buffer
-  /** The name the client gave, for naming the download only: never trusted for the type. */
+  /** The name the client gave, for naming the download only: never trusted for the type or a path. */
   name: string
 }
 
@@ -29,12 +35,21 @@ export function fileTooLargeMessage(tool: ToolSlug): string {
   return `File too large (max ${TOOLS[tool].maxMegabytes}MB)`
 }
 
-class BodyTooLarge extends Error {}
+export const UNREADABLE_UPLOAD_MESSAGE = 'The upload could not be read: send a multipart/form-data body.'
+export const TOO_MANY_PARTS_MESSAGE = `The upload has too many parts: send the file and its options only (at most ${UPLOAD_LIMITS.parts}).`
+
+/** The media type without its parameters, compared case-insensitively (RFC 2045 §5.1). */
+function isMultipartFormData(contentType: string): boolean {
+  return contentType.split(';', 1)[0]!.trim().toLowerCase() === 'multipart/form-data'
+}
 
 /**
- * Reads the multipart body, keeping only the tool's file field and the named text fields. The
- * whole body is capped at the tool's limit (plus a little for the other fields), counted as bytes
- * arrive, so an oversized upload is cut off instead of buffered.
+ * Reads the multipart body with busboy, keeping only the tool's file field and the named text
+ * fields. Every byte is counted as it arrives: past the tool's limit (plus a little for the other
+ * fields) the read stops with 413, so an oversized upload is cut off instead of buffered. Any
+ * RFC 7578 form busboy reads is accepted: a quoted boundary, parameters in any order, any case,
+ * file names with `;`, `=`, quotes or non-ASCII characters (also as filename*), and a file part
+ * without a Content-Type.
  */
 export async function parseToolUpload(request: Request, tool: ToolSlug, fieldNames: readonly string[]): Promise<ParsedUpload> {
   const definition = TOOLS[tool]
@@ -42,41 +57,108 @@ export async function parseToolUpload(request: Request, tool: ToolSlug, fieldNam
   const bodyLimit = fileLimit + FORM_OVERHEAD_BYTES
 
   const contentType = request.headers.get('content-type') ?? ''
-  if (!contentType.toLowerCase().startsWith('multipart/form-data')) {
+  if (!isMultipartFormData(contentType)) {
     throw badRequest(`Send the ${definition.fileField === 'svg' ? 'SVG' : 'image'} as multipart/form-data in the "${definition.fileField}" field.`)
   }
   const declaredLength = Number(request.headers.get('content-length') ?? '')
   if (Number.isFinite(declaredLength) && declaredLength > bodyLimit) throw tooLarge(fileTooLargeMessage(tool))
+  if (!request.body) throw badRequest(UNREADABLE_UPLOAD_MESSAGE)
 
-  let received = 0
-  let file: UploadedFile | null = null
-  const fields: Record<string, string> = {}
-
-  const handler: UploadHandler = async ({ name, filename, data }) => {
-    const chunks: Uint8Array[] = []
-    for await (const chunk of data) {
-      received += chunk.byteLength
-      if (received > bodyLimit) throw new BodyTooLarge()
-      chunks.push(chunk)
-    }
-    const bytes = Buffer.concat(chunks)
-    if (name === definition.fileField && filename !== undefined) {
-      if (bytes.byteLength > fileLimit) throw new BodyTooLarge()
-      // A repeated file field keeps the first file: one run works on one file.
-      file ??= { bytes, name: filename }
-    } else if (fieldNames.includes(name) && filename === undefined && !(name in fields)) {
-      fields[name] = bytes.toString('utf8')
-    }
-    return undefined
-  }
-
+  let parser: Busboy
   try {
-    await unstable_parseMultipartFormData(request, handler)
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      // Browsers send a file name's UTF-8 bytes as they are; filename* says its charset itself.
+      defParamCharset: 'utf8',
+      limits: {
+        fileSize: fileLimit,
+        files: UPLOAD_LIMITS.files,
+        fields: UPLOAD_LIMITS.fields,
+        parts: UPLOAD_LIMITS.parts,
+        fieldSize: UPLOAD_LIMITS.fieldBytes,
+        fieldNameSize: UPLOAD_LIMITS.fieldNameBytes,
+        headerPairs: UPLOAD_LIMITS.headerPairs,
+      },
+    })
   } catch (error) {
-    if (error instanceof BodyTooLarge) throw tooLarge(fileTooLargeMessage(tool))
-    throw badRequest('The upload could not be read: send a multipart/form-data body.')
+    // No boundary, or one busboy cannot use.
+    throw new ToolError(400, UNREADABLE_UPLOAD_MESSAGE, { cause: error })
   }
-  return { file, fields }
+  return readParts(request.body, parser, { tool, fieldNames, bodyLimit })
+}
+
+function readParts(
+  body: ReadableStream<Uint8Array>,
+  parser: Busboy,
+  { tool, fieldNames, bodyLimit }: { tool: ToolSlug; fieldNames: readonly string[]; bodyLimit: number },
+): Promise<ParsedUpload> {
+  const fileField = TOOLS[tool].fileField
+  const fields: Record<string, string> = {}
+  let file: UploadedFile | null = null
+  const reader = body.getReader()
+
+  return new Promise<ParsedUpload>((resolve, reject) => {
+    let settled = false
+    // The first refusal wins; the rest of the body is not read.
+    const fail = (error: ToolError) => {
+      if (settled) return
+      settled = true
+      reader.cancel().catch(() => {})
+      parser.removeAllListeners()
+      parser.on('error', () => {})
+      parser.destroy()
+      reject(error)
+    }
+    const tooManyParts = () => fail(badRequest(TOO_MANY_PARTS_MESSAGE))
+
+    parser.on('file', (name, stream, info) => {
+      // A refusal destroys the parser, which errors the part being read: already answered.
+      stream.on('error', () => {})
+      if (name !== fileField || file) {
+        // Not ours, or a repeated file field (one run works on one file): skipped unread.
+        stream.resume()
+        return
+      }
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('limit', () => fail(tooLarge(fileTooLargeMessage(tool))))
+      stream.on('end', () => {
+        if (settled || file) return
+        file = { bytes: Buffer.concat(chunks), name: info.filename ?? '' }
+      })
+    })
+    parser.on('field', (name, value, info) => {
+      if (!fieldNames.includes(name) || name in fields) return
+      if (info.valueTruncated) return fail(badRequest(`The field "${name}" is too long.`))
+      fields[name] = value
+    })
+    parser.on('partsLimit', tooManyParts)
+    parser.on('filesLimit', tooManyParts)
+    parser.on('fieldsLimit', tooManyParts)
+    parser.on('error', (error) => fail(new ToolError(400, UNREADABLE_UPLOAD_MESSAGE, { cause: error })))
+    parser.on('close', () => {
+      if (settled) return
+      settled = true
+      resolve({ file, fields })
+    })
+
+    const pump = async () => {
+      let received = 0
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (settled) return
+        if (done) {
+          parser.end()
+          return
+        }
+        received += value.byteLength
+        if (received > bodyLimit) return fail(tooLarge(fileTooLargeMessage(tool)))
+        // Respect busboy's back-pressure: a slow consumer never makes the whole body pile up here.
+        if (!parser.write(value)) await new Promise((resume) => parser.once('drain', resume))
+      }
+    }
+    pump().catch((error: unknown) => fail(new ToolError(400, UNREADABLE_UPLOAD_MESSAGE, { cause: error })))
+  })
 }
 
 export function requireFile(upload: ParsedUpload, tool: ToolSlug): UploadedFile {
@@ -94,17 +176,44 @@ export function invalidTypeMessage(tool: ToolSlug): string {
     : `Invalid file type. Upload a ${definition.acceptedLabel} image.`
 }
 
+/**
+ * Animated forms of an accepted format are that format: an APNG is a PNG whose first frame every
+ * PNG reader shows. One rule for all animated input (APNG, animated WebP, and GIF where a tool
+ * accepts GIF): the first frame is used and FIRST_FRAME_NOTE says so; the type alone decides
+ * acceptance.
+ */
+const ANIMATED_VARIANT_OF: Record<string, string> = { 'image/apng': 'image/png' }
+
 /** The raster type, read from the magic bytes; the name and declared type are ignored. */
 export async function sniffImageType(bytes: Buffer, tool: ToolSlug): Promise<string> {
   const detected = await fileTypeFromBuffer(bytes)
-  if (!detected || !TOOLS[tool].acceptedTypes.includes(detected.mime)) throw unsupportedType(invalidTypeMessage(tool))
-  return detected.mime
+  const mime = detected ? (ANIMATED_VARIANT_OF[detected.mime] ?? detected.mime) : null
+  if (!mime || !TOOLS[tool].acceptedTypes.includes(mime)) throw unsupportedType(invalidTypeMessage(tool))
+  return mime
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+
+/**
+ * The frame count an APNG declares (its acTL chunk, which must come before the image data), or 1.
+ * libvips reads only an APNG's default image and reports no pages, so the count is read here.
+ */
+export function apngFrameCount(bytes: Buffer): number {
+  if (bytes.length < 8 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 1
+  for (let at = 8; at + 8 <= bytes.length; ) {
+    const length = bytes.readUInt32BE(at)
+    const type = bytes.toString('latin1', at + 4, at + 8)
+    if (type === 'acTL' && at + 12 <= bytes.length) return Math.max(1, bytes.readUInt32BE(at + 8))
+    if (type === 'IDAT' || type === 'IEND') return 1
+    at += 12 + length
+  }
+  return 1
 }
 
 export interface ImageHeader {
   width: number
   height: number
-  /** Frames or pages in the file (animated WebP/GIF, multi-page TIFF); only the first is used. */
+  /** Frames or pages in the file (APNG, animated WebP/GIF, multi-page TIFF); only the first is used. */
   pages: number
 }
 
@@ -120,7 +229,7 @@ export async function readImageHeader(bytes: Buffer): Promise<ImageHeader> {
   const height = metadata.autoOrient?.height ?? metadata.height
   if (!width || !height) throw badRequest('The image could not be read: it has no size.')
   checkPixelLimit(width, height)
-  return { width, height, pages: metadata.pages ?? 1 }
+  return { width, height, pages: metadata.pages ?? (metadata.format === 'png' ? apngFrameCount(bytes) : 1) }
 }
 
 export function checkPixelLimit(width: number, height: number): void {

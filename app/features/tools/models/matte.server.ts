@@ -13,10 +13,36 @@ export interface MatteRefinement {
 
 const THRESHOLD = 128
 
+/** A growable Int32Array, for run tables whose size is known only after the scan. */
+class IntList {
+  values = new Int32Array(4096)
+  length = 0
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2)
+      grown.set(this.values)
+      this.values = grown
+    }
+    this.values[this.length++] = value
+  }
+}
+
+/** Connected regions as horizontal runs: no per-pixel label array (48 MB at 12 MP) is needed. */
+export interface Regions {
+  /** Each run's first pixel (y * width + x), its length and its region's label, in raster order. */
+  runs: { offsets: Int32Array; lengths: Int32Array; labels: Int32Array }
+  count: number
+  /** Pixels in each region, by label. */
+  areas: Float64Array
+  /** 1 for a region that reaches the image's edge, by label. */
+  touchesBorder: Uint8Array
+}
+
 /**
- * Labels the connected regions of pixels equal to `target` (two passes with union-find: fast on
- * tens of megapixels). Labels run 1..count; `areas[label]` is each region's size; `touchesBorder`
- * says which regions reach the image's edge.
+ * Labels the connected regions of pixels equal to `target`. Works on horizontal runs rather than
+ * pixels (union-find over runs that touch the run above), so a 12 MP matte of a few large regions
+ * costs a few hundred thousand unions instead of twelve million. Labels run 1..count in the order
+ * each region's first pixel appears in raster order.
  */
 export function labelRegions(
   binary: Uint8Array,
@@ -24,9 +50,12 @@ export function labelRegions(
   width: number,
   height: number,
   eightConnected: boolean,
-): { labels: Int32Array; count: number; areas: Float64Array; touchesBorder: Uint8Array } {
-  const size = width * height
-  const labels = new Int32Array(size)
+): Regions {
+  // Runs in raster order: start x, end x (exclusive), row, provisional label.
+  const starts = new IntList()
+  const ends = new IntList()
+  const rows = new IntList()
+  const runLabels = new IntList()
   let parent = new Int32Array(4096)
   let next = 1
   const find = (label: number): number => {
@@ -39,6 +68,7 @@ export function labelRegions(
     }
     return root
   }
+  // The smaller root wins, so a set's root is its first label: dense numbering keeps raster order.
   const join = (a: number, b: number): number => {
     const ra = find(a)
     const rb = find(b)
@@ -50,19 +80,27 @@ export function labelRegions(
     parent[ra] = rb
     return rb
   }
+  // Diagonal neighbours count with eight-connectivity: a run above may then end one pixel earlier or start one later.
+  const reach = eightConnected ? 1 : 0
+  let previousFirst = 0
+  let previousEnd = 0
   for (let y = 0; y < height; y++) {
-    const row = y * width
-    for (let x = 0; x < width; x++) {
-      const p = row + x
-      if (binary[p] !== target) continue
-      let label = x > 0 && binary[p - 1] === target ? labels[p - 1] : 0
-      if (y > 0) {
-        const up = p - width
-        if (binary[up] === target) label = label ? join(label, labels[up]) : labels[up]
-        if (eightConnected) {
-          if (x > 0 && binary[up - 1] === target) label = label ? join(label, labels[up - 1]) : labels[up - 1]
-          if (x < width - 1 && binary[up + 1] === target) label = label ? join(label, labels[up + 1]) : labels[up + 1]
-        }
+    const rowStart = y * width
+    const currentFirst = starts.length
+    let j = previousFirst
+    for (let x = 0; x < width; ) {
+      if (binary[rowStart + x] !== target) {
+        x++
+        continue
+      }
+      const start = x
+      while (x < width && binary[rowStart + x] === target) x++
+      const end = x
+      let label = 0
+      while (j < previousEnd && ends.values[j] + reach <= start) j++
+      for (let k = j; k < previousEnd && starts.values[k] < end + reach; k++) {
+        const above = runLabels.values[k]
+        label = label ? join(label, above) : above
       }
       if (!label) {
         if (next >= parent.length) {
@@ -73,44 +111,48 @@ export function labelRegions(
         parent[next] = next
         label = next++
       }
-      labels[p] = label
+      starts.push(start)
+      ends.push(end)
+      rows.push(y)
+      runLabels.push(label)
     }
+    previousFirst = currentFirst
+    previousEnd = starts.length
   }
-  // Roots are always the smallest label of their set, so one forward pass numbers them densely.
   const dense = new Int32Array(next)
   let count = 0
   for (let label = 1; label < next; label++) {
     const root = find(label)
     dense[label] = root === label ? ++count : dense[root]
   }
+  const runCount = starts.length
+  const runs = { offsets: new Int32Array(runCount), lengths: new Int32Array(runCount), labels: new Int32Array(runCount) }
   const areas = new Float64Array(count + 1)
   const touchesBorder = new Uint8Array(count + 1)
-  for (let p = 0; p < size; p++) {
-    const label = labels[p]
-    if (!label) continue
-    const d = dense[label]
-    labels[p] = d
-    areas[d]++
+  for (let r = 0; r < runCount; r++) {
+    const d = dense[runLabels.values[r]]
+    const start = starts.values[r]
+    const end = ends.values[r]
+    const row = rows.values[r]
+    runs.offsets[r] = row * width + start
+    runs.lengths[r] = end - start
+    runs.labels[r] = d
+    areas[d] += end - start
+    if (row === 0 || row === height - 1 || start === 0 || end === width) touchesBorder[d] = 1
   }
-  for (let x = 0; x < width; x++) {
-    touchesBorder[labels[x]] = 1
-    touchesBorder[labels[(height - 1) * width + x]] = 1
-  }
-  for (let y = 0; y < height; y++) {
-    touchesBorder[labels[y * width]] = 1
-    touchesBorder[labels[y * width + width - 1]] = 1
-  }
-  touchesBorder[0] = 0
-  return { labels, count, areas, touchesBorder }
+  return { runs, count, areas, touchesBorder }
 }
 
-/** Mean and spread of the colours on the image border that the matte calls background. */
-function backdropColour(rgba: Buffer, isOutside: (p: number) => boolean, width: number, height: number): { mean: number[]; spread: number } | null {
+/**
+ * Mean and spread of the colours on the image border that the matte calls background. Every
+ * background pixel on the border belongs to a background region that touches the border.
+ */
+function backdropColour(rgba: Buffer, binary: Uint8Array, width: number, height: number): { mean: number[]; spread: number } | null {
   const sums = [0, 0, 0]
   const squares = [0, 0, 0]
   let n = 0
   const add = (p: number) => {
-    if (!isOutside(p)) return
+    if (binary[p]) return
     for (let k = 0; k < 3; k++) {
       const v = rgba[p * 4 + k]
       sums[k] += v
@@ -132,6 +174,61 @@ function backdropColour(rgba: Buffer, isOutside: (p: number) => boolean, width: 
   return { mean, spread }
 }
 
+/** Step 1: keeps the largest foreground component and any other big one; specks elsewhere are noise. */
+function dropSpecks(binary: Uint8Array, soft: Buffer, width: number, height: number, minComponentShare: number): boolean {
+  const parts = labelRegions(binary, 1, width, height, true)
+  let largest = 0
+  for (let label = 1; label <= parts.count; label++) if (parts.areas[label] > largest) largest = parts.areas[label]
+  if (largest === 0) return false
+  const { offsets, lengths, labels } = parts.runs
+  for (let r = 0; r < labels.length; r++) {
+    if (parts.areas[labels[r]] >= largest * minComponentShare) continue
+    binary.fill(0, offsets[r], offsets[r] + lengths[r])
+    soft.fill(0, offsets[r], offsets[r] + lengths[r])
+  }
+  return true
+}
+
+/**
+ * Step 2: fills holes (background regions that do not reach the border), unless a hole plainly
+ * shows a uniform backdrop (a mug's handle, a ring).
+ */
+function fillHoles(binary: Uint8Array, rgba: Buffer, width: number, height: number, backdropDistance: number): void {
+  const gaps = labelRegions(binary, 0, width, height, false)
+  const isHole = (label: number) => label > 0 && !gaps.touchesBorder[label]
+  let holes = 0
+  for (let label = 1; label <= gaps.count; label++) if (isHole(label)) holes++
+  if (holes === 0) return
+  const backdrop = backdropColour(rgba, binary, width, height)
+  const { offsets, lengths, labels } = gaps.runs
+  const sums = new Float64Array((gaps.count + 1) * 3)
+  for (let r = 0; r < labels.length; r++) {
+    const label = labels[r]
+    if (!isHole(label)) continue
+    for (let p = offsets[r], end = p + lengths[r]; p < end; p++) {
+      sums[label * 3] += rgba[p * 4]
+      sums[label * 3 + 1] += rgba[p * 4 + 1]
+      sums[label * 3 + 2] += rgba[p * 4 + 2]
+    }
+  }
+  const fill = new Uint8Array(gaps.count + 1)
+  for (let label = 1; label <= gaps.count; label++) {
+    if (!isHole(label)) continue
+    let showsBackdrop = false
+    if (backdrop && backdrop.spread < backdropDistance) {
+      const n = gaps.areas[label]
+      const d = Math.hypot(
+        sums[label * 3] / n - backdrop.mean[0],
+        sums[label * 3 + 1] / n - backdrop.mean[1],
+        sums[label * 3 + 2] / n - backdrop.mean[2],
+      )
+      showsBackdrop = d < backdropDistance
+    }
+    fill[label] = showsBackdrop ? 0 : 1
+  }
+  for (let r = 0; r < labels.length; r++) if (fill[labels[r]]) binary.fill(1, offsets[r], offsets[r] + lengths[r])
+}
+
 /**
  * Refines a soft matte (0..255, already at the image's size) in place and returns it.
  * `rgba` is the image itself, used to tell holes that show the backdrop from holes in the subject.
@@ -141,53 +238,8 @@ export async function refineMatte(soft: Buffer, rgba: Buffer, width: number, hei
   const binary = new Uint8Array(size)
   for (let p = 0; p < size; p++) binary[p] = soft[p] >= THRESHOLD ? 1 : 0
 
-  // 1. Keep the largest component and any other big one; specks elsewhere are noise.
-  const parts = labelRegions(binary, 1, width, height, true)
-  let largest = 0
-  for (let label = 1; label <= parts.count; label++) if (parts.areas[label] > largest) largest = parts.areas[label]
-  if (largest === 0) return soft
-  const keep = new Uint8Array(parts.count + 1)
-  for (let label = 1; label <= parts.count; label++) keep[label] = parts.areas[label] >= largest * options.minComponentShare ? 1 : 0
-  for (let p = 0; p < size; p++) {
-    if (binary[p] && !keep[parts.labels[p]]) {
-      binary[p] = 0
-      soft[p] = 0
-    }
-  }
-
-  // 2. Fill holes (background regions that do not reach the border), unless a hole plainly shows a
-  //    uniform backdrop (a mug's handle, a ring).
-  const gaps = labelRegions(binary, 0, width, height, false)
-  const isHole = (label: number) => label > 0 && !gaps.touchesBorder[label]
-  let holes = 0
-  for (let label = 1; label <= gaps.count; label++) if (isHole(label)) holes++
-  if (holes > 0) {
-    const backdrop = backdropColour(rgba, (p) => gaps.labels[p] > 0 && gaps.touchesBorder[gaps.labels[p]] === 1, width, height)
-    const sums = new Float64Array((gaps.count + 1) * 3)
-    for (let p = 0; p < size; p++) {
-      const label = gaps.labels[p]
-      if (!isHole(label)) continue
-      sums[label * 3] += rgba[p * 4]
-      sums[label * 3 + 1] += rgba[p * 4 + 1]
-      sums[label * 3 + 2] += rgba[p * 4 + 2]
-    }
-    const fill = new Uint8Array(gaps.count + 1)
-    for (let label = 1; label <= gaps.count; label++) {
-      if (!isHole(label)) continue
-      let showsBackdrop = false
-      if (backdrop && backdrop.spread < options.backdropDistance) {
-        const n = gaps.areas[label]
-        const d = Math.hypot(
-          sums[label * 3] / n - backdrop.mean[0],
-          sums[label * 3 + 1] / n - backdrop.mean[1],
-          sums[label * 3 + 2] / n - backdrop.mean[2],
-        )
-        showsBackdrop = d < options.backdropDistance
-      }
-      fill[label] = showsBackdrop ? 0 : 1
-    }
-    for (let p = 0; p < size; p++) if (fill[gaps.labels[p]]) binary[p] = 1
-  }
+  if (!dropSpecks(binary, soft, width, height, options.minComponentShare)) return soft
+  fillHoles(binary, rgba, width, height, options.backdropDistance)
 
   // 3. Edges: a blurred copy of the binary mask is 255 deep inside, 0 far outside and in between only
   //    near the outline. Inside, alpha is at least that; outside, at most that; so the model's soft

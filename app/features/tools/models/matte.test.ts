@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { labelRegions } from './matte.server'
+
+/** The plain definition: flood fill from each unlabelled pixel, in raster order. */
+function floodFill(binary: Uint8Array, target: 0 | 1, width: number, height: number, eight: boolean) {
+  const labels = new Int32Array(width * height)
+  const areas = [0]
+  const touches = [0]
+  const steps = eight ? [[-1, -1], [0, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [0, 1], [1, 1]] : [[0, -1], [-1, 0], [1, 0], [0, 1]]
+  let count = 0
+  for (let p = 0; p < labels.length; p++) {
+    if (binary[p] !== target || labels[p]) continue
+    const label = ++count
+    areas.push(0)
+    touches.push(0)
+    const stack = [p]
+    labels[p] = label
+    while (stack.length) {
+      const q = stack.pop()!
+      const x = q % width
+      const y = (q - x) / width
+      areas[label]++
+      if (x === 0 || y === 0 || x === width - 1 || y === height - 1) touches[label] = 1
+      for (const [dx, dy] of steps) {
+        const nx = x + dx!
+        const ny = y + dy!
+        if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue
+        const n = ny * width + nx
+        if (binary[n] === target && !labels[n]) {
+          labels[n] = label
+          stack.push(n)
+        }
+      }
+    }
+  }
+  return { labels, count, areas, touches }
+}
+
+function random(seed: number) {
+  return () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff
+    return seed / 0x7fffffff
+  }
+}
+
+describe('labelRegions', () => {
+  it('finds the same regions, numbered in the same order, as a flood fill (random masks, both connectivities)', () => {
+    for (let trial = 0; trial < 40; trial++) {
+      const next = random(trial + 1)
+      const width = 1 + Math.floor(next() * 60)
+      const height = 1 + Math.floor(next() * 60)
+      const density = next()
+      const binary = new Uint8Array(width * height).map(() => (next() < density ? 1 : 0))
+      for (const target of [0, 1] as const) {
+        for (const eight of [false, true]) {
+          const expected = floodFill(binary, target, width, height, eight)
+          const got = labelRegions(binary, target, width, height, eight)
+          expect(got.count).toBe(expected.count)
+          const labels = new Int32Array(width * height)
+          for (let r = 0; r < got.runs.labels.length; r++) {
+            labels.fill(got.runs.labels[r]!, got.runs.offsets[r]!, got.runs.offsets[r]! + got.runs.lengths[r]!)
+          }
+          expect(Array.from(labels)).toEqual(Array.from(expected.labels))
+          expect(Array.from(got.areas)).toEqual(expected.areas)
+          expect(Array.from(got.touchesBorder)).toEqual(expected.touches)
+        }
+      }
+    }
+  })
+
+  it('joins diagonal neighbours only with eight-connectivity', () => {
+    const diagonal = new Uint8Array([1, 0, 0, 1])
+    expect(labelRegions(diagonal, 1, 2, 2, true).count).toBe(1)
+    expect(labelRegions(diagonal, 1, 2, 2, false).count).toBe(2)
+  })
+})

@@ -1,0 +1,56 @@
+// Before/after check for changes that must not change what the tools answer: runs the background
+// remover (transparent and on a colour) and the face blurrer of this checkout and of another one
+// (e.g. `git worktree add /tmp/old main`, with node_modules and models linked) on fixtures at
+// 12 MP, decodes both PNGs and compares the pixels. Exits 1 on any difference.
+//   npx tsx bench/compare-outputs.ts /path/to/other/checkout
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import sharp from 'sharp'
+import type { RgbaImage, ToolOutput } from '../app/features/tools/image'
+import { removeBackground } from '../app/features/tools/background-remover.server'
+import { blurFaces } from '../app/features/tools/face-blurrer.server'
+
+const other = process.argv[2]
+if (!other) {
+  console.error('usage: npx tsx bench/compare-outputs.ts /path/to/other/checkout')
+  process.exit(2)
+}
+const load = (file: string) => import(pathToFileURL(path.resolve(other, file)).href)
+const theirs = {
+  removeBackground: (await load('app/features/tools/background-remover.server.ts')).removeBackground as typeof removeBackground,
+  blurFaces: (await load('app/features/tools/face-blurrer.server.ts')).blurFaces as typeof blurFaces,
+}
+
+async function fixtureAt(name: string, megapixels: number): Promise<RgbaImage> {
+  const file = path.resolve('tests/fixtures/photos', name)
+  const meta = await sharp(file).metadata()
+  const aspect = (meta.width ?? 1) / (meta.height ?? 1)
+  const height = Math.round(Math.sqrt((megapixels * 1e6) / aspect))
+  const { data, info } = await sharp(file)
+    .resize(Math.round(height * aspect), height, { fit: 'fill', kernel: 'lanczos3' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  return { data, width: info.width, height: info.height }
+}
+
+const decode = (output: ToolOutput) => sharp(output.bytes).raw().toBuffer({ resolveWithObject: true })
+let differences = 0
+for (const name of ['product-gameboy-white-bg.jpg', 'portrait-astronaut.png', 'group-nasa-astronaut-class.jpg']) {
+  const image = await fixtureAt(name, 12)
+  const runs: [string, (tools: typeof theirs) => Promise<ToolOutput>][] = [
+    ['remover', (t) => t.removeBackground(image)],
+    ['remover on #123456', (t) => t.removeBackground(image, { background: '#123456' })],
+    ['blurrer', (t) => t.blurFaces(image, { blur: 32 })],
+  ]
+  for (const [label, run] of runs) {
+    const before = await run(theirs)
+    const after = await run({ removeBackground, blurFaces })
+    const [a, b] = await Promise.all([decode(before), decode(after)])
+    const same = a.info.channels === b.info.channels && a.data.equals(b.data)
+    if (!same) differences++
+    const mb = (bytes: Buffer) => (bytes.length / 1e6).toFixed(2)
+    console.log(`${name} ${image.width}×${image.height} ${label}: ${same ? 'identical pixels' : 'DIFFERENT'}, PNG ${mb(before.bytes)} → ${mb(after.bytes)} MB`)
+  }
+}
+process.exit(differences ? 1 : 0)
