@@ -62,7 +62,7 @@ export { SVG_SIGN_IN_MESSAGE }
 export const INVALID_TOKEN_MESSAGE = 'Your session has ended or the token is not valid. Sign in again.'
 
 /** What the spec's screens show when a run fails without a more precise reason. */
-const FAILURE_MESSAGES: Record<ToolSlug, string> = {
+export const FAILURE_MESSAGES: Record<ToolSlug, string> = {
   'background-remover': 'Unable to process image.',
   'face-restorer': 'Unable to restore portrait.',
   'face-blurrer': 'Unable to blur faces.',
@@ -75,7 +75,7 @@ export const TOOL_RUN_RATE = { name: 'tool-runs', points: 120, durationSeconds: 
 
 // ---- options -----------------------------------------------------------------------------------
 
-const OPTION_FIELDS: Record<ToolSlug, readonly string[]> = {
+export const OPTION_FIELDS: Record<ToolSlug, readonly string[]> = {
   // A form without JavaScript sends background=custom and the colour typed in background_custom.
   'background-remover': ['background', 'background_custom'],
   'face-restorer': [],
@@ -122,7 +122,7 @@ const denoiseSchema = z
   .refine((n) => n >= 0 && n <= 1, DENOISE_MESSAGE)
   .optional()
 
-type Settings =
+export type Settings =
   | { tool: 'background-remover'; background?: string }
   | { tool: 'face-blurrer'; blur: number }
   | { tool: 'svg-converter'; format: SvgFormat; scale: number; background?: string }
@@ -133,7 +133,7 @@ function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'The options are not valid.'
 }
 
-async function readSettings(tool: ToolSlug, fields: Record<string, string>): Promise<Settings> {
+export async function readSettings(tool: ToolSlug, fields: Record<string, string>): Promise<Settings> {
   switch (tool) {
     case 'face-blurrer': {
       const blur = blurSchema.safeParse(fields.blur)
@@ -183,7 +183,7 @@ export function contentDisposition(filename: string, type: 'attachment' | 'inlin
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`
 }
 
-function outputName(settings: Settings, original: string): string {
+export function outputName(settings: Settings, original: string): string {
   const base = baseName(original)
   switch (settings.tool) {
     case 'svg-converter':
@@ -214,7 +214,7 @@ interface Delivered {
   note?: string | null
 }
 
-async function prepare(tool: ToolSlug, file: UploadedFile): Promise<Prepared> {
+export async function prepare(tool: ToolSlug, file: UploadedFile): Promise<Prepared> {
   if (tool === 'svg-converter') {
     const svg = await sanitizeSvg(file.bytes)
     return { kind: 'svg', svg, width: Math.round(svg.width), height: Math.round(svg.height), notes: [] }
@@ -226,7 +226,7 @@ async function prepare(tool: ToolSlug, file: UploadedFile): Promise<Prepared> {
 
 // The inference modules load onnxruntime; importing them only when a run needs them keeps the SVG
 // converter and the pages free of that start-up cost.
-async function execute(settings: Settings, prepared: Prepared, image: RgbaImage | null, signal: AbortSignal): Promise<Delivered> {
+export async function execute(settings: Settings, prepared: Prepared, image: RgbaImage | null, signal: AbortSignal): Promise<Delivered> {
   if (prepared.kind === 'svg') {
     if (settings.tool !== 'svg-converter') throw new Error('an SVG reached a raster tool')
     const out = await convertSvg(prepared.svg, settings, signal)
@@ -265,7 +265,7 @@ async function execute(settings: Settings, prepared: Prepared, image: RgbaImage 
   }
 }
 
-function missingModel(tool: ToolSlug): ModelMissingError | null {
+export function missingModel(tool: ToolSlug): ModelMissingError | null {
   for (const id of requiredModelsFor(tool)) {
     if (!isModelInstalled(id)) return new ModelMissingError(id, modelEntry(id).file)
   }
@@ -302,7 +302,7 @@ function idempotentResultId(accountId: string, key: string): string {
 const REPLAY_UNAVAILABLE =
   'A request with this Idempotency-Key is still running or did not deliver a result. Send a new key to run the tool again.'
 
-function asToolError(error: unknown, tool: ToolSlug): ToolError {
+export function asToolError(error: unknown, tool: ToolSlug): ToolError {
   if (error instanceof ToolError) return error
   if (error instanceof ModelMissingError) return new ToolError(503, error.message, { outcome: 'failed' })
   logger.error({ err: error, tool }, 'tool run failed')
