@@ -21,15 +21,30 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres'
   /** The pg pool, for libraries that need one (rate-limiter-flexible's PostgreSQL store). */
   pool?: pg.Pool
+  /** PostgreSQL: how to reach it (pg-boss opens its own small pool). */
+  connectionString?: string
+  /** PGlite: the instance (pg-boss runs on it through its PGlite adapter). */
+  pglite?: PGlite
+  /** The schema of pg-boss's own tables, beside the app's. */
+  bossSchema: string
 }
+
+const BOSS_SCHEMA = 'pgboss'
 
 export function createPostgresHandle(connectionString: string, max = 10, searchPath?: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, options: searchPath ? `-c search_path=${searchPath}` : undefined })
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', pool }
+  return {
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    kind: 'postgres',
+    pool,
+    connectionString,
+    // A test run's schema gets a queue schema of its own too, so concurrent runs never share jobs.
+    bossSchema: searchPath ? `${searchPath}_boss` : BOSS_SCHEMA,
+  }
 }
 
 export function createPGliteHandle(pglite: PGlite): DatabaseHandle {
-  return { db: new Kysely<Database>({ dialect: pgliteDialect(pglite) }), kind: 'pglite' }
+  return { db: new Kysely<Database>({ dialect: pgliteDialect(pglite) }), kind: 'pglite', pglite, bossSchema: BOSS_SCHEMA }
 }
 
 export function pgliteOptions() {

@@ -13,3 +13,9 @@ export function replaceSingleton<T>(name: string, value: T): void {
   store.__facetSingletons ??= new Map()
   store.__facetSingletons.set(name, value)
 }
+
+/** The value if it was created already, without creating it (for shutdown paths). */
+export function existingSingleton<T>(name: string): T | undefined {
+  const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
+  return store.__facetSingletons?.get(name) as T | undefined
+}

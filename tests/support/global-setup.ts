@@ -32,6 +32,7 @@ export default async function setup(project: TestProject) {
     return async () => {
       const cleanup = createPostgresHandle(process.env.TEST_DATABASE_URL!, 1)
       await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(cleanup.db)
+      await sql`DROP SCHEMA IF EXISTS ${sql.id(`${schema}_boss`)} CASCADE`.execute(cleanup.db)
       await cleanup.db.destroy()
     }
   }
