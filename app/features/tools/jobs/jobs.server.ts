@@ -124,6 +124,16 @@ export async function saveProgress(id: string, progress: number, stage: string |
   return Number(updated.numUpdatedRows) > 0
 }
 
+/** A worker shutting down gives the job back (pg-boss retries it elsewhere): running → queued. */
+export async function releaseJob(id: string, dbOrTx: DbOrTx = getDb()): Promise<void> {
+  await dbOrTx
+    .updateTable('tool_jobs')
+    .set({ status: 'queued', progress: 0, stage: null })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .execute()
+}
+
 export interface JobEnding {
   outcome: 'success' | 'failed' | 'no_face'
   refunded: boolean
