@@ -178,9 +178,13 @@ describe('POST /api/svg2image/convert/', () => {
     const failed = await convert(user, { svg: camera(), format: 'png', scale: '1' }, { 'idempotency-key': 'once' })
     // The camera file crashes the pinned resvg (STACK.md): its run fails after the charge and is refunded.
     expect(failed.status).toBe(422)
-    const retry = await convert(user, { svg: svgFile(square), format: 'png', scale: '1' }, { 'idempotency-key': 'once' })
+    const retry = await convert(user, { svg: camera(), format: 'png', scale: '1' }, { 'idempotency-key': 'once' })
     expect(retry.status).toBe(409)
     expect(retry.body.error).toMatch(/Idempotency-Key/)
+    // The same key with a different request is refused outright (issue 11).
+    const other = await convert(user, { svg: svgFile(square), format: 'png', scale: '1' }, { 'idempotency-key': 'once' })
+    expect(other.status).toBe(422)
+    expect(other.body.error).toMatch(/different request/)
     expect(await balanceOf(user)).toBe(balance)
     const fresh = await convert(user, { svg: svgFile(square), format: 'png', scale: '1' }, { 'idempotency-key': 'new-key' })
     expect(fresh.status).toBe(200)

@@ -29,5 +29,6 @@ export async function queueHealth() {
       active: instance.workers.filter((w) => w.queue === TOOL_JOB_QUEUE).reduce((n, w) => n + w.active, 0),
       heartbeatOn: instance.heartbeatOn,
     }))
-  return { role: processRole(), depth: counts.waiting, running: counts.running, workers }
+  // waiting is the queue's depth: jobs no worker has taken yet.
+  return { role: processRole(), waiting: counts.waiting, running: counts.running, workers }
 }

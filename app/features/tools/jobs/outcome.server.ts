@@ -7,6 +7,7 @@ import { executeTx, getDb } from '~/db/db.server'
 import { refund } from '~/features/credits/ledger.server'
 import { TOOLS, type ToolSlug } from '../catalog'
 import { storeResult } from '../results.server'
+import type { RunOutcome } from '../errors.server'
 import type { Delivered, ToolRunner } from '../runners/types'
 import { recordToolRun } from '../runs.server'
 import { finishJob, type ToolJobInfo } from './jobs.server'
@@ -75,7 +76,7 @@ export async function recordDelivered(
 /** The run failed (or was stopped): the charge is given back, once. */
 export async function recordFailed(
   job: Pick<ToolJobInfo, 'id' | 'tool' | 'account_id' | 'charge_transaction_id' | 'input_bytes' | 'input_width' | 'input_height'>,
-  failure: { status: number; message: string },
+  failure: { status: number; message: string; outcome?: RunOutcome },
   runMs: number | null,
 ): Promise<ToolJobInfo | null> {
   const ended = await executeTx(getDb(), async (trx) => {
@@ -92,7 +93,8 @@ export async function recordFailed(
     await recordToolRun({
       tool: job.tool as ToolSlug,
       accountId: job.account_id,
-      outcome: 'failed',
+      // A refusal found only by the worker (a file that does not decode) is still 'rejected'.
+      outcome: failure.outcome ?? 'failed',
       error: failure.message,
       durationMs: runMs ?? 0,
       inputBytes: job.input_bytes,

@@ -14,6 +14,7 @@ import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.
 import { TOOLS, type ToolSlug } from '../catalog'
 import { QueueFullError, RunTimeoutError, ToolError } from '../errors.server'
 import { readResult, resultUrl } from '../results.server'
+import { recordToolRun } from '../runs.server'
 import type { Delivered } from '../runners/types'
 import {
   asToolError,
@@ -125,6 +126,10 @@ export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<A
   let remaining: number | null = null
   let caller: Caller | null = null
   let fields: Record<string, string> = {}
+  // Refusals before the upload is read (sign-in, rate limit, busy, missing model) are not runs and
+  // are not recorded, so a flood of them writes nothing; a refused upload is.
+  const started = performance.now()
+  let uploadBytes: number | null = null
   try {
     const known = await resolveCaller(request, { create: false })
     if (known.kind === 'invalid-token') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
@@ -151,9 +156,11 @@ export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<A
     }
 
     const runner = runnerFor(tool)
+    uploadBytes = 0
     const upload = await parseToolUpload(request, tool, runner.optionFields)
     fields = upload.fields
     const file = requireFile(upload, tool)
+    uploadBytes = file.bytes.byteLength
     const options = await runner.parseOptions(upload.fields)
     const inspected = await runner.inspect(file.bytes, options)
     const fingerprint = requestFingerprint(tool, options, file.bytes)
@@ -231,7 +238,18 @@ export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<A
     headers['X-Credits-Remaining'] = String(remaining)
     return { ok: true, tool, job, remaining: remaining!, replayed: false, headers, fieldValues: fields }
   } catch (thrown) {
-    return refusal(tool, asToolError(thrown, tool), remaining, headers, fields)
+    const error = asToolError(thrown, tool)
+    if (uploadBytes !== null) {
+      await recordToolRun({
+        tool,
+        accountId: caller?.accountId ?? null,
+        outcome: error.outcome,
+        error: error.message,
+        durationMs: performance.now() - started,
+        inputBytes: uploadBytes || null,
+      })
+    }
+    return refusal(tool, error, remaining, headers, fields)
   }
 }
 

@@ -148,7 +148,7 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
         throw new Error('handed back at shutdown', { cause: thrown })
       }
       const error = timedOut ? new RunTimeoutError(timeoutMs) : asToolError(thrown, tool)
-      await recordFailed(job, { status: error.status, message: error.message }, performance.now() - started)
+      await recordFailed(job, { status: error.status, message: error.message, outcome: error.outcome }, performance.now() - started)
       announceJobEnded({ jobId })
     }
   } finally {
