@@ -12,6 +12,7 @@ import { config } from './app/config.server'
 import { databaseHandle, getDb } from './app/db/db.server'
 import { migrateToLatest } from './app/db/migrate.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
+import { drainJobWorker, startJobWorker } from './app/features/tools/jobs/worker.server'
 import { logger } from './app/utils/logger.server'
 
 const cfg = config()
@@ -20,6 +21,8 @@ const buildDir = process.env.BUILD_DIR ?? 'build'
 
 await migrateToLatest(getDb())
 logger.info({ database: databaseHandle().kind }, 'database ready')
+// web+worker (the default) runs tool jobs in this process too; WORKER_CONCURRENCY=0 serves only.
+await startJobWorker()
 
 const viteDevServer = production
   ? undefined
@@ -131,16 +134,18 @@ let stopping = false
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  logger.info({ signal }, 'shutting down: finishing requests in flight')
+  logger.info({ signal }, 'shutting down: finishing requests in flight, draining jobs')
   const force = setTimeout(() => process.exit(1), 25_000)
   force.unref()
-  server.close(async () => {
-    await viteDevServer?.close()
-    await getDb().destroy()
-    logger.info('stopped')
-    process.exit(0)
-  })
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
+  // Running jobs finish (the requests waiting for them get their answers) or go back to the queue.
+  await drainJobWorker(20_000)
+  await closed
+  await viteDevServer?.close()
+  await getDb().destroy()
+  logger.info('stopped')
+  process.exit(0)
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
