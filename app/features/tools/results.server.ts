@@ -28,10 +28,6 @@ export interface StoredResult {
   runDetails: RunDetails
 }
 
-export function resultUrl(id: string): string {
-  return `/api/results/${id}`
-}
-
 function encrypt(id: string, bytes: Buffer, key: Buffer) {
   const iv = randomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', key, iv)

@@ -1,35 +1,27 @@
 // One tool run from an HTTP request to an answer, shared by the /api routes and the tool pages'
-// actions (the no-JavaScript path). The order keeps bad input and busy servers free of charge:
-// caller check → model check → multipart with a byte cap → options → type from the bytes →
-// header pixel limit → decode → visitor created → charge → run in the queue → refund on failure
-// → store (optionally) → record the run.
+// actions (the no-JavaScript path). The tool's runner (runners/) owns its options, checks, run and
+// naming; this file only orders the steps so bad input and busy servers stay free of charge:
+// caller check → model check → multipart with a byte cap → options → inspect (type from the bytes,
+// header pixel limit) → visitor created → in the queue: decode, charge, run → refund on failure
+// or no face → store (optionally) → record the run.
 import { createHash, randomUUID } from 'node:crypto'
-import { z } from 'zod'
 import { resolveCaller, type Caller } from '~/features/credits/caller.server'
 import { toolCost } from '~/features/credits/costs.server'
 import { charge, refund } from '~/features/credits/ledger.server'
 import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
 import { logger } from '~/utils/logger.server'
-import { BACKGROUND_PRESETS, BLUR, cutoutFilename, HEX_COLOUR, SVG_FORMATS, SVG_SCALES, TOOLS, type SvgFormat, type ToolSlug } from './catalog'
+import { TOOLS, type ToolSlug } from './catalog'
 import { ToolError, type RunOutcome } from './errors.server'
-import type { RgbaImage } from './image'
 import { modelEntry } from './models/manifest'
 import { isModelInstalled, ModelMissingError, requiredModelsFor } from './models/registry.server'
 import { QueueFullError, RunTimeoutError, toolQueue } from './queue.server'
-import { readResult, resultUrl, storeResult, type RunDetails } from './results.server'
+import { readResult, storeResult, type RunDetails } from './results.server'
+import { runnerFor } from './runners/index.server'
+import type { Inspected } from './runners/types'
 import { recordToolRun } from './runs.server'
-import { checkOutputSize, convertSvg, parseBackground } from './svg-converter.server'
-import { sanitizeSvg, type SanitizedSvg } from './svg-sanitize.server'
-import {
-  decodeToRgba,
-  FIRST_FRAME_NOTE,
-  parseToolUpload,
-  readImageHeader,
-  requireFile,
-  sniffImageType,
-  type UploadedFile,
-} from './upload.server'
-import { SVG_SIGN_IN_MESSAGE } from './ui/tool-messages'
+import { parseToolUpload, requireFile } from './upload.server'
+import { resultUrl } from './ui/page-result'
+import { SVG_SIGN_IN_MESSAGE, TOOL_MESSAGES } from './ui/tool-messages'
 
 export type ToolSubmission =
   | {
@@ -61,120 +53,8 @@ export type ToolSubmission =
 export { SVG_SIGN_IN_MESSAGE }
 export const INVALID_TOKEN_MESSAGE = 'Your session has ended or the token is not valid. Sign in again.'
 
-/** What the spec's screens show when a run fails without a more precise reason. */
-const FAILURE_MESSAGES: Record<ToolSlug, string> = {
-  'background-remover': 'Unable to process image.',
-  'face-restorer': 'Unable to restore portrait.',
-  'face-blurrer': 'Unable to blur faces.',
-  'svg-converter': 'Unable to convert SVG.',
-  'image-enhancer': 'Unable to enhance image.',
-}
-
 /** Generous for a person, tight for a script: the queue bounds the CPU, this bounds one client. */
 export const TOOL_RUN_RATE = { name: 'tool-runs', points: 120, durationSeconds: 60 }
-
-// ---- options -----------------------------------------------------------------------------------
-
-const OPTION_FIELDS: Record<ToolSlug, readonly string[]> = {
-  // A form without JavaScript sends background=custom and the colour typed in background_custom.
-  'background-remover': ['background', 'background_custom'],
-  'face-restorer': [],
-  'face-blurrer': ['blur'],
-  'svg-converter': ['format', 'scale', 'background'],
-  'image-enhancer': ['denoise'],
-}
-
-const BLUR_MESSAGE = `blur must be a number from ${BLUR.min} to ${BLUR.max} in steps of ${BLUR.step}.`
-const blurSchema = z
-  .string({ error: BLUR_MESSAGE })
-  .trim()
-  .regex(/^\d+(\.0+)?$/, BLUR_MESSAGE)
-  .transform(Number)
-  .refine((n) => n >= BLUR.min && n <= BLUR.max && (n - BLUR.min) % BLUR.step === 0, BLUR_MESSAGE)
-
-const BACKGROUND_MESSAGE = `background must be a colour as #rgb or #rrggbb, or one of ${BACKGROUND_PRESETS.filter((p) => !p.startsWith('#')).join(', ')}.`
-const cutoutBackgroundSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((v) => v === '' || v === 'transparent' || HEX_COLOUR.test(v) || (BACKGROUND_PRESETS as readonly string[]).includes(v), BACKGROUND_MESSAGE)
-  .transform((v) => (v === '' || v === 'transparent' ? undefined : v))
-  .optional()
-
-const FORMAT_MESSAGE = `format must be one of ${SVG_FORMATS.join(', ')}.`
-const SCALE_MESSAGE = `scale must be one of ${SVG_SCALES.join(', ')}.`
-const svgSchema = z.object({
-  format: z.enum(SVG_FORMATS, { error: FORMAT_MESSAGE }),
-  scale: z
-    .string({ error: SCALE_MESSAGE })
-    .trim()
-    .refine((v) => SVG_SCALES.some((s) => Number(s) === Number(v)) && v !== '', SCALE_MESSAGE)
-    .transform(Number),
-  background: z.string().optional(),
-})
-
-export const DENOISE_MESSAGE = 'denoise must be a number from 0 to 1.'
-const denoiseSchema = z
-  .string()
-  .trim()
-  .regex(/^(\d+(\.\d*)?|\.\d+)$/, DENOISE_MESSAGE)
-  .transform(Number)
-  .refine((n) => n >= 0 && n <= 1, DENOISE_MESSAGE)
-  .optional()
-
-type Settings =
-  | { tool: 'background-remover'; background?: string }
-  | { tool: 'face-blurrer'; blur: number }
-  | { tool: 'svg-converter'; format: SvgFormat; scale: number; background?: string }
-  | { tool: 'face-restorer' }
-  | { tool: 'image-enhancer'; denoise?: number }
-
-function firstIssue(error: z.ZodError): string {
-  return error.issues[0]?.message ?? 'The options are not valid.'
-}
-
-async function readSettings(tool: ToolSlug, fields: Record<string, string>): Promise<Settings> {
-  switch (tool) {
-    case 'face-blurrer': {
-      const blur = blurSchema.safeParse(fields.blur)
-      if (!blur.success) throw new ToolError(400, firstIssue(blur.error))
-      return { tool, blur: blur.data }
-    }
-    case 'background-remover': {
-      const chosen = fields.background?.trim() === 'custom' ? fields.background_custom : fields.background
-      const background = cutoutBackgroundSchema.safeParse(chosen)
-      if (!background.success) throw new ToolError(400, firstIssue(background.error))
-      return { tool, background: background.data }
-    }
-    case 'svg-converter': {
-      const parsed = svgSchema.safeParse({ ...fields, format: fields.format?.trim().toLowerCase() })
-      if (!parsed.success) throw new ToolError(400, firstIssue(parsed.error))
-      const background = parsed.data.background === undefined ? undefined : await parseBackground(parsed.data.background)
-      return { tool, format: parsed.data.format, scale: parsed.data.scale, background }
-    }
-    case 'image-enhancer': {
-      // Absent means the enhancer's default strength; the spec's screen sends none.
-      const denoise = denoiseSchema.safeParse(fields.denoise)
-      if (!denoise.success) throw new ToolError(400, DENOISE_MESSAGE)
-      return { tool, denoise: denoise.data }
-    }
-    default:
-      return { tool }
-  }
-}
-
-// ---- names -------------------------------------------------------------------------------------
-
-/** The client's file name without folders, extension or characters that break a header. */
-export function baseName(name: string): string {
-  const last = name.split(/[\\/]/).pop() ?? ''
-  const stem = last.replace(/\.[^.]*$/, '')
-  return stem
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f"*:<>?|]/g, '')
-    .trim()
-    .slice(0, 100)
-}
 
 /** `attachment; filename="ascii"; filename*=UTF-8''percent-encoded` (RFC 6266). */
 export function contentDisposition(filename: string, type: 'attachment' | 'inline' = 'attachment'): string {
@@ -183,101 +63,11 @@ export function contentDisposition(filename: string, type: 'attachment' | 'inlin
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`
 }
 
-function outputName(settings: Settings, original: string): string {
-  const base = baseName(original)
-  switch (settings.tool) {
-    case 'svg-converter':
-      return `${base || 'converted'}.${settings.format}`
-    case 'image-enhancer':
-      return base ? `${base}-enhanced.png` : TOOLS['image-enhancer'].downloadName
-    case 'background-remover':
-      return settings.background ? cutoutFilename(settings.background) : TOOLS['background-remover'].downloadName
-    default:
-      return TOOLS[settings.tool].downloadName
-  }
-}
-
-// ---- running -----------------------------------------------------------------------------------
-
-/** An upload that passed every check that does not need its pixels decoded. */
-type Prepared =
-  | { kind: 'image'; bytes: Buffer; width: number; height: number; notes: string[] }
-  | { kind: 'svg'; svg: SanitizedSvg; width: number; height: number; notes: string[] }
-
-interface Delivered {
-  bytes: Buffer
-  contentType: string
-  modelMs: number | null
-  facesFound?: number
-  gfpganAvailable?: boolean
-  /** Told to the caller in X-Facet-Note (for example a model that was missing and replaced). */
-  note?: string | null
-}
-
-async function prepare(tool: ToolSlug, file: UploadedFile): Promise<Prepared> {
-  if (tool === 'svg-converter') {
-    const svg = await sanitizeSvg(file.bytes)
-    return { kind: 'svg', svg, width: Math.round(svg.width), height: Math.round(svg.height), notes: [] }
-  }
-  await sniffImageType(file.bytes, tool)
-  const header = await readImageHeader(file.bytes)
-  return { kind: 'image', bytes: file.bytes, width: header.width, height: header.height, notes: header.pages > 1 ? [FIRST_FRAME_NOTE] : [] }
-}
-
-// The inference modules load onnxruntime; importing them only when a run needs them keeps the SVG
-// converter and the pages free of that start-up cost.
-async function execute(settings: Settings, prepared: Prepared, image: RgbaImage | null, signal: AbortSignal): Promise<Delivered> {
-  if (prepared.kind === 'svg') {
-    if (settings.tool !== 'svg-converter') throw new Error('an SVG reached a raster tool')
-    const out = await convertSvg(prepared.svg, settings, signal)
-    return { bytes: out.bytes, contentType: out.contentType, modelMs: out.renderMs }
-  }
-  if (!image) throw new Error('a raster tool ran without its decoded image')
-  switch (settings.tool) {
-    case 'background-remover': {
-      const { removeBackground } = await import('./background-remover.server')
-      const out = await removeBackground(image, { background: settings.background, signal })
-      return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs }
-    }
-    case 'face-blurrer': {
-      const { blurFaces } = await import('./face-blurrer.server')
-      const out = await blurFaces(image, { blur: settings.blur, signal })
-      return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, facesFound: out.facesFound }
-    }
-    case 'image-enhancer': {
-      const { enhanceImage } = await import('./image-enhancer.server')
-      const out = await enhanceImage(image, { signal, denoise: settings.denoise })
-      return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, note: out.note }
-    }
-    case 'face-restorer': {
-      const { restoreFaces } = await import('./face-restorer.server')
-      const out = await restoreFaces(image, { signal })
-      return {
-        bytes: out.bytes,
-        contentType: out.contentType,
-        modelMs: out.modelMs,
-        facesFound: out.facesFound,
-        gfpganAvailable: out.gfpganAvailable,
-      }
-    }
-    default:
-      throw new Error(`no runner for ${settings.tool}`)
-  }
-}
-
 function missingModel(tool: ToolSlug): ModelMissingError | null {
   for (const id of requiredModelsFor(tool)) {
     if (!isModelInstalled(id)) return new ModelMissingError(id, modelEntry(id).file)
   }
   return null
-}
-
-export function gfpganAvailable(): boolean {
-  try {
-    return isModelInstalled('gfpgan')
-  } catch {
-    return false
-  }
 }
 
 /** Idempotency-Key as sent (scoped to the tool), else a fresh key: every run is charged once. */
@@ -306,7 +96,7 @@ function asToolError(error: unknown, tool: ToolSlug): ToolError {
   if (error instanceof ToolError) return error
   if (error instanceof ModelMissingError) return new ToolError(503, error.message, { outcome: 'failed' })
   logger.error({ err: error, tool }, 'tool run failed')
-  return new ToolError(500, FAILURE_MESSAGES[tool], { outcome: 'failed', cause: error })
+  return new ToolError(500, TOOL_MESSAGES[tool].defaultError, { outcome: 'failed', cause: error })
 }
 
 /** The stored answer of an idempotent run, for its retry. */
@@ -323,7 +113,7 @@ function replayedSubmission(
   headers['Idempotent-Replayed'] = 'true'
   if (note) headers['X-Facet-Note'] = note
   if (remaining !== null) headers['X-Credits-Remaining'] = String(remaining)
-  if (tool === 'face-blurrer' && facesFound !== undefined) headers['X-Faces-Found'] = String(facesFound)
+  if (facesFound !== undefined) headers['X-Faces-Found'] = String(facesFound)
   return {
     ok: true,
     tool,
@@ -357,7 +147,7 @@ export async function runToolSubmission(
   let chargeId: number | null = null
   let fields: Record<string, string> = {}
   let inputBytes: number | null = null
-  let prepared: Prepared | null = null
+  let inspected: Inspected | null = null
   let modelMs: number | null = null
   // Refusals before the upload is read (sign-in, rate limit, busy, missing model) are not runs and
   // are not recorded, so a flood of them writes nothing.
@@ -373,8 +163,8 @@ export async function runToolSubmission(
       durationMs: performance.now() - started,
       modelMs,
       inputBytes,
-      inputWidth: prepared?.width ?? null,
-      inputHeight: prepared?.height ?? null,
+      inputWidth: inspected?.width ?? null,
+      inputHeight: inspected?.height ?? null,
       outputBytes: extra.outputBytes ?? null,
     })
   }
@@ -408,15 +198,13 @@ export async function runToolSubmission(
     if (toolQueue().isFull()) throw new QueueFullError(toolQueue().retryAfterSeconds())
 
     recording = true
-    const upload = await parseToolUpload(request, tool, OPTION_FIELDS[tool])
+    const runner = runnerFor(tool)
+    const upload = await parseToolUpload(request, tool, runner.optionFields)
     fields = upload.fields
     const file = requireFile(upload, tool)
     inputBytes = file.bytes.byteLength
-    const settings = await readSettings(tool, upload.fields)
-    prepared = await prepare(tool, file)
-    if (prepared.kind === 'svg' && settings.tool === 'svg-converter') {
-      checkOutputSize(prepared.svg, settings.scale)
-    }
+    const runOptions = await runner.parseOptions(upload.fields)
+    inspected = await runner.inspect(file.bytes, runOptions)
 
     if (!caller) {
       const created = await resolveCaller(request)
@@ -438,49 +226,51 @@ export async function runToolSubmission(
     if (remaining !== null && remaining < cost && !request.headers.has('idempotency-key')) throw notEnough(remaining)
 
     const payer = caller
-    const ready = prepared
-    // Decoding happens inside the run's slot, so the queue bounds the memory of decoded pixels too
-    // (40 MP is 160 MB of RGBA). A file that fails to decode is refused before anything is charged.
+    // The charge waits until the runner has decoded the file inside the run's slot: the queue bounds
+    // the memory of decoded pixels too (40 MP is 160 MB of RGBA), and a file that fails to decode is
+    // refused before anything is charged.
     const delivered = await toolQueue().run(async (signal) => {
-      const image = ready.kind === 'image' ? await decodeToRgba(ready.bytes) : null
-      if (signal.aborted) throw new RunTimeoutError(toolQueue().options.timeoutMs)
-      const charged = await charge({
-        accountId: payer.accountId,
-        amount: cost,
-        toolSlug: definition.ledgerSlug,
-        idempotencyKey: idempotency.key,
-        description: definition.name,
-      })
-      if (!charged.ok) {
+      const chargeOnceDecoded = async () => {
+        if (signal.aborted) throw new RunTimeoutError(toolQueue().options.timeoutMs)
+        const charged = await charge({
+          accountId: payer.accountId,
+          amount: cost,
+          toolSlug: definition.ledgerSlug,
+          idempotencyKey: idempotency.key,
+          description: definition.name,
+        })
+        if (!charged.ok) {
+          remaining = charged.balance
+          throw notEnough(charged.balance)
+        }
+        if (charged.replayed) {
+          // The key's charge stands for another request (still running, or failed and refunded): this
+          // one must neither run for free nor refund that charge.
+          remaining = charged.balance
+          throw new ToolError(409, REPLAY_UNAVAILABLE)
+        }
+        if (signal.aborted) {
+          // The request already answered (timed out) while the charge was being written: undo it here.
+          await refund(charged.transactionId, `Refund: ${definition.name} run failed`)
+          throw new RunTimeoutError(toolQueue().options.timeoutMs)
+        }
         remaining = charged.balance
-        throw notEnough(charged.balance)
+        chargeId = charged.transactionId
       }
-      if (charged.replayed) {
-        // The key's charge stands for another request (still running, or failed and refunded): this
-        // one must neither run for free nor refund that charge.
-        remaining = charged.balance
-        throw new ToolError(409, REPLAY_UNAVAILABLE)
-      }
-      if (signal.aborted) {
-        // The request already answered (timed out) while the charge was being written: undo it here.
-        await refund(charged.transactionId, `Refund: ${definition.name} run failed`)
-        throw new RunTimeoutError(toolQueue().options.timeoutMs)
-      }
-      remaining = charged.balance
-      chargeId = charged.transactionId
-      return execute(settings, ready, image, signal)
+      // Progress is reported by the runner; this request path has no one to tell it to (the jobs do).
+      return runner.run({ bytes: file.bytes, options: runOptions, signal, progress: () => {}, decoded: chargeOnceDecoded })
     })
     modelMs = delivered.modelMs
 
     let outcome: RunOutcome = 'success'
-    if ((tool === 'face-blurrer' || tool === 'face-restorer') && delivered.facesFound === 0) {
-      // No face means nothing was anonymised or restored, so nothing is owed; the (metadata-free)
-      // picture still comes back.
-      remaining = (await refund(chargeId!, 'Refund: no face found')).balance
+    const refundReason = runner.refundReason?.(delivered) ?? null
+    if (refundReason) {
+      // The (metadata-free) picture still comes back, but nothing was done that is owed.
+      remaining = (await refund(chargeId!, refundReason)).balance
       outcome = 'no_face'
     }
-    const filename = outputName(settings, file.name)
-    const note = [...prepared.notes, ...(delivered.note ? [delivered.note] : [])].join(' ') || undefined
+    const filename = runner.outputName(runOptions, file.name)
+    const note = [...inspected.notes, ...(delivered.note ? [delivered.note] : [])].join(' ') || undefined
     let resultId: string | undefined
     if (options.storeResult || idempotency.sent) {
       const runDetails: RunDetails = { facesFound: delivered.facesFound, gfpganAvailable: delivered.gfpganAvailable, note }
@@ -498,7 +288,7 @@ export async function runToolSubmission(
     headers['Content-Type'] = delivered.contentType
     headers['Content-Disposition'] = contentDisposition(filename)
     headers['X-Credits-Remaining'] = String(remaining)
-    if (delivered.facesFound !== undefined && tool === 'face-blurrer') headers['X-Faces-Found'] = String(delivered.facesFound)
+    if (delivered.facesFound !== undefined) headers['X-Faces-Found'] = String(delivered.facesFound)
     if (note) headers['X-Facet-Note'] = note
     return {
       ok: true,
@@ -531,7 +321,7 @@ export async function runToolSubmission(
       status: error.status,
       error: error.message,
       remaining,
-      gfpganAvailable: tool === 'face-restorer' ? gfpganAvailable() : undefined,
+      gfpganAvailable: runnerFor(tool).engine?.().gfpganAvailable,
       headers,
       fieldValues: fields,
     }
@@ -545,10 +335,10 @@ export function submissionResponse(submission: ToolSubmission): Response {
   if (!submission.ok) {
     headers.delete('Content-Disposition')
     const body: Record<string, unknown> = { error: submission.error, remaining: submission.remaining }
-    if (submission.tool === 'face-restorer') body.gfpgan_available = submission.gfpganAvailable ?? false
+    if (submission.gfpganAvailable !== undefined) body.gfpgan_available = submission.gfpganAvailable
     return Response.json(body, { status: submission.status, headers })
   }
-  if (submission.tool === 'face-restorer' && submission.resultId) {
+  if (runnerFor(submission.tool).answer === 'link' && submission.resultId) {
     headers.delete('Content-Disposition')
     headers.set('Content-Type', 'application/json')
     return Response.json(

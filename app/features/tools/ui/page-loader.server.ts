@@ -46,7 +46,3 @@ async function loadPostedResult(request: Request): Promise<ToolPageResult | null
     fieldValues,
   }
 }
-
-export function isGfpganInstalled(): boolean {
-  return isModelInstalled('gfpgan')
-}
