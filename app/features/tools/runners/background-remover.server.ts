@@ -2,8 +2,7 @@
 import { z } from 'zod'
 import { BACKGROUND_PRESETS, cutoutFilename, HEX_COLOUR, TOOLS } from '../catalog'
 import { parseField } from './options.server'
-import { runProgress } from './progress'
-import { decodeForRun, inspectRaster } from './raster.server'
+import { inspectRaster, runRaster } from './raster.server'
 import type { ToolRunner } from './types'
 
 export interface BackgroundRemoverOptions {
@@ -30,20 +29,22 @@ export const backgroundRemoverRunner: ToolRunner<BackgroundRemoverOptions> = {
     return background ? { background } : {}
   },
   inspect: (bytes) => inspectRaster('background-remover', bytes),
-  async run(input) {
-    const progress = runProgress('background-remover', input.progress, {
-      decoded: { from: 0, to: 0.05, step: 1 },
-      matte: { from: 0.05, to: 0.6, step: 1 },
-      refined: { from: 0.6, to: 0.85, step: 1 },
-      encoded: { from: 0.85, to: 1, step: 1 },
-    })
-    const image = await decodeForRun(input)
-    progress.phase('decoded', 1)
-    // Loaded here, not at the top: onnxruntime stays out of processes that never run a model.
-    const { removeBackground } = await import('../background-remover.server')
-    const out = await removeBackground(image, { background: input.options.background, signal: input.signal, progress: progress.phase })
-    progress.done()
-    return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs }
-  },
+  run: (input) =>
+    runRaster(
+      'background-remover',
+      input,
+      {
+        decoded: { from: 0, to: 0.05, step: 1 },
+        matte: { from: 0.05, to: 0.6, step: 1 },
+        refined: { from: 0.6, to: 0.85, step: 1 },
+        encoded: { from: 0.85, to: 1, step: 1 },
+      },
+      async (image, progress) => {
+        // Loaded here, not at the top: onnxruntime stays out of processes that never run a model.
+        const { removeBackground } = await import('../background-remover.server')
+        const out = await removeBackground(image, { background: input.options.background, signal: input.signal, progress })
+        return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs }
+      },
+    ),
   outputName: (options) => (options.background ? cutoutFilename(options.background) : TOOLS['background-remover'].downloadName),
 }

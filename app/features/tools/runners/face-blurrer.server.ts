@@ -2,8 +2,7 @@
 import { z } from 'zod'
 import { BLUR, TOOLS } from '../catalog'
 import { parseField } from './options.server'
-import { runProgress } from './progress'
-import { decodeForRun, inspectRaster, refundWhenNoFace } from './raster.server'
+import { inspectRaster, runRaster, refundWhenNoFace } from './raster.server'
 import type { ToolRunner } from './types'
 
 export interface FaceBlurrerOptions {
@@ -24,21 +23,23 @@ export const faceBlurrerRunner: ToolRunner<FaceBlurrerOptions> = {
   optionFields: ['blur'],
   parseOptions: async (fields) => ({ blur: parseField(blurSchema, fields.blur) }),
   inspect: (bytes) => inspectRaster('face-blurrer', bytes),
-  async run(input) {
-    // Steps: 1 'Detecting faces', 2 'Rendering blur shields'.
-    const progress = runProgress('face-blurrer', input.progress, {
-      decoded: { from: 0, to: 0.05, step: 1 },
-      detected: { from: 0.05, to: 0.4, step: 1 },
-      faces: { from: 0.4, to: 0.85, step: 2 },
-      encoded: { from: 0.85, to: 1, step: 2 },
-    })
-    const image = await decodeForRun(input)
-    progress.phase('decoded', 1)
-    const { blurFaces } = await import('../face-blurrer.server')
-    const out = await blurFaces(image, { blur: input.options.blur, signal: input.signal, progress: progress.phase })
-    progress.done()
-    return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, facesFound: out.facesFound }
-  },
+  run: (input) =>
+    runRaster(
+      'face-blurrer',
+      input,
+      // Steps: 1 'Detecting faces', 2 'Rendering blur shields'.
+      {
+        decoded: { from: 0, to: 0.05, step: 1 },
+        detected: { from: 0.05, to: 0.4, step: 1 },
+        faces: { from: 0.4, to: 0.85, step: 2 },
+        encoded: { from: 0.85, to: 1, step: 2 },
+      },
+      async (image, progress) => {
+        const { blurFaces } = await import('../face-blurrer.server')
+        const out = await blurFaces(image, { blur: input.options.blur, signal: input.signal, progress })
+        return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, facesFound: out.facesFound }
+      },
+    ),
   outputName: () => TOOLS['face-blurrer'].downloadName,
   refundReason: refundWhenNoFace,
 }

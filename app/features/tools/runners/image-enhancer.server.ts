@@ -2,8 +2,7 @@
 import { z } from 'zod'
 import { TOOLS } from '../catalog'
 import { baseName, parseField } from './options.server'
-import { runProgress } from './progress'
-import { decodeForRun, inspectRaster } from './raster.server'
+import { inspectRaster, runRaster } from './raster.server'
 import type { ToolRunner } from './types'
 
 export interface ImageEnhancerOptions {
@@ -28,21 +27,23 @@ export const imageEnhancerRunner: ToolRunner<ImageEnhancerOptions> = {
     return denoise === undefined ? {} : { denoise }
   },
   inspect: (bytes) => inspectRaster('image-enhancer', bytes),
-  async run(input) {
-    // Steps: 0 'Loading the enhancer', 1 'Enhancing the entire frame', 2 'Encoding final image'.
-    const progress = runProgress('image-enhancer', input.progress, {
-      decoded: { from: 0, to: 0.03, step: 0 },
-      loading: { from: 0.03, to: 0.05, step: 0 },
-      enhancing: { from: 0.05, to: 0.9, step: 1 },
-      encoding: { from: 0.9, to: 1, step: 2 },
-    })
-    const image = await decodeForRun(input)
-    progress.phase('decoded', 1)
-    const { enhanceImage } = await import('../image-enhancer.server')
-    const out = await enhanceImage(image, { signal: input.signal, denoise: input.options.denoise, progress: progress.phase })
-    progress.done()
-    return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, note: out.note }
-  },
+  run: (input) =>
+    runRaster(
+      'image-enhancer',
+      input,
+      // Steps: 0 'Loading the enhancer', 1 'Enhancing the entire frame', 2 'Encoding final image'.
+      {
+        decoded: { from: 0, to: 0.03, step: 0 },
+        loading: { from: 0.03, to: 0.05, step: 0 },
+        enhancing: { from: 0.05, to: 0.9, step: 1 },
+        encoding: { from: 0.9, to: 1, step: 2 },
+      },
+      async (image, progress) => {
+        const { enhanceImage } = await import('../image-enhancer.server')
+        const out = await enhanceImage(image, { signal: input.signal, denoise: input.options.denoise, progress })
+        return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, note: out.note }
+      },
+    ),
   outputName: (_options, originalName) => {
     const base = baseName(originalName)
     return base ? `${base}-enhanced.png` : TOOLS['image-enhancer'].downloadName
