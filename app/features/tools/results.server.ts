@@ -28,10 +28,6 @@ export interface StoredResult {
   runDetails: RunDetails
 }
 
-export function resultUrl(id: string): string {
-  return `/api/results/${id}`
-}
-
 /** AES-256-GCM with a fresh IV and `id` as additional data: a ciphertext moved to another row does not decrypt. */
 export function sealBytes(id: string, bytes: Buffer, key: Buffer = config().resultsKey) {
   const iv = randomBytes(12)

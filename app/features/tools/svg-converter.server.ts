@@ -9,6 +9,7 @@ import { logger } from '~/utils/logger.server'
 import { singleton } from '~/utils/singleton.server'
 import { DEFAULT_BACKGROUND, type SvgFormat } from './catalog'
 import { badRequest, ToolError } from './errors.server'
+import type { PhaseProgress } from './image'
 import type { SanitizedSvg } from './svg-sanitize.server'
 
 /** Output cap: 40 MP (160 MB of RGBA) and WebP's largest side. */
@@ -153,11 +154,20 @@ export function renderInChild(svg: string, scale: number, signal?: AbortSignal):
   })
 }
 
-export async function convertSvg(svg: SanitizedSvg, options: SvgConvertOptions, signal?: AbortSignal): Promise<SvgConversion> {
+/** resvg's render done, then the encoded file. */
+export type SvgPhase = 'rendered' | 'encoded'
+
+export async function convertSvg(
+  svg: SanitizedSvg,
+  options: SvgConvertOptions,
+  signal?: AbortSignal,
+  progress: PhaseProgress<SvgPhase> = () => {},
+): Promise<SvgConversion> {
   checkOutputSize(svg, options.scale)
   const started = performance.now()
   const rendered = await renderInChild(svg.svg, options.scale, signal)
   const renderMs = performance.now() - started
+  progress('rendered', 1)
   // resvg's pixels are premultiplied; sharp turns them back into straight alpha as it encodes.
   let pipeline = sharp(rendered.pixels, {
     raw: { width: rendered.width, height: rendered.height, channels: 4, premultiplied: true },
@@ -169,6 +179,7 @@ export async function convertSvg(svg: SanitizedSvg, options: SvgConvertOptions, 
   else if (options.format === 'jpeg') pipeline = pipeline.jpeg({ quality: 92, chromaSubsampling: '4:4:4' })
   else pipeline = pipeline.webp({ quality: 92, alphaQuality: 100 })
   const bytes = await pipeline.toBuffer()
+  progress('encoded', 1)
   return {
     bytes,
     contentType: contentTypeFor(options.format),

@@ -14,7 +14,7 @@ import { BASE, formRequest, readResult, routeArgs } from '../../../../tests/supp
 import { findJob, insertJob } from './jobs.server'
 import { recordDelivered, recordFailed } from './outcome.server'
 import { KEY_REUSED_MESSAGE, REPLAY_UNAVAILABLE, requestFingerprint } from './submit.server'
-import { runnerFor } from './legacy-runners.server'
+import { runnerFor } from '../runners/index.server'
 
 afterAll(async () => {
   await stopBoss({ timeoutMs: 5_000 })

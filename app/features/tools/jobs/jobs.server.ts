@@ -6,7 +6,8 @@ import { sql, type Selectable } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import type { ToolJobsTable } from '~/db/schema'
 import type { ToolSlug } from '../catalog'
-import { openBytes, resultUrl, sealBytes } from '../results.server'
+import { openBytes, sealBytes } from '../results.server'
+import { resultUrl } from '../ui/page-result'
 import type { JobView } from './view'
 
 export type ToolJobRow = Selectable<ToolJobsTable>

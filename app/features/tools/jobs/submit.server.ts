@@ -13,13 +13,13 @@ import { charge, getBalance } from '~/features/credits/ledger.server'
 import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
 import { TOOLS, type ToolSlug } from '../catalog'
 import { QueueFullError, RunTimeoutError, ToolError } from '../errors.server'
-import { readResult, resultUrl } from '../results.server'
+import { readResult } from '../results.server'
+import { resultUrl } from '../ui/page-result'
 import { recordToolRun } from '../runs.server'
 import type { Delivered } from '../runners/types'
 import {
   asToolError,
   contentDisposition,
-  gfpganAvailable,
   INVALID_TOKEN_MESSAGE,
   missingModel,
   SVG_SIGN_IN_MESSAGE,
@@ -28,7 +28,7 @@ import {
 import { parseToolUpload, requireFile } from '../upload.server'
 import { announceJobQueued } from './events.server'
 import { countWaitingJobs, findJob, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
-import { runnerFor } from './legacy-runners.server'
+import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
 import { sendToolJob, toolQueues } from './queue.server'
 import { waitForJobEnd } from './wait.server'
@@ -91,7 +91,7 @@ function refusal(tool: ToolSlug, error: ToolError, remaining: number | null, hea
     status: error.status,
     error: error.message,
     remaining,
-    gfpganAvailable: tool === 'face-restorer' ? gfpganAvailable() : undefined,
+    gfpganAvailable: runnerFor(tool).engine?.().gfpganAvailable,
     headers,
     fieldValues,
   }
@@ -303,7 +303,7 @@ export async function answerFromJob(
   headers['Content-Type'] = contentType
   headers['Content-Disposition'] = contentDisposition(job.filename)
   if (job.note) headers['X-Facet-Note'] = job.note
-  if (tool === 'face-blurrer' && job.faces_found !== null) headers['X-Faces-Found'] = String(job.faces_found)
+  if (job.faces_found !== null) headers['X-Faces-Found'] = String(job.faces_found)
   return {
     ok: true,
     tool,
@@ -322,16 +322,17 @@ export async function answerFromJob(
 
 /** The /api answer of spec §7: the image (or the restorer's JSON), or JSON {error, remaining}. */
 export function submissionResponse(submission: ToolSubmission): Response {
+  const runner = runnerFor(submission.tool)
   const headers = new Headers({ 'Cache-Control': 'no-store' })
   for (const [name, value] of Object.entries(submission.headers)) headers.set(name, value)
   if (!submission.ok) {
     headers.delete('Content-Disposition')
     headers.delete('Content-Type')
     const body: Record<string, unknown> = { error: submission.error, remaining: submission.remaining }
-    if (submission.tool === 'face-restorer') body.gfpgan_available = submission.gfpganAvailable ?? false
+    if (runner.engine) body.gfpgan_available = submission.gfpganAvailable ?? false
     return Response.json(body, { status: submission.status, headers })
   }
-  if (submission.tool === 'face-restorer' && submission.resultId) {
+  if (runner.answer === 'link' && submission.resultId) {
     headers.delete('Content-Disposition')
     headers.set('Content-Type', 'application/json')
     return Response.json(

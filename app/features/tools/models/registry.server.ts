@@ -42,6 +42,13 @@ export async function modelStatus(): Promise<
   }))
 }
 
+/** The face restorer's optional model: without it the restorer runs in Fallback detail mode. */
+export const GFPGAN_MODEL = 'gfpgan'
+
+export function gfpganAvailable(): boolean {
+  return isModelInstalled(GFPGAN_MODEL)
+}
+
 /** Model ids a tool cannot run without (optional upgrades such as ISNet or GFPGAN are not listed). */
 export function requiredModelsFor(tool: ToolSlug): string[] {
   return MODELS.filter((m) => !m.optional && m.tools.includes(tool)).map((m) => m.id)

@@ -71,7 +71,3 @@ async function loadPosted(request: Request): Promise<{ pageResult: ToolPageResul
     job,
   }
 }
-
-export function isGfpganInstalled(): boolean {
-  return isModelInstalled('gfpgan')
-}
