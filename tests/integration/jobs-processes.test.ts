@@ -68,6 +68,8 @@ describe.runIf(onPostgres)('jobs across real processes (PostgreSQL)', () => {
     await sql`CREATE DATABASE ${sql.id(database)}`.execute(admin.db)
     await admin.db.destroy()
     process.env.WORKER_CONCURRENCY = '0'
+    // The 20 jobs are queued faster than two workers take them.
+    process.env.TOOL_QUEUE_LIMIT = '100'
     process.env.RESULTS_KEY = resultsKey
     resetConfigForTests()
     handle = createPostgresHandle(url, 5)
@@ -139,7 +141,8 @@ describe.runIf(onPostgres)('jobs across real processes (PostgreSQL)', () => {
     }
     const worker = startWorker('d')
     const user = await newUser()
-    const id = await enqueue(user, 'image-enhancer', photo())
+    // The remover's run (about a second) fits the 20 s drain.
+    const id = await enqueue(user, 'background-remover', photo())
     await vi.waitFor(async () => expect((await findJob(id))?.status).toBe('running'), { timeout: 60_000, interval: 100 })
     worker.kill('SIGTERM')
     expect(await exited(worker)).toBe(0)

@@ -174,11 +174,17 @@ async function recordLostRun(jobId: string): Promise<void> {
  */
 export async function drainJobWorker(timeoutMs: number): Promise<void> {
   const started = state()
-  if (started) {
-    const s = await started
-    s.stopping = true
-    s.unsubscribe()
+  const current = started ? await started : null
+  if (current) {
+    current.stopping = true
+    current.unsubscribe()
   }
   const { stopBoss } = await import('~/features/queue/boss.server')
   await stopBoss({ timeoutMs })
+  // Runs still going after the grace were failed back to pg-boss (it retries them elsewhere); their
+  // rows say so before this process exits.
+  for (const [jobId, controller] of current?.running ?? []) {
+    controller.abort()
+    await releaseJob(jobId).catch((error: Error) => logger.warn({ err: error.message, jobId }, 'could not hand the job back'))
+  }
 }
