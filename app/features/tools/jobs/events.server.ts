@@ -4,9 +4,12 @@
 import { EventEmitter } from 'node:events'
 import { singleton } from '~/utils/singleton.server'
 import type { Delivered } from '../runners/types'
+import type { ToolJobInfo } from './jobs.server'
 
 export interface JobEnded {
   jobId: string
+  /** The ended row, when this process recorded the outcome (saves the waiter a read). */
+  job?: ToolJobInfo
   /** The output, when this process ran the job and it delivered. */
   delivered?: Delivered
 }

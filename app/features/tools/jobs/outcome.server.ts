@@ -58,7 +58,8 @@ export async function recordDelivered(
     return finished
   })
   if (ended) {
-    await recordToolRun({
+    // Not awaited: the figures row must not delay the answer (recordToolRun never throws).
+    void recordToolRun({
       tool: job.tool as ToolSlug,
       accountId: job.account_id,
       outcome: ended.outcome ?? 'success',

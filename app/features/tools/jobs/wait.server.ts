@@ -33,7 +33,10 @@ export async function waitForJobEnd(jobId: string, timeoutMs: number): Promise<E
       const job = await findJob(jobId).catch(() => null)
       if (job && isFinished(job)) settle({ job, delivered })
     }
-    const stopListening = onJobEnded(jobId, (ended) => void read(ended.delivered))
+    const stopListening = onJobEnded(jobId, (ended) => {
+      if (ended.job && isFinished(ended.job)) settle({ job: ended.job, delivered: ended.delivered })
+      else void read(ended.delivered)
+    })
     const poll = setInterval(() => {
       if (reading) return
       reading = true

@@ -138,7 +138,7 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
       const delivered = await runner.run({ bytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report })
       await pending
       const ended = await recordDelivered(job, runner, delivered, performance.now() - started)
-      announceJobEnded({ jobId, delivered: ended ? delivered : undefined })
+      announceJobEnded(ended ? { jobId, job: ended, delivered } : { jobId })
     } catch (thrown) {
       await pending
       if (handBack.aborted && !timedOut) {
@@ -148,8 +148,8 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
         throw new Error('handed back at shutdown', { cause: thrown })
       }
       const error = timedOut ? new RunTimeoutError(timeoutMs) : asToolError(thrown, tool)
-      await recordFailed(job, { status: error.status, message: error.message, outcome: error.outcome }, performance.now() - started)
-      announceJobEnded({ jobId })
+      const ended = await recordFailed(job, { status: error.status, message: error.message, outcome: error.outcome }, performance.now() - started)
+      announceJobEnded({ jobId, job: ended ?? undefined })
     }
   } finally {
     clearTimeout(timer)
