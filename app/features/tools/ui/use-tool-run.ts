@@ -117,6 +117,19 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
     [],
   )
 
+  /** A refusal or failure answer: its message, and the balance it (or its header) reports. */
+  const failWith = useCallback(
+    (body: unknown, headerRemaining: number | null) => {
+      const bodyRemaining = body && typeof body === 'object' ? remainingFrom((body as { remaining?: unknown }).remaining) : null
+      const left = bodyRemaining ?? headerRemaining
+      if (left !== null) setRemaining(left)
+      fail(failureMessage(body, messages.defaultError), body)
+      revalidator.revalidate()
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [messages, fail],
+  )
+
   /** Follows a job to its end, then reads its answer (the tool endpoint's) as a direct run would. */
   const finishJob = useCallback(
     async (id: string, controller: AbortController) => {
@@ -130,16 +143,7 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
       if (controller.signal.aborted) return
       const response = ended.answer
       const headerRemaining = remainingFrom(response.header('X-Credits-Remaining'))
-      if (!response.ok) {
-        const body = await readJson(response)
-        const bodyRemaining =
-          body && typeof body === 'object' ? remainingFrom((body as { remaining?: unknown }).remaining) : null
-        const left = bodyRemaining ?? headerRemaining
-        if (left !== null) setRemaining(left)
-        fail(failureMessage(body, messages.defaultError), body)
-        revalidator.revalidate()
-        return
-      }
+      if (!response.ok) return failWith(await readJson(response), headerRemaining)
       const outcome = await optionsRef.current.interpret(response)
       if (controller.signal.aborted) return
       if (headerRemaining !== null) setRemaining(headerRemaining)
@@ -154,7 +158,7 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
     },
     // revalidator changes identity on every state change; its revalidate is stable enough for a click.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [plan, messages, fail, replaceResult],
+    [plan, messages, failWith, replaceResult],
   )
 
   const run = useCallback(
@@ -182,15 +186,7 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
         if (controller.signal.aborted) return
         const headerRemaining = remainingFrom(response.header('X-Credits-Remaining'))
         const body = await readJson(response)
-        if (!response.ok) {
-          const bodyRemaining =
-            body && typeof body === 'object' ? remainingFrom((body as { remaining?: unknown }).remaining) : null
-          const left = bodyRemaining ?? headerRemaining
-          if (left !== null) setRemaining(left)
-          fail(failureMessage(body, messages.defaultError), body)
-          revalidator.revalidate()
-          return
-        }
+        if (!response.ok) return failWith(body, headerRemaining)
         if (headerRemaining !== null) setRemaining(headerRemaining)
         const id = (body as JobStatusBody | null)?.id
         if (!id) throw new ToolRunError(messages.fallbackError)
@@ -206,7 +202,7 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
       }
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [plan, tool.slug, messages, fail, replaceResult, finishJob],
+    [plan, tool.slug, messages, fail, failWith, replaceResult, finishJob],
   )
 
   // A page opened on a job that is still running follows it.
