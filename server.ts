@@ -11,7 +11,12 @@ import { pinoHttp } from 'pino-http'
 import { config } from './app/config.server'
 import { databaseHandle, getDb } from './app/db/db.server'
 import { migrateToLatest } from './app/db/migrate.server'
+import { apiKeyGate } from './app/features/api-keys/gate.server'
+import { startWebhookWorker } from './app/features/webhooks/delivery.server'
+import { startOperatorChannel } from './app/features/operator/channel.server'
+import { passClientAddress } from './app/features/security/client-address.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
+import { processRole } from './app/features/tools/jobs/roles.server'
 import { drainJobWorker, startJobWorker } from './app/features/tools/jobs/worker.server'
 import { logger } from './app/utils/logger.server'
 
@@ -21,8 +26,14 @@ const buildDir = process.env.BUILD_DIR ?? 'build'
 
 await migrateToLatest(getDb())
 logger.info({ database: databaseHandle().kind }, 'database ready')
-// web+worker (the default) runs tool jobs in this process too; WORKER_CONCURRENCY=0 serves only.
-await startJobWorker()
+// Operator commands (npm run credits) reach this process instead of opening the database beside it.
+const operatorChannel = await startOperatorChannel(cfg.dataDir)
+// web+worker (the default) runs tool jobs and webhook deliveries in this process too;
+// WORKER_CONCURRENCY=0 serves only (worker processes deliver).
+if (processRole() !== 'web') {
+  await startJobWorker()
+  await startWebhookWorker()
+}
 
 const viteDevServer = production
   ? undefined
@@ -30,7 +41,7 @@ const viteDevServer = production
 
 const app = express()
 app.disable('x-powered-by')
-app.set('trust proxy', cfg.TRUST_PROXY)
+app.set('trust proxy', cfg.trustProxy)
 
 app.use(
   pinoHttp({
@@ -48,8 +59,8 @@ app.use(compression())
 
 // Route code only sees a Fetch Request: hand it the client address Express resolved (honouring
 // TRUST_PROXY), and never one the client sent itself.
-app.use((req, res, next) => {
-  req.headers['x-facet-client-ip'] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
+app.use(passClientAddress)
+app.use((_req, res, next) => {
   res.locals.cspNonce = randomBytes(16).toString('base64')
   next()
 })
@@ -104,6 +115,19 @@ app.use((req, res, next) => {
   next()
 })
 
+// API keys: refused here when malformed, revoked or unknown; rate-limited per key; every answer to
+// a key carries RateLimit-* and the key's environment.
+app.use('/api', (req, res, next) => {
+  apiKeyGate(req.get('authorization'))
+    .then((gate) => {
+      if (!gate) return next()
+      res.set(gate.headers)
+      if (gate.refusal) return void res.status(gate.refusal.status).json(gate.refusal.body)
+      next()
+    })
+    .catch(next)
+})
+
 if (viteDevServer) {
   app.use(viteDevServer.middlewares)
 } else {
@@ -139,9 +163,11 @@ async function shutdown(signal: string) {
   force.unref()
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
-  // Running jobs finish (the requests waiting for them get their answers) or go back to the queue.
+  // Running jobs finish (the requests waiting for them get their answers) or go back to the queue;
+  // pg-boss stops with them.
   await drainJobWorker(20_000)
   await closed
+  await operatorChannel?.close()
   await viteDevServer?.close()
   await getDb().destroy()
   logger.info('stopped')

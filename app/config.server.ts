@@ -1,6 +1,7 @@
 // Every setting the studio reads from its environment, validated once. Nothing else reads process.env.
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
@@ -40,9 +41,13 @@ const schema = z.object({
   USER_DAILY_FLOOR: z.coerce.number().int().min(0).default(10),
   SIGNUP_BONUS: z.coerce.number().int().min(0).default(50),
   PURCHASING_PAUSED: booleanFlag.default(true),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: z.string().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMITS: booleanFlag.default(true),
+  /** Requests per minute one API key may make to /api. */
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
+  /** Let webhooks reach private, loopback and link-local addresses (tests, closed networks). */
+  WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
 })
 
 export type Config = z.infer<typeof schema> & {
@@ -54,6 +59,51 @@ export type Config = z.infer<typeof schema> & {
   workerConcurrency: number
   toolCosts: Record<string, number>
   secureCookies: boolean
+  /** TRUST_PROXY as Express's `trust proxy` takes it: hops to trust (0 = none) or the proxies' addresses. */
+  trustProxy: TrustProxy
+}
+
+/** How many proxies sit in front of the studio, or which addresses are proxies. */
+export type TrustProxy = number | string[]
+
+/** Names proxy-addr (Express's `trust proxy`) understands for whole address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true
+  const [address, prefix, ...rest] = entry.split('/')
+  const family = isIP(address)
+  if (!family || rest.length) return false
+  if (prefix === undefined) return true
+  if (isIP(prefix)) return true // a netmask such as 255.255.255.0
+  const bits = Number(prefix)
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128)
+}
+
+/**
+ * TRUST_PROXY: `false` (or 0) trusts no proxy: the client address is the connection's. A number
+ * trusts that many hops in front of the studio; a comma-separated list trusts those addresses,
+ * CIDR ranges or the names loopback, linklocal, uniquelocal. Either way the client address is the
+ * one the nearest untrusted hop reported, never what the client wrote at the left of
+ * X-Forwarded-For. `true` means one hop: trusting every hop is what let a client forge its address.
+ */
+export function parseTrustProxy(raw: string): TrustProxy {
+  const value = raw.trim().toLowerCase()
+  if (['', 'false', 'no', '0'].includes(value)) return 0
+  if (['true', 'yes'].includes(value)) return 1
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value)
+    if (hops > 32) throw new Error(`TRUST_PROXY: ${hops} hops is not a believable proxy chain (at most 32)`)
+    return hops
+  }
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean)
+  const bad = entries.filter((e) => !isProxyAddress(e))
+  if (!entries.length || bad.length) {
+    throw new Error(
+      `TRUST_PROXY: cannot read ${JSON.stringify(bad.join(',') || raw)} (want false, a number of proxies, or addresses/CIDRs such as 10.0.0.0/8,loopback)`,
+    )
+  }
+  return entries
 }
 
 // A secret the operator did not set is generated once and kept in the data folder, so sessions
@@ -99,6 +149,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: c.WORKER_CONCURRENCY ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
     toolCosts: parseToolCosts(c.TOOL_COSTS),
     secureCookies: c.PUBLIC_URL.startsWith('https://'),
+    trustProxy: parseTrustProxy(c.TRUST_PROXY),
   }
 }
 

@@ -1,24 +1,24 @@
 // npm run credits -- grant <email> <amount> "<reason>"   adjust a user's balance (negative amounts
 //                                                        take credits back, never below zero)
 // npm run credits -- show <email>                        balance and latest transactions
-// Exit codes: 0 done, 1 refused (unknown email, balance too low), 2 wrong usage.
-// It runs the migrations first. On the embedded database (no DATABASE_URL) stop the server before
-// running it: PGlite allows one process per data folder.
+// Exit codes: 0 done, 1 refused (unknown email, balance too low, database held), 2 wrong usage.
+// With a studio running on this DATA_DIR the command is handed to it over its operator channel
+// (app/features/operator/channel.server.ts), so the studio sees the change at once, on PGlite too.
+// Without one it opens the database itself (running the migrations first).
+import { config } from '../app/config.server'
 import { getDb } from '../app/db/db.server'
-import { migrateToLatest } from '../app/db/migrate.server'
-import {
-  adjustUserCredits,
-  formatReport,
-  OperatorError,
-  parseAmount,
-  showUserCredits,
-} from '../app/features/credits/operator.server'
+import { DataFolderLockedError } from '../app/db/data-folder-lock.server'
+import { formatReport, OperatorError, parseAmount, type AccountReport } from '../app/features/credits/operator.server'
+import { executeOperatorCommand } from '../app/features/operator/channel.server'
+import { existingSingleton } from '../app/utils/singleton.server'
 
 const USAGE = `Usage:
   npm run credits -- grant <email> <amount> "<reason>"
   npm run credits -- show <email>`
 
 class UsageError extends Error {}
+
+const operator = (command: string, args: unknown) => executeOperatorCommand(config().dataDir, command, args)
 
 async function run(args: string[]): Promise<string> {
   const [command, ...rest] = args
@@ -31,14 +31,12 @@ async function run(args: string[]): Promise<string> {
     } catch (error) {
       throw error instanceof OperatorError ? new UsageError(error.message) : error
     }
-    await migrateToLatest(getDb())
-    const result = await adjustUserCredits(email, amount, reason)
+    const result = (await operator('grant', { email, amount, reason })) as { email: string; transactionId: number; balance: number }
     return `${amount > 0 ? 'Granted' : 'Took back'} ${Math.abs(amount)} credits ${amount > 0 ? 'to' : 'from'} ${result.email} (transaction #${result.transactionId}). Balance: ${result.balance}.`
   }
   if (command === 'show') {
     if (rest.length !== 1) throw new UsageError('show takes one email.')
-    await migrateToLatest(getDb())
-    return formatReport(await showUserCredits(rest[0]))
+    return formatReport((await operator('show', { email: rest[0] })) as AccountReport)
   }
   throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.')
 }
@@ -47,10 +45,10 @@ let exitCode = 0
 try {
   console.log(await run(process.argv.slice(2)))
 } catch (error) {
-  if (error instanceof UsageError) {
+  if (error instanceof UsageError || (error instanceof OperatorError && error.kind === 'invalid')) {
     console.error(`${error.message}\n\n${USAGE}`)
     exitCode = 2
-  } else if (error instanceof OperatorError) {
+  } else if (error instanceof OperatorError || error instanceof DataFolderLockedError) {
     console.error(error.message)
     exitCode = 1
   } else {
@@ -58,6 +56,7 @@ try {
     exitCode = 1
   }
 } finally {
-  await getDb().destroy()
+  // Only close a database this process opened (the command may have gone to the running studio).
+  if (existingSingleton('database')) await getDb().destroy()
 }
 process.exit(exitCode)

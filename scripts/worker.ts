@@ -6,6 +6,7 @@ import { getDb } from '../app/db/db.server'
 import { migrateToLatest } from '../app/db/migrate.server'
 import { runAsWorkerOnly } from '../app/features/tools/jobs/roles.server'
 import { drainJobWorker, startJobWorker } from '../app/features/tools/jobs/worker.server'
+import { startWebhookWorker } from '../app/features/webhooks/delivery.server'
 import { logger } from '../app/utils/logger.server'
 
 export const WORKER_NEEDS_POSTGRES =
@@ -23,6 +24,7 @@ if (cfg.workerConcurrency === 0) {
 runAsWorkerOnly()
 await migrateToLatest(getDb())
 await startJobWorker()
+await startWebhookWorker()
 logger.info({ concurrency: cfg.workerConcurrency, pid: process.pid }, 'worker ready')
 
 let stopping = false

@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, type Dialect, type Transaction } from 'kysely'
 import pg from 'pg'
 import { config } from '~/config.server'
 import { replaceSingleton, singleton } from '~/utils/singleton.server'
+import { lockDataFolder } from './data-folder-lock.server'
 import { PGliteDialect } from './pglite-dialect.server'
 import type { Database } from './schema'
 
@@ -60,6 +61,8 @@ function createDefaultHandle(): DatabaseHandle {
   if (c.DATABASE_URL) return createPostgresHandle(c.DATABASE_URL)
   const dir = path.join(c.dataDir, 'db')
   mkdirSync(dir, { recursive: true })
+  // One process per PGlite folder: refuse (naming the holder) rather than open it beside a running studio.
+  lockDataFolder(dir)
   return createPGliteHandle(new PGlite(dir, pgliteOptions()))
 }
 

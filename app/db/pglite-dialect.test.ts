@@ -11,11 +11,12 @@ describe('PGliteDialect', () => {
   let pglite: PGlite
   let db: Kysely<Tables>
 
+  // A fresh PGlite takes seconds to create, far longer on a loaded machine.
   beforeAll(async () => {
     pglite = new PGlite()
     db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) })
     await sql`create table items (id int primary key, name text not null)`.execute(db)
-  })
+  }, 120_000)
   afterAll(async () => {
     await db.destroy()
   })

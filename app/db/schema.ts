@@ -67,6 +67,8 @@ export interface CreditTransactionsTable {
   idempotency_key: string | null
   /** Set on a refund: the charge it reverses (unique, so a charge is refunded once). */
   reverses_id: number | null
+  /** The API key the charge was made with (per-key spend). */
+  api_key_id: Generated<string | null>
   created_at: CreatedAt
 }
 
@@ -91,6 +93,8 @@ export interface ToolRunsTable {
   input_width: number | null
   input_height: number | null
   output_bytes: number | null
+  /** The API key the run was made with (per-key run counts). */
+  api_key_id: Generated<string | null>
   created_at: CreatedAt
 }
 
@@ -174,6 +178,50 @@ export interface ApiWaitlistTable {
   created_at: CreatedAt
 }
 
+export type ApiKeyEnvironment = 'live' | 'test'
+
+export interface ApiKeysTable {
+  id: Generated<string>
+  user_id: string
+  name: string
+  environment: ApiKeyEnvironment
+  /** The visible start of the key (fs_live_ + 4 characters), how the owner recognises it. */
+  prefix: string
+  /** SHA-256 of the whole key, hex. */
+  key_hash: string
+  created_at: CreatedAt
+  last_used_at: Timestamp | null
+  revoked_at: Timestamp | null
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<string>
+  account_id: string
+  url: string
+  events: string[]
+  secret_iv: Buffer
+  secret_tag: Buffer
+  secret_ciphertext: Buffer
+  created_at: CreatedAt
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed'
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>
+  endpoint_id: string
+  event_type: string
+  payload: Json
+  status: Generated<WebhookDeliveryStatus>
+  attempts: Generated<number>
+  last_status_code: number | null
+  last_error: string | null
+  response_excerpt: string | null
+  next_attempt_at: Timestamp | null
+  created_at: CreatedAt
+  updated_at: Generated<Date>
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -188,6 +236,9 @@ export interface Database {
   analytics_events: AnalyticsEventsTable
   contact_messages: ContactMessagesTable
   api_waitlist: ApiWaitlistTable
+  api_keys: ApiKeysTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_deliveries: WebhookDeliveriesTable
 }
 
 export type User = Selectable<UsersTable>

@@ -1,164 +1,301 @@
-// /api (spec §2): the developer API teaser, with a waitlist form that stores the email.
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useNavigation } from '@remix-run/react'
-import { useEffect } from 'react'
-import { joinWaitlist, WAITLIST_RATE_LIMIT } from '~/features/contact/messages.server'
-import { CONTACT_LIMITS, waitlistSchema } from '~/features/contact/schemas'
-import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
-import { buttonClass, inputClass } from '~/ui/button'
-import { FieldErrors, FormMessage } from '~/ui/field'
-import { SectionHeading } from '~/ui/section'
-import { toast } from '~/ui/toast'
+// /api: the developer documentation. Authentication (keys, environments, the Token login), a first
+// call, every tool's fields and limits (from the catalog), errors, idempotency, rate limits and
+// webhooks. Server-rendered text and code: no client code beyond the app's own.
+import { data, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import type { ReactNode } from 'react'
+import { TOOL_APIS } from '~/features/api-docs/tool-fields'
+import { apiDocsFacts } from '~/features/api-docs/page.server'
+import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER, TEST_MODE_VALUE, TEST_RESULT_MAX_PIXELS } from '~/features/api-keys/environments'
+import { WEBHOOK_EVENTS } from '~/features/webhooks/schemas'
+import { buttonClass } from '~/ui/button'
 
 export const meta: MetaFunction = () => [
   { title: 'API | Facet Studio' },
   {
     name: 'description',
-    content: 'The Facet Studio API is coming soon: every tool over HTTP, with per-environment keys and signed webhooks.',
+    content: 'The Facet Studio API: every tool over HTTP, with live and test API keys, rate-limit headers, idempotent retries and signed webhooks.',
   },
 ]
 
-export const WAITLIST_JOINED = 'You are on the list. We will email you when the API launches.'
-export const WAITLIST_ALREADY = 'You are already on the list. We will email you when the API launches.'
-
-export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
-  const submission = parseWithZod(formData, { schema: waitlistSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply(), message: null }, { status: 400 })
-  }
-  const limit = await consumeRateLimit(WAITLIST_RATE_LIMIT, clientAddress(request))
-  if (!limit.ok) {
-    return data(
-      { result: submission.reply({ formErrors: ['Too many signups from your network. Please try again later.'] }), message: null },
-      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
-    )
-  }
-  const { alreadyJoined } = await joinWaitlist(submission.value)
-  return data({
-    result: submission.reply({ resetForm: true }),
-    message: alreadyJoined ? WAITLIST_ALREADY : WAITLIST_JOINED,
-  })
+export function loader() {
+  return data(apiDocsFacts(), { headers: { 'Cache-Control': 'public, max-age=300' } })
 }
 
-const UPCOMING = [
-  { title: 'Every tool over HTTP', text: 'Background removal, face restoration, enhancement, face blurring and SVG export, one endpoint each.' },
-  { title: 'Per-environment API keys', text: 'Separate keys for development, staging and production, each revocable on its own.' },
-  { title: 'Signed webhooks', text: 'Long jobs call you back with an HMAC-signed payload, so you can trust what arrives.' },
+const SECTIONS = [
+  ['authentication', 'Authentication'],
+  ['first-call', 'Your first call'],
+  ['tools', 'Tools'],
+  ['errors', 'Errors'],
+  ['idempotency', 'Idempotency'],
+  ['rate-limits', 'Rate limits'],
+  ['webhooks', 'Webhooks'],
+  ['reference', 'Reference'],
 ] as const
 
-const SAMPLE = `curl https://facet.studio/v1/images \\
+function Code({ children, label }: { children: string; label: string }) {
+  return (
+    <figure className="m-0 mt-4 overflow-hidden rounded-xl bg-slate-900">
+      <figcaption className="border-b border-white/10 px-4 py-2 text-xs text-slate-400">{label}</figcaption>
+      <pre className="overflow-x-auto p-4 text-sm leading-relaxed text-emerald-200">
+        <code>{children}</code>
+      </pre>
+    </figure>
+  )
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="scroll-mt-24 border-t border-slate-200 pt-10">
+      <h2 id={id} className="text-2xl font-bold tracking-tight text-slate-900">
+        {title}
+      </h2>
+      <div className="mt-4 space-y-4 text-slate-700 [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_code]:text-[0.9em] [&_pre_code]:bg-transparent [&_pre_code]:p-0">
+        {children}
+      </div>
+    </section>
+  )
+}
+
+function Table({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200">
+      <table className="w-full min-w-[32rem] text-left text-sm">
+        <thead className="bg-slate-50 text-slate-900">
+          <tr>
+            {head.map((h) => (
+              <th key={h} scope="col" className="px-3 py-2 font-semibold">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((row, i) => (
+            <tr key={i}>
+              {row.map((cell, j) => (
+                <td key={j} className="px-3 py-2 align-top">
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+const STATUSES: Array<[string, string]> = [
+  ['400', 'A field is missing or not valid; errors lists every problem by field.'],
+  ['401', 'No credentials where they are needed, or a key or token that is malformed, revoked or unknown.'],
+  ['402', 'Not enough credits for the run (nothing was charged).'],
+  ['403', 'Allowed for nobody with these credentials, e.g. an API key creating keys, or a cross-site browser post.'],
+  ['404', 'No such endpoint or object, or it belongs to someone else.'],
+  ['409', 'The Idempotency-Key names a run that failed or is still running.'],
+  ['413', 'The file is larger than the tool’s limit.'],
+  ['415', 'The file is not a type the tool accepts.'],
+  ['429', 'Too many requests: wait the seconds in Retry-After.'],
+  ['503', 'The studio is busy or paused: retry after Retry-After.'],
+]
+
+export default function ApiDocs() {
+  const facts = useLoaderData<typeof loader>()
+  const curl = `curl ${facts.origin}/api/remove-bg/ \\
   -H "Authorization: Bearer $FACET_API_KEY" \\
-  -F "image=@portrait.jpg" \\
-  -F "mode=remove-background" \\
-  -o cutout.png`
+  -H "Idempotency-Key: order-1042-photo-1" \\
+  -F "image=@product.jpg" \\
+  -F "background=white" \\
+  -o cutout.png -D headers.txt`
+  const javascript = `import { readFile, writeFile } from 'node:fs/promises'
 
-export default function ApiTeaser() {
-  const actionData = useActionData<typeof action>()
-  const navigation = useNavigation()
-  const sending = navigation.state === 'submitting'
-  const [form, fields] = useForm({
-    id: 'waitlist',
-    lastResult: actionData?.result,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: waitlistSchema }),
-  })
+const form = new FormData()
+form.append('image', new Blob([await readFile('product.jpg')], { type: 'image/jpeg' }), 'product.jpg')
 
-  useEffect(() => {
-    if (actionData?.message) toast({ title: 'Added to the waitlist', description: actionData.message, variant: 'success' })
-  }, [actionData])
+const response = await fetch('${facts.origin}/api/remove-bg/', {
+  method: 'POST',
+  headers: { Authorization: \`Bearer \${process.env.FACET_API_KEY}\` },
+  body: form,
+})
+if (!response.ok) throw new Error((await response.json()).error)
+console.log('credits left:', response.headers.get('X-Credits-Remaining'))
+await writeFile('cutout.png', Buffer.from(await response.arrayBuffer()))`
+  const verify = `import express from 'express'
+import { Webhook } from 'standardwebhooks'
+
+const webhook = new Webhook(process.env.FACET_WEBHOOK_SECRET) // whsec_…
+const app = express()
+
+// Verify the raw body: parsing and re-serialising JSON would change the bytes that were signed.
+app.post('/facet-webhook', express.raw({ type: 'application/json' }), (req, res) => {
+  let event
+  try {
+    event = webhook.verify(req.body, req.headers) // checks webhook-id, webhook-timestamp, webhook-signature
+  } catch {
+    return res.status(400).end()
+  }
+  // webhook-id stays the same across retries: use it to ignore duplicates.
+  console.log(event.type, event.data)
+  res.status(204).end()
+})`
+  const login = `curl ${facts.origin}/api/auth/login/ -H "Content-Type: application/json" \\
+  -d '{"email": "you@example.com", "password": "…"}'
+# → {"token": "…", "user": {…}, "credits": {"balance": 50}}
+curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
 
   return (
     <>
       <section className="bg-gradient-to-b from-slate-900 to-slate-800 text-white">
-        <div className="mx-auto max-w-4xl px-4 py-16 text-center sm:px-6 sm:py-24">
+        <div className="mx-auto max-w-4xl px-4 py-14 sm:px-6 sm:py-20">
           <p className="inline-flex rounded-full bg-white/10 px-3 py-1 text-xs font-semibold text-indigo-200">Developer API</p>
-          <h1 className="mt-5 text-4xl font-bold tracking-tight sm:text-5xl">API Coming Soon</h1>
-          <p className="mx-auto mt-5 max-w-2xl text-lg text-slate-300">
-            Put Facet Studio’s tools into your own pipeline: upload an image, pick a mode, get the result back.
+          <h1 className="mt-5 text-4xl font-bold tracking-tight sm:text-5xl">Facet Studio API</h1>
+          <p className="mt-5 max-w-2xl text-lg text-slate-300">
+            Every tool over HTTP: send an image as a multipart form, get the result back. Live and test keys, rate-limit headers, idempotent retries and signed webhooks.
           </p>
-          <Form method="post" preventScrollReset className="mx-auto mt-8 max-w-lg text-left" {...getFormProps(form)}>
-            <div className="flex flex-col gap-3 sm:flex-row">
-              <label htmlFor={fields.email.id} className="sr-only">
-                Email address
-              </label>
-              <input
-                {...getInputProps(fields.email, { type: 'email' })}
-                placeholder="you@company.com"
-                autoComplete="email"
-                maxLength={CONTACT_LIMITS.email}
-                className={`${inputClass} flex-1`}
-              />
-              <button type="submit" className={buttonClass('primary', 'shrink-0')} disabled={sending}>
-                {sending ? 'Joining…' : 'Notify me'}
-              </button>
-            </div>
-            <div className="mt-2 [&_ul]:text-red-300">
-              <FieldErrors id={fields.email.errorId} errors={fields.email.errors} />
-            </div>
-            {form.errors?.length ? (
-              <div className="mt-3">
-                <FormMessage tone="error" id={form.errorId}>
-                  {form.errors.join(' ')}
-                </FormMessage>
-              </div>
-            ) : null}
-            {actionData?.message ? (
-              <div className="mt-3">
-                <FormMessage tone="success">{actionData.message}</FormMessage>
-              </div>
-            ) : null}
-          </Form>
-          <p className="mt-6 text-sm font-medium text-indigo-200">Expected launch: Q1 2026</p>
+          <div className="mt-8 flex flex-wrap gap-3">
+            <Link to="/dashboard#developers" className={buttonClass('inverse')}>
+              Create an API key
+            </Link>
+            <a href="/api/openapi.json" className={buttonClass('secondary', 'border-white/30 bg-transparent text-white hover:bg-white/10')}>
+              OpenAPI document
+            </a>
+          </div>
         </div>
       </section>
 
-      <section aria-labelledby="upcoming" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-        <SectionHeading id="upcoming" eyebrow="What is coming" title="Built for production pipelines" />
-        <ul className="mt-10 grid gap-5 md:grid-cols-3">
-          {UPCOMING.map((f) => (
-            <li key={f.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-              <h3 className="text-lg font-semibold text-slate-900">{f.title}</h3>
-              <p className="mt-2 text-sm leading-relaxed text-slate-600">{f.text}</p>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
+        <nav aria-label="On this page" className="rounded-xl border border-slate-200 bg-slate-50 p-4">
+          <p className="text-sm font-semibold text-slate-900">On this page</p>
+          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+            {SECTIONS.map(([id, title]) => (
+              <li key={id}>
+                <a href={`#${id}`} className="text-indigo-700 underline">
+                  {title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
 
-      <section aria-labelledby="preview" className="bg-slate-50 py-16">
-        <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 sm:px-6 lg:grid-cols-2">
-          <div>
-            <SectionHeading
-              id="preview"
-              align="left"
-              eyebrow="Preview"
-              title="One multipart call"
-              intro="Send the image and a mode as multipart form fields, authenticated with your bearer key. The result streams back as a PNG."
-            />
-            <ul className="mt-6 space-y-3 text-slate-700">
+        <div className="mt-10 space-y-12">
+          <Section id="authentication" title="Authentication">
+            <p>
+              Create API keys in the Developers section of your <Link to="/dashboard#developers" className="text-indigo-700 underline">dashboard</Link> (or with{' '}
+              <code>POST /api/keys/</code>) and send one as <code>Authorization: Bearer &lt;key&gt;</code>. A key is shown once, when it is made; the studio keeps only a hash
+              of it. Revoke a key and it stops working at once.
+            </p>
+            <ul className="list-disc space-y-2 pl-6">
               <li>
-                <strong className="text-slate-900">Per-environment keys</strong> keep test traffic out of production.
+                <strong>Live keys</strong> (<code>fs_live_…</code>) spend your credits, like the studio does.
               </li>
               <li>
-                <strong className="text-slate-900">Signed webhooks</strong> tell you when a long job finishes.
-              </li>
-              <li>
-                <strong className="text-slate-900">Enterprise telemetry</strong>: usage and latency per key, exportable
-                to your monitoring.
+                <strong>Test keys</strong> (<code>fs_test_…</code>) run the whole contract (validation, results, webhooks) without spending credits. Their results are
+                capped at {(TEST_RESULT_MAX_PIXELS / 1_000_000).toLocaleString('en-US')} megapixels, and every answer says{' '}
+                <code>
+                  {ENVIRONMENT_HEADER}: {TEST_MODE_VALUE}
+                </code>
+                .
               </li>
             </ul>
-          </div>
-          <figure className="m-0 overflow-hidden rounded-2xl bg-slate-900 shadow-xl">
-            <figcaption className="border-b border-white/10 px-4 py-2 text-xs text-slate-400">Sample request (preview; subject to change)</figcaption>
-            <pre className="overflow-x-auto p-4 text-sm leading-relaxed text-emerald-200">
-              <code>{SAMPLE}</code>
-            </pre>
-          </figure>
+            <p>
+              Keys carry a checksum, so a mistyped key is refused at once and a leaked one can be recognised by secret scanners. A key can use every endpoint except
+              creating and revoking keys, which needs you signed in. Scripts can also sign in with a password and send the session token:
+            </p>
+            <Code label="Sign in with a password (session token)">{login}</Code>
+          </Section>
+
+          <Section id="first-call" title="Your first call">
+            <p>Remove the background of a product photo. The answer is the PNG itself; the headers carry your balance and the credits the call took.</p>
+            <Code label="curl">{curl}</Code>
+            <Code label="JavaScript (Node 18 or newer)">{javascript}</Code>
+          </Section>
+
+          <Section id="tools" title="Tools">
+            <p>
+              Every tool takes <code>multipart/form-data</code>. A successful answer carries <code>X-Credits-Remaining</code> and <code>{CREDITS_CHARGED_HEADER}</code>. Runs
+              are charged before they start and refunded when they fail.
+            </p>
+            {TOOL_APIS.map((api) => (
+              <div key={api.tool.slug} className="rounded-xl border border-slate-200 p-4">
+                <h3 className="text-lg font-semibold text-slate-900">
+                  {api.tool.name}: <code>POST {api.tool.apiPath}</code>
+                </h3>
+                <p className="mt-1 text-sm text-slate-600">
+                  {api.tool.description} {facts.costs[api.tool.slug]} {facts.costs[api.tool.slug] === 1 ? 'credit' : 'credits'} a run.
+                  {api.tool.signInRequired ? ' Signed-in callers (a key or a token) only.' : ''}
+                </p>
+                <div className="mt-3">
+                  <Table
+                    head={['Field', 'Required', 'What it is']}
+                    rows={api.fields.map((f) => [<code key="n">{f.name}</code>, f.required ? 'yes' : 'no', f.description])}
+                  />
+                </div>
+                <p className="mt-2 text-sm">
+                  <strong>Answer:</strong> {api.answer}
+                </p>
+              </div>
+            ))}
+          </Section>
+
+          <Section id="errors" title="Errors">
+            <p>
+              Errors are JSON: <code>{'{"error": "…", "detail": "…"}'}</code> (the same message in both), with <code>errors</code> by field on a 400 and{' '}
+              <code>remaining</code> on tool errors.
+            </p>
+            <Table head={['Status', 'Meaning']} rows={STATUSES.map(([status, meaning]) => [<code key="s">{status}</code>, meaning])} />
+          </Section>
+
+          <Section id="idempotency" title="Idempotency">
+            <p>
+              Send an <code>Idempotency-Key</code> header (any string up to 200 characters, unique per run you mean) to retry safely. A retry of a run that delivered gets the
+              same answer again with <code>Idempotent-Replayed: true</code> and no second charge; a key whose run failed, or is still running, answers 409.
+            </p>
+          </Section>
+
+          <Section id="rate-limits" title="Rate limits">
+            <p>
+              Each API key may make {facts.rateLimitPerMinute.toLocaleString('en-US')} requests a minute. Every answer to a key says where it stands:{' '}
+              <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code> (seconds until the window starts afresh). Past the limit the
+              answer is 429 with <code>Retry-After</code> in seconds.
+            </p>
+          </Section>
+
+          <Section id="webhooks" title="Webhooks">
+            <p>
+              Register an HTTPS endpoint on the dashboard or with <code>POST /api/webhooks/</code> <code>{'{"url": "…", "events": [...]}'}</code>; the answer holds its signing
+              secret (<code>whsec_…</code>), once. Events: {WEBHOOK_EVENTS.map((e, i) => <span key={e}>{i ? ', ' : ''}<code>{e}</code></span>)}.
+            </p>
+            <p>
+              Each delivery is a JSON <code>{'{"type", "timestamp", "data"}'}</code> signed per the Standard Webhooks specification, with the headers <code>webhook-id</code>,{' '}
+              <code>webhook-timestamp</code> and <code>webhook-signature</code>. Answer with any 2xx within {facts.timeoutSeconds} seconds; anything else is retried after{' '}
+              {facts.retrySchedule.join(', ')} ({facts.attempts} attempts over about a day). Redirects are not followed, and only public addresses are called. The dashboard
+              lists each delivery’s attempts and last answer, and redelivers on request.
+            </p>
+            <Code label="Verify a signature (Node, the standardwebhooks package)">{verify}</Code>
+          </Section>
+
+          <Section id="reference" title="Reference">
+            <Table
+              head={['Endpoint', 'What it does']}
+              rows={[
+                ['POST /api/keys/', 'Create a key {name, environment: "live" | "test"} → 201 {id, name, environment, prefix, key}'],
+                ['GET /api/keys/', 'Your keys with their last use and recent runs and credits (never the key)'],
+                ['DELETE /api/keys/<id>/', 'Revoke a key → 204'],
+                ['POST /api/webhooks/', 'Register an endpoint {url, events} → 201 {id, url, events, secret}'],
+                ['GET /api/webhooks/', 'Your endpoints and their recent deliveries'],
+                ['DELETE /api/webhooks/<id>/', 'Delete an endpoint → 204'],
+                ['POST /api/webhooks/deliveries/<id>/redeliver/', 'Attempt a delivery once more → 202'],
+                ['GET /api/credits/balance/', 'Your balance'],
+                ['GET /api/credits/transactions/', 'Your ledger, newest first'],
+                ['GET /api/results/<id>', 'A stored result (the restorer’s restored_url), for 24 hours'],
+              ].map(([endpoint, what]) => [<code key="e">{endpoint}</code>, what])}
+            />
+            <p>
+              The whole contract, machine-readable: <a href="/api/openapi.json" className="text-indigo-700 underline">/api/openapi.json</a> (OpenAPI 3.1).
+            </p>
+          </Section>
         </div>
-      </section>
+      </div>
     </>
   )
 }

@@ -2,10 +2,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { errorResponse, publicUser } from '~/features/auth/api.server'
 import { INVALID_SESSION, NOT_AUTHENTICATED } from '~/features/auth/messages'
-import { getAuthentication } from '~/features/auth/session.server'
+import { authenticatedUser, getAuthentication } from '~/features/auth/session.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await getAuthentication(request)
-  if (auth.kind === 'user') return Response.json(publicUser(auth.user), { headers: { 'Cache-Control': 'private, no-store' } })
+  const user = authenticatedUser(auth)
+  if (user) return Response.json(publicUser(user), { headers: { 'Cache-Control': 'private, no-store' } })
   return errorResponse(401, auth.kind === 'anonymous' ? NOT_AUTHENTICATED : INVALID_SESSION, {}, { 'WWW-Authenticate': 'Token' })
 }

@@ -50,9 +50,16 @@ describe('/login', () => {
 
   it('never redirects off-site, whatever `from` says', async () => {
     const { user, password } = await createVerifiedUser()
-    for (const from of ['https://evil.example/', '//evil.example', '/\\evil.example']) {
-      const res = await readResult(await loginAction(post('/login', { intent: 'login', email: user.email, password, from })))
-      expect(res.headers.get('location')).toBe('/dashboard')
+    const hostile = ['https://evil.example/', '//evil.example', '/\\evil.example', '/.//evil.example', '/..//evil.example', '/%2f%2fevil.example', '/\t/evil.example', 'javascript:alert(1)']
+    for (const from of hostile) {
+      const res = await readResult(
+        await loginAction(post(`/login?from=${encodeURIComponent(from)}`, { intent: 'login', email: user.email, password, from })),
+      )
+      expect(res.status, from).toBe(302)
+      expect(res.headers.get('location'), from).toBe('/dashboard')
+      // The page never carries it into the form's hidden field either.
+      const page = await loginLoader(get(`/login?from=${encodeURIComponent(from)}`))
+      expect((page as { from: string }).from, from).toBe('/dashboard')
     }
   })
 

@@ -3,6 +3,8 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { loadDevelopers } from '~/features/api-keys/developers.server'
+import { DevelopersSection } from '~/features/api-keys/ui/developers-section'
 import { loadDashboard } from '~/features/auth/dashboard.server'
 import { displayName } from '~/features/auth/display'
 import { relativeTime } from '~/features/auth/relative-time'
@@ -17,7 +19,11 @@ export const meta: MetaFunction = () => [
 ]
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return data(await loadDashboard(request), { headers: { 'Cache-Control': 'private, no-store' } })
+  const dashboard = await loadDashboard(request)
+  const developers = await loadDevelopers(request, dashboard.user)
+  const headers = new Headers({ 'Cache-Control': 'private, no-store' })
+  if (developers.setCookie) headers.append('Set-Cookie', developers.setCookie)
+  return data({ ...dashboard, developers: developers.data }, { headers })
 }
 
 function StatCard({ label, value, detail, testId, children }: { label: string; value: string; detail: string; testId: string; children?: ReactNode }) {
@@ -117,6 +123,8 @@ export default function DashboardPage() {
           </dl>
         </section>
       </div>
+
+      <DevelopersSection data={dashboard.developers} now={dashboard.now} />
     </div>
   )
 }

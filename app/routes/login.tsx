@@ -40,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     mode: url.searchParams.get('mode') === 'register' ? ('register' as const) : ('login' as const),
     forgot: url.searchParams.has('forgot'),
-    from: safeRedirectPath(url.searchParams.get('from')),
+    from: safeRedirectPath(url.searchParams.get('from'), DEFAULT_AFTER_SIGN_IN, url.origin),
     resetDone: url.searchParams.get('reset') === 'done',
   }
 }
@@ -89,7 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await authenticateCredentials(request)
     await forgiveSignIn(request, submission.value.email)
     const { token } = await createSession(user.id, { userAgent: request.headers.get('user-agent') })
-    return redirect(safeRedirectPath(form.get('from')), { headers: { 'Set-Cookie': await sessionCookieHeader(token) } })
+    return redirect(safeRedirectPath(form.get('from'), DEFAULT_AFTER_SIGN_IN, new URL(request.url).origin), { headers: { 'Set-Cookie': await sessionCookieHeader(token) } })
   } catch (error) {
     if (!(error instanceof SignInError)) throw error
     return data(

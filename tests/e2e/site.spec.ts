@@ -1,6 +1,6 @@
 // The platform's screens and shared layout (spec §2), with JavaScript on and off: every route's key
 // strings, the 404, the header's scroll and mobile behaviours, the carousel, the compare slider,
-// page views, and the contact and waitlist forms.
+// page views, and the contact form.
 import { type Page, type TestInfo } from '@playwright/test'
 import { signInNewUser } from './support/tools'
 import { expect, test } from './support/test'
@@ -28,7 +28,7 @@ const ROUTES: { path: string; texts: string[] }[] = [
     ],
   },
   { path: '/about', texts: ['Our story', '2022', '2023', 'Today', 'Our mission', 'Our vision', 'What we value', 'Work with us'] },
-  { path: '/api', texts: ['API Coming Soon', 'Notify me', 'Expected launch: Q1 2026', 'Per-environment API keys', 'Signed webhooks'] },
+  { path: '/api', texts: ['Facet Studio API', 'Authentication', 'Your first call', 'Tools', 'Errors', 'Idempotency', 'Rate limits', 'Webhooks'] },
   {
     path: '/contact',
     texts: ['Send message', 'Available 24/5', 'Enterprise support plans', 'Get directions', 'within one business day'],
@@ -295,24 +295,4 @@ test('the contact form shows field errors, then stores the message and says so',
   await form.getByRole('button', { name: 'Send message' }).click()
   await expect(form.getByRole('status').filter({ hasText: 'Thanks, your message is on its way.' })).toBeVisible()
   await expect(form.getByLabel('Full name')).toHaveValue('')
-})
-
-test('the API waitlist stores an email, and a repeat signup is still welcome', async ({ page }) => {
-  const email = `dev-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`
-  await page.goto('/api')
-  const form = page.locator('form#waitlist')
-  await form.getByLabel('Email address').fill('nope')
-  await form.getByRole('button', { name: 'Notify me' }).click()
-  await expect(form.getByText('Enter a valid email address.')).toBeVisible()
-
-  await form.getByLabel('Email address').fill(email)
-  await form.getByRole('button', { name: 'Notify me' }).click()
-  await expect(form.getByRole('status').filter({ hasText: 'You are on the list. We will email you when the API launches.' })).toBeVisible()
-
-  await page.goto('/api')
-  await page.locator('form#waitlist').getByLabel('Email address').fill(email)
-  await page.locator('form#waitlist').getByRole('button', { name: 'Notify me' }).click()
-  await expect(
-    page.locator('form#waitlist').getByRole('status').filter({ hasText: 'You are already on the list. We will email you when the API launches.' }),
-  ).toBeVisible()
 })

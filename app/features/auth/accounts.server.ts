@@ -1,6 +1,8 @@
 // Account life cycle: registration, email verification, resending it, and password reset.
 // Answers never reveal whether an email has an account: the same reply, a mail to the address instead.
-import { getDb, type DB } from '~/db/db.server'
+// Each change of several rows runs in one transaction (the caller's, when it passes one: dbOrTx), so
+// a failure part-way leaves nothing half-written; mail goes out only once the rows are committed.
+import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { sendMailInBackground } from '~/features/mail/mailer.server'
 import { grantWelcomeBonus } from '~/features/credits/ledger.server'
 import { accountExistsMail, appLink, passwordResetMail, verificationMail } from './emails.server'
@@ -20,7 +22,7 @@ export interface Registration {
 
 const userColumns = ['id', 'email', 'first_name', 'last_name'] as const
 
-function findUserByEmail(email: string, db: DB) {
+function findUserByEmail(email: string, db: DbOrTx) {
   return db
     .selectFrom('users')
     .select([...userColumns, 'email_verified_at'])
@@ -28,13 +30,12 @@ function findUserByEmail(email: string, db: DB) {
     .executeTakeFirst()
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error as { code?: unknown }).code === '23505'
-}
+type MailedUser = { id: string; email: string; first_name: string | null }
 
-async function mailVerification(user: { id: string; email: string; first_name: string | null }, db: DB) {
+/** A new verification token; the link is mailed by the caller once the token is committed. */
+async function issueVerification(user: MailedUser, db: DbOrTx): Promise<() => void> {
   const { token } = await issueToken(user.id, 'verify_email', db)
-  sendMailInBackground(verificationMail(user.email, user.first_name, appLink('/verify-email', { token }), VERIFICATION_HOURS))
+  return () => sendMailInBackground(verificationMail(user.email, user.first_name, appLink('/verify-email', { token }), VERIFICATION_HOURS))
 }
 
 /**
@@ -42,40 +43,37 @@ async function mailVerification(user: { id: string; email: string; first_name: s
  * account gets a mail instead (a fresh link if it is still unverified, else a note to sign in), and
  * the caller sees the same answer either way.
  */
-export async function registerUser(input: Registration, db: DB = getDb()): Promise<{ email: string; expiresInHours: number }> {
+export async function registerUser(input: Registration, db: DbOrTx = getDb()): Promise<{ email: string; expiresInHours: number }> {
   // Hash first, whatever happens next: an existing account must not answer faster.
   const passwordHash = await hashPassword(input.password)
   const answer = { email: input.email, expiresInHours: VERIFICATION_HOURS }
-  const existing = await findUserByEmail(input.email, db)
-  if (!existing) {
-    try {
-      const user = await db
-        .insertInto('users')
-        .values({ email: input.email, password_hash: passwordHash, first_name: input.first_name, last_name: input.last_name })
-        .returning(['id', 'email', 'first_name'])
-        .executeTakeFirstOrThrow()
-      await mailVerification(user, db)
-      return answer
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error
-      // Registered by a concurrent request a moment ago: treat it as the existing account below.
+  // The account and its first link commit together: never an account nobody can verify.
+  const sendMail = await executeTx(db, async (trx) => {
+    const created = await trx
+      .insertInto('users')
+      .values({ email: input.email, password_hash: passwordHash, first_name: input.first_name, last_name: input.last_name })
+      // Registered already (or by a concurrent request a moment ago): handled as the existing account.
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returning(['id', 'email', 'first_name'])
+      .executeTakeFirst()
+    if (created) return issueVerification(created, trx)
+    const account = await findUserByEmail(input.email, trx)
+    if (!account) return null
+    if (account.email_verified_at) {
+      return () => sendMailInBackground(accountExistsMail(account.email, account.first_name, appLink('/login')))
     }
-  }
-  const account = existing ?? (await findUserByEmail(input.email, db))
-  if (!account) return answer
-  if (account.email_verified_at) {
-    sendMailInBackground(accountExistsMail(account.email, account.first_name, appLink('/login')))
-  } else {
-    await mailVerification(account, db)
-  }
+    return issueVerification(account, trx)
+  })
+  sendMail?.()
   return answer
 }
 
 /** A new verification link for an unverified account; silently nothing otherwise. */
-export async function resendVerification(email: string, db: DB = getDb()): Promise<void> {
+export async function resendVerification(email: string, db: DbOrTx = getDb()): Promise<void> {
   const account = await findUserByEmail(email, db)
   if (!account || account.email_verified_at) return
-  await mailVerification(account, db)
+  const sendMail = await issueVerification(account, db)
+  sendMail()
 }
 
 export const VERIFY_ERRORS = {
@@ -88,24 +86,29 @@ export type VerifyOutcome =
   | { ok: true; user: SessionUser; session: { token: string; sessionId: string; expiresAt: Date }; balance: number; bonusGranted: boolean }
   | { ok: false; error: string }
 
-/** Spends a verification token: marks the email verified, grants the welcome bonus once, signs in. */
-export async function verifyEmail(token: string, options: { userAgent?: string | null } = {}, db: DB = getDb()): Promise<VerifyOutcome> {
-  const spent = await spendToken(token, 'verify_email', db)
-  if (!spent.ok) return { ok: false, error: VERIFY_ERRORS[spent.reason] }
-  const user = await db
-    .updateTable('users')
-    .set((eb) => ({ email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(new Date())), updated_at: new Date() }))
-    .where('id', '=', spent.userId)
-    .returning([...userColumns])
-    .executeTakeFirstOrThrow()
-  await retireTokens(user.id, 'verify_email', db)
-  const bonus = await grantWelcomeBonus(user.id, db)
-  const session = await createSession(user.id, { userAgent: options.userAgent, db })
-  return { ok: true, user, session, balance: bonus.balance, bonusGranted: bonus.granted }
+/**
+ * Spends a verification token: marks the email verified, grants the welcome bonus once, signs in.
+ * One transaction: a failure at any step leaves the link unspent, the account as it was and no bonus.
+ */
+export async function verifyEmail(token: string, options: { userAgent?: string | null } = {}, db: DbOrTx = getDb()): Promise<VerifyOutcome> {
+  return executeTx(db, async (trx): Promise<VerifyOutcome> => {
+    const spent = await spendToken(token, 'verify_email', trx)
+    if (!spent.ok) return { ok: false, error: VERIFY_ERRORS[spent.reason] }
+    const user = await trx
+      .updateTable('users')
+      .set((eb) => ({ email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(new Date())), updated_at: new Date() }))
+      .where('id', '=', spent.userId)
+      .returning([...userColumns])
+      .executeTakeFirstOrThrow()
+    await retireTokens(user.id, 'verify_email', trx)
+    const bonus = await grantWelcomeBonus(user.id, trx)
+    const session = await createSession(user.id, { userAgent: options.userAgent, db: trx })
+    return { ok: true, user, session, balance: bonus.balance, bonusGranted: bonus.granted }
+  })
 }
 
 /** Mails a one-hour, single-use reset link when the email has an account; the caller never learns which. */
-export async function requestPasswordReset(email: string, db: DB = getDb()): Promise<void> {
+export async function requestPasswordReset(email: string, db: DbOrTx = getDb()): Promise<void> {
   const account = await findUserByEmail(email, db)
   if (!account) return
   const { token } = await issueToken(account.id, 'reset_password', db)
@@ -126,29 +129,32 @@ export async function confirmPasswordReset(
   token: string,
   password: string,
   options: { keepSessionId?: string | null } = {},
-  db: DB = getDb(),
+  db: DbOrTx = getDb(),
 ): Promise<{ ok: true; userId: string } | { ok: false; error: string }> {
-  // Hash before spending, so a slow hash can never leave a token spent and the password unchanged.
+  // Hash before the transaction: a slow hash never holds locks, nor leaves a token spent and the password unchanged.
   const passwordHash = await hashPassword(password)
-  const spent = await spendToken(token, 'reset_password', db)
-  if (!spent.ok) return { ok: false, error: RESET_ERRORS[spent.reason] }
-  const before = await db.selectFrom('users').select('email_verified_at').where('id', '=', spent.userId).executeTakeFirstOrThrow()
-  await db
-    .updateTable('users')
-    .set((eb) => ({
-      password_hash: passwordHash,
-      // The link reached the inbox, which is all a verification link proves: an account that never
-      // verified is verified now (and gets its welcome bonus) instead of being stuck.
-      email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(new Date())),
-      updated_at: new Date(),
-    }))
-    .where('id', '=', spent.userId)
-    .execute()
-  await retireTokens(spent.userId, 'reset_password', db)
-  await revokeOtherSessions(spent.userId, options.keepSessionId ?? null, db)
-  if (!before.email_verified_at) {
-    await retireTokens(spent.userId, 'verify_email', db)
-    await grantWelcomeBonus(spent.userId, db)
-  }
-  return { ok: true, userId: spent.userId }
+  // One transaction: the token is spent only if the password is set and the other sessions are revoked.
+  return executeTx(db, async (trx): Promise<{ ok: true; userId: string } | { ok: false; error: string }> => {
+    const spent = await spendToken(token, 'reset_password', trx)
+    if (!spent.ok) return { ok: false, error: RESET_ERRORS[spent.reason] }
+    const before = await trx.selectFrom('users').select('email_verified_at').where('id', '=', spent.userId).executeTakeFirstOrThrow()
+    await trx
+      .updateTable('users')
+      .set((eb) => ({
+        password_hash: passwordHash,
+        // The link reached the inbox, which is all a verification link proves: an account that never
+        // verified is verified now (and gets its welcome bonus) instead of being stuck.
+        email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(new Date())),
+        updated_at: new Date(),
+      }))
+      .where('id', '=', spent.userId)
+      .execute()
+    await retireTokens(spent.userId, 'reset_password', trx)
+    await revokeOtherSessions(spent.userId, options.keepSessionId ?? null, trx)
+    if (!before.email_verified_at) {
+      await retireTokens(spent.userId, 'verify_email', trx)
+      await grantWelcomeBonus(spent.userId, trx)
+    }
+    return { ok: true, userId: spent.userId }
+  })
 }

@@ -5,7 +5,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { createCookie } from '@remix-run/node'
 import { config } from '~/config.server'
-import { getDb, type DB } from '~/db/db.server'
+import { getDb, type DbOrTx } from '~/db/db.server'
+import { authenticateApiKey, type ApiKeyRef } from '~/features/api-keys/keys.server'
 import { singleton } from '~/utils/singleton.server'
 import { startAuthSweeper } from './sweeper.server'
 
@@ -22,7 +23,11 @@ export type Authentication =
   | { kind: 'anonymous' }
   /** A token or session cookie was sent but names no live session (expired, revoked, forged). */
   | { kind: 'invalid'; via: 'cookie' | 'token' }
+  /** An `Authorization: Bearer` API key that is malformed, revoked or unknown. */
+  | { kind: 'invalid'; via: 'key'; reason: 'malformed' | 'invalid' }
   | { kind: 'user'; user: SessionUser; sessionId: string; via: 'cookie' | 'token'; token: string }
+  /** An API key: the user it belongs to, without a session (nothing to sign out). */
+  | { kind: 'key'; user: SessionUser; apiKey: ApiKeyRef }
 
 export function sessionCookie() {
   return singleton('session-cookie', () =>
@@ -47,7 +52,7 @@ export function newToken(): string {
 
 export async function createSession(
   userId: string,
-  options: { userAgent?: string | null; db?: DB; now?: Date } = {},
+  options: { userAgent?: string | null; db?: DbOrTx; now?: Date } = {},
 ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
   startAuthSweeper()
   const db = options.db ?? getDb()
@@ -66,11 +71,11 @@ export async function createSession(
   return { token, sessionId: row.id, expiresAt }
 }
 
-export async function revokeSession(sessionId: string, db: DB = getDb()): Promise<void> {
+export async function revokeSession(sessionId: string, db: DbOrTx = getDb()): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: new Date() }).where('id', '=', sessionId).execute()
 }
 
-export async function revokeOtherSessions(userId: string, keepSessionId: string | null, db: DB = getDb()) {
+export async function revokeOtherSessions(userId: string, keepSessionId: string | null, db: DbOrTx = getDb()) {
   let query = db
     .updateTable('sessions')
     .set({ revoked_at: new Date() })
@@ -80,14 +85,18 @@ export async function revokeOtherSessions(userId: string, keepSessionId: string 
   await query.execute()
 }
 
-function bearerToken(request: Request): string | null | undefined {
+type Credential = { scheme: 'token' | 'bearer'; value: string } | null | undefined
+
+/** The Authorization header: a session `Token`, an API key as `Bearer`, null when unreadable. */
+function presentedCredential(request: Request): Credential {
   const header = request.headers.get('authorization')
   if (!header) return undefined
-  const match = /^Token\s+(\S+)\s*$/i.exec(header)
-  return match ? match[1] : null
+  const match = /^(Token|Bearer)\s+(\S+)\s*$/i.exec(header)
+  if (!match) return null
+  return { scheme: match[1].toLowerCase() as 'token' | 'bearer', value: match[2] }
 }
 
-async function lookup(token: string, db: DB): Promise<{ user: SessionUser; sessionId: string } | null> {
+async function lookup(token: string, db: DbOrTx): Promise<{ user: SessionUser; sessionId: string } | null> {
   startAuthSweeper()
   const row = await db
     .selectFrom('sessions')
@@ -102,11 +111,16 @@ async function lookup(token: string, db: DB): Promise<{ user: SessionUser; sessi
   return { user, sessionId: session_id }
 }
 
-/** Who is calling: the Token header wins over the session cookie, as API clients expect. */
-export async function getAuthentication(request: Request, db: DB = getDb()): Promise<Authentication> {
-  const token = bearerToken(request)
-  if (token === null) return { kind: 'invalid', via: 'token' }
-  if (token) {
+/** Who is calling: the Authorization header (Token or Bearer key) wins over the session cookie, as API clients expect. */
+export async function getAuthentication(request: Request, db: DbOrTx = getDb()): Promise<Authentication> {
+  const credential = presentedCredential(request)
+  if (credential === null) return { kind: 'invalid', via: 'token' }
+  if (credential?.scheme === 'bearer') {
+    const found = await authenticateApiKey(credential.value, db)
+    return found.kind === 'key' ? found : { kind: 'invalid', via: 'key', reason: found.kind }
+  }
+  if (credential) {
+    const token = credential.value
     const found = await lookup(token, db)
     return found ? { kind: 'user', via: 'token', token, ...found } : { kind: 'invalid', via: 'token' }
   }
@@ -116,9 +130,13 @@ export async function getAuthentication(request: Request, db: DB = getDb()): Pro
   return found ? { kind: 'user', via: 'cookie', token: cookieToken, ...found } : { kind: 'invalid', via: 'cookie' }
 }
 
+/** The user behind a session or an API key. */
+export function authenticatedUser(auth: Authentication): SessionUser | null {
+  return auth.kind === 'user' || auth.kind === 'key' ? auth.user : null
+}
+
 export async function getOptionalUser(request: Request): Promise<SessionUser | null> {
-  const auth = await getAuthentication(request)
-  return auth.kind === 'user' ? auth.user : null
+  return authenticatedUser(await getAuthentication(request))
 }
 
 export async function sessionCookieHeader(token: string): Promise<string> {

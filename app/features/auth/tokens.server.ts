@@ -1,6 +1,6 @@
 // Mailed single-use tokens (email verification, password reset). Only a hash is stored; a token is
 // spent by one conditional update, so two clicks on the same link cannot both succeed.
-import { getDb, type DB } from '~/db/db.server'
+import { getDb, type DbOrTx } from '~/db/db.server'
 import { hashToken, newToken } from './session.server'
 
 export type TokenPurpose = 'verify_email' | 'reset_password'
@@ -10,7 +10,7 @@ export const TOKEN_LIFETIME_HOURS: Record<TokenPurpose, number> = {
   reset_password: 1,
 }
 
-export async function issueToken(userId: string, purpose: TokenPurpose, db: DB = getDb(), now = new Date()) {
+export async function issueToken(userId: string, purpose: TokenPurpose, db: DbOrTx = getDb(), now = new Date()) {
   const token = newToken()
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_HOURS[purpose] * 3_600_000)
   await db
@@ -22,7 +22,7 @@ export async function issueToken(userId: string, purpose: TokenPurpose, db: DB =
 
 export type SpendResult = { ok: true; userId: string } | { ok: false; reason: 'unknown' | 'used' | 'expired' }
 
-export async function spendToken(token: string, purpose: TokenPurpose, db: DB = getDb()): Promise<SpendResult> {
+export async function spendToken(token: string, purpose: TokenPurpose, db: DbOrTx = getDb()): Promise<SpendResult> {
   const now = new Date()
   const spent = await db
     .updateTable('user_tokens')
@@ -46,7 +46,7 @@ export async function spendToken(token: string, purpose: TokenPurpose, db: DB = 
 }
 
 /** Retires every other outstanding token of this kind, e.g. older verification links once one worked. */
-export async function retireTokens(userId: string, purpose: TokenPurpose, db: DB = getDb()) {
+export async function retireTokens(userId: string, purpose: TokenPurpose, db: DbOrTx = getDb()) {
   await db
     .updateTable('user_tokens')
     .set({ used_at: new Date() })

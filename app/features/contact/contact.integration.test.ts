@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { getDb } from '~/db/db.server'
-import { action as apiAction, WAITLIST_ALREADY, WAITLIST_JOINED } from '~/routes/api._index'
 import { action as contactAction } from '~/routes/contact'
 import { formRequest, readResult, routeArgs } from '../../../tests/support/requests'
 import { CONTACT_RATE_LIMIT } from './messages.server'
@@ -17,11 +16,6 @@ function uniqueEmail(): string {
 async function sendContact(fields: Record<string, string>, ip = randomIp()) {
   const request = formRequest('/contact', fields, { headers: { 'x-facet-client-ip': ip } })
   return readResult(await contactAction(routeArgs(request)))
-}
-
-async function joinWaitlist(fields: Record<string, string>, ip = randomIp()) {
-  const request = formRequest('/api?index', fields, { headers: { 'x-facet-client-ip': ip } })
-  return readResult(await apiAction(routeArgs(request)))
 }
 
 describe('contact form action', () => {
@@ -86,29 +80,5 @@ describe('contact form action', () => {
     expect(blocked.body.result.error['']).toEqual([expect.stringMatching(/wait a few minutes/)])
     const other = await sendContact({ name: 'Kim', email: uniqueEmail(), message: 'Different network' })
     expect(other.body.sent).toBe(true)
-  })
-})
-
-describe('API waitlist action', () => {
-  it('stores the email once; a repeat signup is still a success', async () => {
-    const email = uniqueEmail()
-    const first = await joinWaitlist({ email })
-    expect(first.status).toBe(200)
-    expect(first.body.message).toBe(WAITLIST_JOINED)
-    const again = await joinWaitlist({ email: email.toUpperCase() })
-    expect(again.status).toBe(200)
-    expect(again.body.message).toBe(WAITLIST_ALREADY)
-    const rows = await getDb().selectFrom('api_waitlist').select('email').where('email', '=', email).execute()
-    expect(rows).toEqual([{ email }])
-  })
-
-  it('answers 400 with a field error for an invalid email', async () => {
-    const { status, body } = await joinWaitlist({ email: 'nobody' })
-    expect(status).toBe(400)
-    expect(body.message).toBeNull()
-    expect(body.result.error.email).toEqual(['Enter a valid email address.'])
-    const missing = await joinWaitlist({})
-    expect(missing.status).toBe(400)
-    expect(missing.body.result.error.email).toEqual(['Enter your email address.'])
   })
 })

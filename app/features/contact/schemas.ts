@@ -1,4 +1,4 @@
-// The contact form and the API waitlist, validated the same way in the browser and on the server.
+// The contact form, validated the same way in the browser and on the server.
 import { z } from 'zod'
 
 export const CONTACT_LIMITS = { name: 120, email: 254, company: 120, message: 5000 } as const
@@ -29,13 +29,3 @@ export const contactSchema = z.object({
 })
 
 export type ContactInput = z.output<typeof contactSchema>
-
-export const waitlistSchema = z.object({
-  email: z
-    .string({ error: 'Enter your email address.' })
-    .trim()
-    .max(CONTACT_LIMITS.email, `Email must be at most ${CONTACT_LIMITS.email} characters.`)
-    .pipe(z.email({ error: 'Enter a valid email address.' })),
-})
-
-export type WaitlistInput = z.output<typeof waitlistSchema>

@@ -3,6 +3,7 @@
 // sees today's balance.
 import { sql } from 'kysely'
 import { getDb, type DB } from '~/db/db.server'
+import type { ApiKeyRef } from '~/features/api-keys/keys.server'
 import { getAuthentication, type SessionUser } from '~/features/auth/session.server'
 import { applyDailyRefresh, ensureUserAccount, utcDay } from './ledger.server'
 import { createVisitor, findVisitorAccount, readVisitorId } from './visitor.server'
@@ -15,6 +16,8 @@ export interface Caller {
   source: 'user' | 'visitor'
   userId: string | null
   visitorId: string | null
+  /** The API key the request came with (Authorization: Bearer), else null. */
+  apiKey: ApiKeyRef | null
 }
 
 export type CallerResolution =
@@ -49,13 +52,19 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
   const auth = await getAuthentication(request, db)
   if (auth.kind === 'invalid' && !options.invalidAsGuest) return { kind: 'invalid-token' }
 
-  if (auth.kind === 'user') {
+  if (auth.kind === 'user' || auth.kind === 'key') {
     const account = await userAccount(auth.user.id, now, db)
     let balance = account.balance
     if (account.refreshDue) balance = (await applyDailyRefresh(account.accountId, 'user', now, db)).balance
     return {
       kind: 'caller',
-      caller: { accountId: account.accountId, source: 'user', userId: auth.user.id, visitorId: null },
+      caller: {
+        accountId: account.accountId,
+        source: 'user',
+        userId: auth.user.id,
+        visitorId: null,
+        apiKey: auth.kind === 'key' ? auth.apiKey : null,
+      },
       setCookie: null,
       balance,
       user: auth.user,
@@ -69,7 +78,7 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
     if (existing.refreshDue) balance = (await applyDailyRefresh(existing.accountId, 'visitor', now, db)).balance
     return {
       kind: 'caller',
-      caller: { accountId: existing.accountId, source: 'visitor', userId: null, visitorId: existing.visitorId },
+      caller: { accountId: existing.accountId, source: 'visitor', userId: null, visitorId: existing.visitorId, apiKey: null },
       setCookie: null,
       balance,
       user: null,
@@ -82,7 +91,13 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
   if (created.kind === 'rate-limited') return created
   return {
     kind: 'caller',
-    caller: { accountId: created.account.accountId, source: 'visitor', userId: null, visitorId: created.account.visitorId },
+    caller: {
+      accountId: created.account.accountId,
+      source: 'visitor',
+      userId: null,
+      visitorId: created.account.visitorId,
+      apiKey: null,
+    },
     setCookie: created.setCookie,
     balance: created.account.balance,
     user: null,

@@ -1,9 +1,9 @@
 // Reading an account: its transactions (newest first) and the figures of the /credits stat cards.
 import { sql } from 'kysely'
-import { getDb, type DB } from '~/db/db.server'
+import { getDb, type DbOrTx } from '~/db/db.server'
 import type { TransactionView } from './display'
 
-export async function listTransactions(accountId: string, limit: number, db: DB = getDb()): Promise<TransactionView[]> {
+export async function listTransactions(accountId: string, limit: number, db: DbOrTx = getDb()): Promise<TransactionView[]> {
   const rows = await db
     .selectFrom('credit_transactions')
     .select(['id', 'kind', 'delta', 'description', 'tool_slug', 'created_at'])
@@ -23,7 +23,7 @@ export interface AccountSummary {
   topUps: number
 }
 
-export async function accountSummary(accountId: string, db: DB = getDb()): Promise<AccountSummary> {
+export async function accountSummary(accountId: string, db: DbOrTx = getDb()): Promise<AccountSummary> {
   const row = await db
     .selectFrom('credit_accounts as a')
     .select([

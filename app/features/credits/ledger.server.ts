@@ -53,6 +53,8 @@ export interface LedgerEntry {
    * off; grants, bonuses and operator corrections leave it alone.
    */
   usage?: 'spend' | 'unspend'
+  /** The API key the entry was made with, if any (per-key spend on the dashboard). */
+  apiKeyId?: string | null
 }
 
 export type EntryResult =
@@ -120,6 +122,7 @@ export async function writeEntry(entry: LedgerEntry, dbOrTx: DbOrTx = getDb()): 
       tool_slug: entry.toolSlug ?? null,
       idempotency_key: entry.idempotencyKey ?? null,
       reverses_id: entry.reversesId ?? null,
+      ...(entry.apiKeyId ? { api_key_id: entry.apiKeyId } : {}),
     })
     if (entry.idempotencyKey) {
       insert = insert.onConflict((oc) =>
@@ -151,7 +154,7 @@ async function findByIdempotencyKey(db: DbOrTx, accountId: string, key: string) 
  * A replay answers the original transaction id and the account's current balance.
  */
 export async function charge(
-  input: { accountId: string; amount: number; toolSlug: string; idempotencyKey: string; description?: string },
+  input: { accountId: string; amount: number; toolSlug: string; idempotencyKey: string; description?: string; apiKeyId?: string | null },
   dbOrTx: DbOrTx = getDb(),
 ): Promise<ChargeResult> {
   assertAmount(input.amount, 'A charge')
@@ -165,6 +168,7 @@ export async function charge(
       toolSlug: input.toolSlug,
       idempotencyKey: input.idempotencyKey,
       usage: 'spend',
+      apiKeyId: input.apiKeyId,
     },
     dbOrTx,
   )
@@ -188,7 +192,7 @@ export async function refund(
 ): Promise<{ refunded: boolean; balance: number }> {
   const original = await dbOrTx
     .selectFrom('credit_transactions')
-    .select(['account_id', 'kind', 'delta', 'tool_slug'])
+    .select(['account_id', 'kind', 'delta', 'tool_slug', 'api_key_id'])
     .where('id', '=', chargeTransactionId)
     .executeTakeFirst()
   if (!original || original.kind !== 'consume') throw new LedgerError(`Transaction ${chargeTransactionId} is not a charge`)
@@ -201,6 +205,8 @@ export async function refund(
       toolSlug: original.tool_slug,
       reversesId: chargeTransactionId,
       usage: 'unspend',
+      // The refund counts against the same key, so its spend stays net of refunds.
+      apiKeyId: original.api_key_id,
     },
     dbOrTx,
   )

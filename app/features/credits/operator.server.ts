@@ -1,26 +1,28 @@
 // The operator command's work (scripts/credits.ts): adjust a user's balance by email and show an
 // account. A positive amount is a grant; a negative one a correction that never takes the balance
 // below zero. Both are recorded as kind 'adjustment' with the operator's reason.
-import { getDb, type DB } from '~/db/db.server'
+import { z } from 'zod'
+import { OperatorError } from '~/features/operator/errors'
+import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { describeTransaction, formatActivityDate, type TransactionView } from './display'
 import { listTransactions } from './history.server'
 import { deduct, ensureUserAccount, grant } from './ledger.server'
 
-export class OperatorError extends Error {}
+export { OperatorError }
 
 export const MAX_ADJUSTMENT = 1_000_000
 
 export function parseAmount(raw: string | undefined): number {
   if (raw === undefined || !/^[+-]?\d+$/.test(raw.trim())) {
-    throw new OperatorError(`Amount must be a whole number of credits, e.g. 25 or -5 (got ${JSON.stringify(raw ?? '')}).`)
+    throw new OperatorError(`Amount must be a whole number of credits, e.g. 25 or -5 (got ${JSON.stringify(raw ?? '')}).`, 'invalid')
   }
   const amount = Number(raw)
-  if (amount === 0) throw new OperatorError('Amount must not be 0.')
-  if (Math.abs(amount) > MAX_ADJUSTMENT) throw new OperatorError(`Amount must be at most ${MAX_ADJUSTMENT.toLocaleString('en-US')} credits either way.`)
+  if (amount === 0) throw new OperatorError('Amount must not be 0.', 'invalid')
+  if (Math.abs(amount) > MAX_ADJUSTMENT) throw new OperatorError(`Amount must be at most ${MAX_ADJUSTMENT.toLocaleString('en-US')} credits either way.`, 'invalid')
   return amount
 }
 
-async function userByEmail(email: string, db: DB) {
+async function userByEmail(email: string, db: DbOrTx) {
   const user = await db
     .selectFrom('users')
     .select(['id', 'email'])
@@ -34,21 +36,23 @@ export async function adjustUserCredits(
   email: string,
   amount: number,
   reason: string,
-  db: DB = getDb(),
+  db: DbOrTx = getDb(),
 ): Promise<{ email: string; transactionId: number; balance: number }> {
   if (!reason.trim()) throw new OperatorError('A reason is required (it is shown in the ledger).')
-  const user = await userByEmail(email, db)
-  const accountId = await ensureUserAccount(user.id, db)
   const description = reason.trim().slice(0, 200)
-  if (amount > 0) {
-    const result = await grant({ accountId, amount, kind: 'adjustment', description }, db)
-    return { email: user.email, ...result }
-  }
-  const result = await deduct({ accountId, amount: -amount, description }, db)
-  if (!result.ok) {
-    throw new OperatorError(`Cannot take ${-amount} credits from ${user.email}: the balance is only ${result.balance}.`)
-  }
-  return { email: user.email, transactionId: result.transactionId, balance: result.balance }
+  return executeTx(db, async (trx) => {
+    const user = await userByEmail(email, trx)
+    const accountId = await ensureUserAccount(user.id, trx)
+    if (amount > 0) {
+      const result = await grant({ accountId, amount, kind: 'adjustment', description }, trx)
+      return { email: user.email, ...result }
+    }
+    const result = await deduct({ accountId, amount: -amount, description }, trx)
+    if (!result.ok) {
+      throw new OperatorError(`Cannot take ${-amount} credits from ${user.email}: the balance is only ${result.balance}.`)
+    }
+    return { email: user.email, transactionId: result.transactionId, balance: result.balance }
+  })
 }
 
 export interface AccountReport {
@@ -58,7 +62,7 @@ export interface AccountReport {
   transactions: TransactionView[]
 }
 
-export async function showUserCredits(email: string, limit = 10, db: DB = getDb()): Promise<AccountReport> {
+export async function showUserCredits(email: string, limit = 10, db: DbOrTx = getDb()): Promise<AccountReport> {
   const user = await userByEmail(email, db)
   const accountId = await ensureUserAccount(user.id, db)
   const account = await db
@@ -84,4 +88,20 @@ export function formatReport(report: AccountReport): string {
     lines.push(`  #${t.id}  ${formatActivityDate(t.created_at)}  ${row.label.padEnd(10)} ${row.delta.padStart(7)}  ${row.detail ?? ''}`.trimEnd())
   }
   return lines.join('\n')
+}
+
+/**
+ * The credit commands of the operator channel (app/features/operator/commands.server.ts): JSON
+ * arguments in, JSON answers out. Refusals are OperatorError, which the channel reports as such.
+ */
+export const creditCommands = {
+  grant: {
+    args: z.object({ email: z.string().min(1), amount: z.number().int(), reason: z.string() }),
+    run: (args: { email: string; amount: number; reason: string }, db: DbOrTx) =>
+      adjustUserCredits(args.email, parseAmount(String(args.amount)), args.reason, db),
+  },
+  show: {
+    args: z.object({ email: z.string().min(1), limit: z.number().int().min(1).max(100).default(10) }),
+    run: (args: { email: string; limit: number }, db: DbOrTx) => showUserCredits(args.email, args.limit, db),
+  },
 }

@@ -4,7 +4,7 @@
 import { createCookie } from '@remix-run/node'
 import { sql } from 'kysely'
 import { config } from '~/config.server'
-import { getDb, type DB } from '~/db/db.server'
+import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { clientAddress, consumeRateLimit, type RateLimitRule } from '~/features/security/rate-limit.server'
 import { singleton } from '~/utils/singleton.server'
 import { grant, utcDay } from './ledger.server'
@@ -48,7 +48,7 @@ export interface VisitorAccount {
   refreshDue: boolean
 }
 
-export async function findVisitorAccount(visitorId: string, now: Date, db: DB = getDb()): Promise<VisitorAccount | null> {
+export async function findVisitorAccount(visitorId: string, now: Date, db: DbOrTx = getDb()): Promise<VisitorAccount | null> {
   const row = await db
     .selectFrom('credit_accounts')
     .select([
@@ -69,11 +69,11 @@ export type NewVisitor =
  * A visitors row and its account holding today's guest allowance, recorded in the ledger so the
  * balance equals the sum of the deltas. One transaction; the rate limit is checked first.
  */
-export async function createVisitor(request: Request, now: Date, db: DB = getDb()): Promise<NewVisitor> {
+export async function createVisitor(request: Request, now: Date, db: DbOrTx = getDb()): Promise<NewVisitor> {
   const limit = await consumeRateLimit(NEW_VISITOR_RULE, clientAddress(request))
   if (!limit.ok) return { kind: 'rate-limited', retryAfterSeconds: limit.retryAfterSeconds }
   const allowance = config().GUEST_DAILY_CREDITS
-  const account = await db.transaction().execute(async (trx) => {
+  const account = await executeTx(db, async (trx) => {
     const visitor = await trx.insertInto('visitors').defaultValues().returning('id').executeTakeFirstOrThrow()
     const created = await trx
       .insertInto('credit_accounts')

@@ -4,6 +4,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimite
 import { config } from '~/config.server'
 import { databaseHandle } from '~/db/db.server'
 import { singleton } from '~/utils/singleton.server'
+import { CLIENT_ADDRESS_HEADER } from './client-address.server'
 
 export interface RateLimitRule {
   /** A short name, unique per limiter: it prefixes every key. */
@@ -61,15 +62,41 @@ export async function consumeRateLimit(rule: RateLimitRule, key: string, points 
   }
 }
 
+export interface RateLimitState {
+  ok: boolean
+  limit: number
+  remaining: number
+  /** Seconds until the window starts afresh. */
+  resetSeconds: number
+}
+
+/** Spends one point and reports the window's state, for `RateLimit-*` headers. */
+export async function consumeRateLimitWithState(rule: RateLimitRule, key: string): Promise<RateLimitState> {
+  if (!config().RATE_LIMITS) return { ok: true, limit: rule.points, remaining: rule.points, resetSeconds: rule.durationSeconds }
+  const limiter = await limiterFor(rule)
+  const state = (res: RateLimiterRes, ok: boolean): RateLimitState => ({
+    ok,
+    limit: rule.points,
+    remaining: Math.max(0, res.remainingPoints),
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  })
+  try {
+    return state(await limiter.consume(key, 1), true)
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return state(error, false)
+    throw error
+  }
+}
+
 /** Gives points back, e.g. after a successful sign-in. */
 export async function resetRateLimit(rule: RateLimitRule, key: string): Promise<void> {
   const limiter = await limiterFor(rule)
   await limiter.delete(key)
 }
 
-/** The client address, as Express resolved it (it honours TRUST_PROXY) and passed in the load context. */
+/** The client address, as Express resolved it (it honours TRUST_PROXY) and passed in a header (server.ts). */
 export function clientAddress(request: Request): string {
-  return request.headers.get('x-facet-client-ip') ?? 'unknown'
+  return request.headers.get(CLIENT_ADDRESS_HEADER) ?? 'unknown'
 }
 
 export function tooManyRequests(outcome: { retryAfterSeconds: number }, message: string): Response {

@@ -29,7 +29,7 @@ export function homeFaq(facts: { guestDaily: number; userFloor: number; signupBo
       question: 'Can I buy more credits or use an API?',
       answer:
         'Purchasing is temporarily paused, so today credits come from the daily refresh and the welcome bonus. ' +
-        'A public API is coming soon: join the waitlist on the API page to hear when it launches.',
+        'The API is open: create a key on your dashboard and read the API page for every endpoint.',
     },
   ]
 }

@@ -16,6 +16,8 @@ export interface ToolRunRecord {
   inputWidth?: number | null
   inputHeight?: number | null
   outputBytes?: number | null
+  /** The API key the run was made with, if any (per-key run counts on the dashboard). */
+  apiKeyId?: string | null
 }
 
 /** Recording must never turn a delivered run into a failed request: errors are logged, not thrown. */
@@ -34,6 +36,7 @@ export async function recordToolRun(run: ToolRunRecord, db: DB = getDb()): Promi
         input_width: run.inputWidth ?? null,
         input_height: run.inputHeight ?? null,
         output_bytes: run.outputBytes ?? null,
+        ...(run.apiKeyId ? { api_key_id: run.apiKeyId } : {}),
       })
       .execute()
   } catch (error) {

@@ -60,11 +60,12 @@ export async function signInNewUser(page: Page): Promise<string> {
   return email
 }
 
-async function waitForVerificationToken(email: string): Promise<string> {
+/** The token of the newest verification mail to `email` in a server's outbox (this suite's by default). */
+export async function waitForVerificationToken(email: string, mailDir = MAIL_DIR): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const names = await readdir(MAIL_DIR).catch(() => [] as string[])
+    const names = await readdir(mailDir).catch(() => [] as string[])
     for (const name of names.filter((n) => n.endsWith('.json')).sort().reverse()) {
-      const mail = JSON.parse(await readFile(path.join(MAIL_DIR, name), 'utf8')) as { to: string; link?: string; text: string }
+      const mail = JSON.parse(await readFile(path.join(mailDir, name), 'utf8')) as { to: string; link?: string; text: string }
       if (mail.to.toLowerCase() !== email.toLowerCase()) continue
       const link = mail.link ?? /https?:\/\/\S+/.exec(mail.text)?.[0]
       const token = link ? new URL(link).searchParams.get('token') : null
@@ -72,7 +73,7 @@ async function waitForVerificationToken(email: string): Promise<string> {
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
-  throw new Error(`no verification mail for ${email} in ${MAIL_DIR}`)
+  throw new Error(`no verification mail for ${email} in ${mailDir}`)
 }
 
 /** Spends a visitor's whole balance through the API in this browser context (1 credit a run). */

@@ -1,0 +1,141 @@
+// The OpenAPI document is valid OpenAPI 3.1, and real answers of the endpoints (called through
+// their route modules on a real database) match it: every status they answer is documented, and
+// every JSON body validates against the documented schema (ajv, JSON Schema 2020-12).
+import { Validator } from '@seriousme/openapi-schema-validator'
+import Ajv2020 from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { describe, expect, it } from 'vitest'
+import { createVerifiedUser, uniqueAddress, uniqueEmail } from '~/features/auth/testing.server'
+import { TOOLS } from '~/features/tools/catalog'
+import { BASE, jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
+import { action as login } from '../../routes/api.auth.login'
+import { action as logout } from '../../routes/api.auth.logout'
+import { loader as profile } from '../../routes/api.auth.profile'
+import { action as register } from '../../routes/api.auth.register'
+import { loader as balance } from '../../routes/api.credits.balance'
+import { loader as packages } from '../../routes/api.credits.packages'
+import { action as purchase } from '../../routes/api.credits.purchase'
+import { loader as transactions } from '../../routes/api.credits.transactions'
+import { action as removeKey } from '../../routes/api.keys.$id'
+import { action as createKey, loader as listKeys } from '../../routes/api.keys'
+import { loader as openapi } from '../../routes/api.openapi[.]json'
+import { action as removeBg } from '../../routes/api.remove-bg'
+import { loader as result } from '../../routes/api.results.$id'
+import { action as svg } from '../../routes/api.svg2image.convert'
+import { action as removeWebhook } from '../../routes/api.webhooks.$id'
+import { action as redeliver } from '../../routes/api.webhooks.deliveries.$id.redeliver'
+import { action as createWebhook, loader as listWebhooks } from '../../routes/api.webhooks'
+import { openApiDocument } from './openapi'
+
+type Handler = (args: ReturnType<typeof routeArgs>) => Promise<unknown> | unknown
+type Method = 'get' | 'post' | 'delete'
+
+const doc = openApiDocument() as unknown as {
+  paths: Record<string, Record<Method, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>
+  components: object
+}
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+addFormats(ajv)
+
+/** Checks one real answer against the document's operation for `template` and `method`. */
+async function conforms(method: Method, template: string, raw: unknown) {
+  const res = await readResult(raw)
+  const operation = doc.paths[template]?.[method]
+  expect(operation, `${method.toUpperCase()} ${template} is documented`).toBeTruthy()
+  const documented = operation.responses[String(res.status)]
+  expect(documented, `${method.toUpperCase()} ${template} documents status ${res.status}`).toBeTruthy()
+  const type = (res.headers.get('content-type') ?? '').split(';')[0].trim()
+  if (res.status === 204) return res
+  expect(documented.content, `${method.toUpperCase()} ${template} ${res.status} documents a body`).toBeTruthy()
+  const media = documented.content![type]
+  expect(media, `${method.toUpperCase()} ${template} ${res.status} documents ${type}`).toBeTruthy()
+  if (type === 'application/json') {
+    const validate = ajv.compile({ ...media.schema, components: doc.components })
+    const valid = validate(res.body)
+    expect(validate.errors ?? [], `${method.toUpperCase()} ${template} ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`).toEqual([])
+    expect(valid).toBe(true)
+  }
+  return res
+}
+
+const get = (path: string, headers: Record<string, string> = {}) => new Request(BASE + path, { headers: { 'x-facet-client-ip': uniqueAddress(), ...headers } })
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => jsonRequest(path, body, { headers: { 'x-facet-client-ip': uniqueAddress(), ...headers } })
+const call = (handler: Handler, request: Request, params: Record<string, string> = {}) => handler(routeArgs(request, params))
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document, served at /api/openapi.json', async () => {
+    const served = await conforms('get', '/api/openapi.json', await call(openapi as Handler, get('/api/openapi.json')))
+    const validator = new Validator()
+    const outcome = await validator.validate(served.body)
+    expect(outcome.errors ?? []).toEqual([])
+    expect(outcome.valid).toBe(true)
+    expect(validator.version).toBe('3.1')
+    // Every tool of the catalog is described.
+    for (const tool of Object.values(TOOLS)) expect(Object.keys(served.body.paths)).toContain(tool.apiPath)
+  })
+
+  it('is strict enough to refuse a body that does not match', async () => {
+    const check = (name: string, body: unknown) => ajv.compile({ $ref: `#/components/schemas/${name}`, components: doc.components })(body)
+    expect(check('NewApiKey', { id: 'x', name: 'n', environment: 'live', prefix: 'fs_live_abcd', key: 'fs_live_short' })).toBe(false)
+    expect(check('ApiKey', { id: '00000000-0000-4000-8000-000000000000', name: 'n', environment: 'staging', prefix: 'fs_live_abcd', created_at: new Date().toISOString(), last_used_at: null, runs_30d: 0, credits_30d: 0 })).toBe(false)
+    expect(check('Credits', { source: 'visitor', balance: 5, lifetime_spent: 1 })).toBe(false)
+    expect(check('Credits', { source: 'visitor', balance: 5 })).toBe(true)
+  })
+
+  it('matches the answers of the account and credit endpoints', async () => {
+    const email = uniqueEmail()
+    await conforms('post', '/api/auth/register/', await call(register as Handler, post('/api/auth/register/', { email, password: 'a-good-password' })))
+    await conforms('post', '/api/auth/register/', await call(register as Handler, post('/api/auth/register/', { email: 'nope' })))
+    const { user, password, token } = await createVerifiedUser()
+    const signedIn = await conforms('post', '/api/auth/login/', await call(login as Handler, post('/api/auth/login/', { email: user.email, password })))
+    await conforms('post', '/api/auth/login/', await call(login as Handler, post('/api/auth/login/', { email: user.email, password: 'wrong-password' })))
+    const auth = { authorization: `Token ${token}` }
+    await conforms('get', '/api/auth/profile/', await call(profile as Handler, get('/api/auth/profile/', auth)))
+    await conforms('get', '/api/auth/profile/', await call(profile as Handler, get('/api/auth/profile/')))
+    await conforms('get', '/api/credits/balance/', await call(balance as Handler, get('/api/credits/balance/', auth)))
+    await conforms('get', '/api/credits/balance/', await call(balance as Handler, get('/api/credits/balance/')))
+    await conforms('get', '/api/credits/balance/', await call(balance as Handler, get('/api/credits/balance/', { authorization: 'Token nope' })))
+    await conforms('get', '/api/credits/packages/', await call(packages as Handler, get('/api/credits/packages/')))
+    await conforms('get', '/api/credits/transactions/', await call(transactions as Handler, get('/api/credits/transactions/?limit=5', auth)))
+    await conforms('get', '/api/credits/transactions/', await call(transactions as Handler, get('/api/credits/transactions/?limit=500', auth)))
+    await conforms('post', '/api/credits/purchase/', await call(purchase as Handler, post('/api/credits/purchase/', { package_id: 'nope' }, auth)))
+    await conforms('post', '/api/auth/logout/', await call(logout as Handler, post('/api/auth/logout/', {}, { authorization: `Token ${signedIn.body.token}` })))
+  })
+
+  it('matches the answers of the key and webhook endpoints', async () => {
+    process.env.WEBHOOKS_ALLOW_PRIVATE = 'false'
+    const { token } = await createVerifiedUser()
+    const auth = { authorization: `Token ${token}` }
+    const made = await conforms('post', '/api/keys/', await call(createKey as Handler, post('/api/keys/', { name: 'docs', environment: 'test' }, auth)))
+    await conforms('post', '/api/keys/', await call(createKey as Handler, post('/api/keys/', { name: 'docs' }, auth)))
+    await conforms('post', '/api/keys/', await call(createKey as Handler, post('/api/keys/', { name: 'x', environment: 'live' }, { authorization: `Bearer ${made.body.key}` })))
+    await conforms('get', '/api/keys/', await call(listKeys as Handler, get('/api/keys/', { authorization: `Bearer ${made.body.key}` })))
+    await conforms('get', '/api/keys/', await call(listKeys as Handler, get('/api/keys/', { authorization: 'Bearer fs_live_nope' })))
+
+    const hook = await conforms('post', '/api/webhooks/', await call(createWebhook as Handler, post('/api/webhooks/', { url: 'https://93.184.215.14/hook', events: ['job.succeeded'] }, auth)))
+    await conforms('post', '/api/webhooks/', await call(createWebhook as Handler, post('/api/webhooks/', { url: 'http://10.0.0.1/hook', events: ['job.succeeded'] }, auth)))
+    await conforms('get', '/api/webhooks/', await call(listWebhooks as Handler, get('/api/webhooks/', { authorization: `Bearer ${made.body.key}` })))
+    const missing = '00000000-0000-4000-8000-000000000000'
+    await conforms('post', '/api/webhooks/deliveries/{id}/redeliver/', await call(redeliver as Handler, new Request(`${BASE}/api/webhooks/deliveries/${missing}/redeliver/`, { method: 'POST', headers: auth }), { id: missing }))
+    await conforms('delete', '/api/webhooks/{id}/', await call(removeWebhook as Handler, new Request(`${BASE}/api/webhooks/${hook.body.id}/`, { method: 'DELETE', headers: auth }), { id: hook.body.id }))
+    await conforms('delete', '/api/webhooks/{id}/', await call(removeWebhook as Handler, new Request(`${BASE}/api/webhooks/${hook.body.id}/`, { method: 'DELETE', headers: auth }), { id: hook.body.id }))
+    await conforms('delete', '/api/keys/{id}/', await call(removeKey as Handler, new Request(`${BASE}/api/keys/${made.body.id}/`, { method: 'DELETE', headers: auth }), { id: made.body.id }))
+    await conforms('delete', '/api/keys/{id}/', await call(removeKey as Handler, new Request(`${BASE}/api/keys/${made.body.id}/`, { method: 'DELETE', headers: auth }), { id: made.body.id }))
+    delete process.env.WEBHOOKS_ALLOW_PRIVATE
+  })
+
+  it('matches the answers of the tool and result endpoints', async () => {
+    const { token } = await createVerifiedUser()
+    const form = (fields: Record<string, string | Blob>, headers: Record<string, string> = {}) => {
+      const body = new FormData()
+      for (const [k, v] of Object.entries(fields)) body.append(k, v)
+      return (path: string) => new Request(BASE + path, { method: 'POST', body, headers: { 'x-facet-client-ip': uniqueAddress(), ...headers } })
+    }
+    await conforms('post', '/api/remove-bg/', await call(removeBg as Handler, form({ background: 'white' }, { authorization: `Token ${token}` })('/api/remove-bg/')))
+    await conforms('post', '/api/remove-bg/', await call(removeBg as Handler, form({ image: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) }, { authorization: `Token ${token}` })('/api/remove-bg/')))
+    await conforms('post', '/api/svg2image/convert/', await call(svg as Handler, form({ format: 'png', scale: '1' })('/api/svg2image/convert/')))
+    const svgFile = new Blob(['<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="red"/></svg>'], { type: 'image/svg+xml' })
+    await conforms('post', '/api/svg2image/convert/', await call(svg as Handler, form({ svg: svgFile, format: 'png', scale: '1' }, { authorization: `Token ${token}` })('/api/svg2image/convert/')))
+    await conforms('get', '/api/results/{id}', await call(result as Handler, get('/api/results/00000000-0000-4000-8000-000000000000')))
+  })
+})

@@ -1,0 +1,341 @@
+// The OpenAPI 3.1 document of every /api endpoint, served at /api/openapi.json. Tool endpoints,
+// key and webhook rules come from the modules that define them; a test sends real requests and
+// checks the real answers against this document.
+import { API_KEY_ENVIRONMENTS, API_KEY_NAME_MAX } from '~/features/api-keys/schemas'
+import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER } from '~/features/api-keys/environments'
+import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '~/features/webhooks/schemas'
+import { TOOL_APIS } from './tool-fields'
+
+type Schema = Record<string, unknown>
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
+const json = (schema: Schema, description: string, headers?: Schema) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema } },
+})
+const error = (description: string) => json(ref('Error'), description)
+const noContent = (description: string) => ({ description })
+const jsonBody = (schema: Schema) => ({ required: true, content: { 'application/json': { schema } } })
+const idParam = (description: string) => ({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description })
+const nullable = (type: string, extra: Schema = {}) => ({ type: [type, 'null'], ...extra })
+const dateTime = { type: 'string', format: 'date-time' }
+
+const SIGNED_IN = [{ bearerKey: [] }, { sessionToken: [] }, { sessionCookie: [] }]
+const ANYONE = [{}, ...SIGNED_IN]
+
+const rateHeaders = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+}
+
+const schemas: Record<string, Schema> = {
+  Error: {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: { type: 'string', description: 'What went wrong, in words meant for people.' },
+      detail: { type: 'string', description: 'The same message (older clients read this field).' },
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Every problem, by field (400 only).' },
+      remaining: { type: ['integer', 'null'], description: 'Tool endpoints: the balance after the failure.' },
+    },
+  },
+  User: {
+    type: 'object',
+    required: ['id', 'email', 'first_name', 'last_name'],
+    properties: { id: { type: 'string', format: 'uuid' }, email: { type: 'string', format: 'email' }, first_name: nullable('string'), last_name: nullable('string') },
+  },
+  SignedIn: {
+    type: 'object',
+    required: ['token', 'user', 'credits'],
+    properties: {
+      token: { type: 'string', description: 'Send as `Authorization: Token <token>`.' },
+      user: ref('User'),
+      credits: { type: 'object', required: ['balance'], properties: { balance: { type: 'integer' } } },
+    },
+  },
+  Transaction: {
+    type: 'object',
+    required: ['id', 'kind', 'delta', 'description', 'tool_slug', 'created_at'],
+    properties: {
+      id: { type: 'integer' },
+      kind: { enum: ['purchase', 'consume', 'adjustment', 'bonus'] },
+      delta: { type: 'integer' },
+      description: nullable('string'),
+      tool_slug: nullable('string'),
+      created_at: dateTime,
+    },
+  },
+  Credits: {
+    oneOf: [
+      { type: 'object', required: ['source', 'balance'], additionalProperties: false, properties: { source: { const: 'visitor' }, balance: { type: 'integer' } } },
+      {
+        type: 'object',
+        required: ['source', 'balance', 'lifetime_spent', 'latest_transaction'],
+        properties: {
+          source: { const: 'user' },
+          balance: { type: 'integer' },
+          lifetime_spent: { type: 'integer' },
+          latest_transaction: { oneOf: [ref('Transaction'), { type: 'null' }] },
+        },
+      },
+    ],
+  },
+  Package: {
+    type: 'object',
+    required: ['id', 'credits', 'price', 'label'],
+    properties: { id: { type: 'string' }, credits: { type: 'integer' }, price: { type: 'number' }, label: nullable('string') },
+  },
+  ApiKey: {
+    type: 'object',
+    required: ['id', 'name', 'environment', 'prefix', 'created_at', 'last_used_at', 'runs_30d', 'credits_30d'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      name: { type: 'string' },
+      environment: { enum: [...API_KEY_ENVIRONMENTS] },
+      prefix: { type: 'string', pattern: '^fs_(live|test)_[0-9A-Za-z]{4}$', description: 'The visible start of the key.' },
+      created_at: dateTime,
+      last_used_at: nullable('string', { format: 'date-time' }),
+      runs_30d: { type: 'integer', minimum: 0, description: 'Tool runs made with the key over the last 30 days.' },
+      credits_30d: { type: 'integer', description: 'Credits spent with the key over the last 30 days, net of refunds.' },
+    },
+  },
+  NewApiKey: {
+    type: 'object',
+    required: ['id', 'name', 'environment', 'prefix', 'key'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      name: { type: 'string' },
+      environment: { enum: [...API_KEY_ENVIRONMENTS] },
+      prefix: { type: 'string' },
+      key: { type: 'string', pattern: '^fs_(live|test)_[0-9A-Za-z]{36}$', description: 'The key itself: shown only in this answer.' },
+    },
+  },
+  WebhookDelivery: {
+    type: 'object',
+    required: ['id', 'event_type', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      event_type: { enum: [...WEBHOOK_EVENTS] },
+      status: { enum: ['pending', 'succeeded', 'failed'] },
+      attempts: { type: 'integer', minimum: 0 },
+      last_status_code: nullable('integer'),
+      last_error: nullable('string'),
+      next_attempt_at: nullable('string', { format: 'date-time' }),
+      created_at: dateTime,
+    },
+  },
+  WebhookEndpoint: {
+    type: 'object',
+    required: ['id', 'url', 'events', 'created_at', 'deliveries'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      url: { type: 'string', format: 'uri' },
+      events: { type: 'array', items: { enum: [...WEBHOOK_EVENTS] } },
+      created_at: dateTime,
+      deliveries: { type: 'array', items: ref('WebhookDelivery'), description: 'The most recent deliveries, newest first.' },
+    },
+  },
+  NewWebhookEndpoint: {
+    type: 'object',
+    required: ['id', 'url', 'events', 'secret', 'created_at'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      url: { type: 'string', format: 'uri' },
+      events: { type: 'array', items: { enum: [...WEBHOOK_EVENTS] } },
+      secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret: shown only in this answer.' },
+      created_at: dateTime,
+    },
+  },
+  WebhookEvent: {
+    type: 'object',
+    required: ['type', 'timestamp', 'data'],
+    properties: { type: { enum: [...WEBHOOK_EVENTS] }, timestamp: dateTime, data: { type: 'object' } },
+  },
+  Restored: {
+    type: 'object',
+    required: ['restored_url', 'gfpgan_available'],
+    properties: { restored_url: { type: 'string' }, gfpgan_available: { type: 'boolean' } },
+  },
+}
+
+function toolPath(api: (typeof TOOL_APIS)[number]) {
+  const properties: Record<string, Schema> = {}
+  for (const field of api.fields) properties[field.name] = { ...field.schema, description: field.description }
+  const content: Record<string, Schema> = {}
+  for (const type of api.answerTypes) {
+    content[type] = type === 'application/json' ? { schema: ref('Restored') } : { schema: { type: 'string', contentMediaType: type } }
+  }
+  return {
+    post: {
+      tags: ['Tools'],
+      summary: api.tool.name,
+      description: `${api.tool.description} ${api.answer} Costs ${api.tool.defaultCost} ${api.tool.defaultCost === 1 ? 'credit' : 'credits'} by default (see /pricing).`,
+      security: api.tool.signInRequired ? SIGNED_IN : ANYONE,
+      parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Retry safely: a delivered run is answered again without a second charge.' }],
+      requestBody: {
+        required: true,
+        content: { 'multipart/form-data': { schema: { type: 'object', required: api.fields.filter((f) => f.required).map((f) => f.name), properties } } },
+      },
+      responses: {
+        '200': {
+          description: api.answer,
+          headers: {
+            'X-Credits-Remaining': { schema: { type: 'integer' }, description: 'The balance after the run.' },
+            [CREDITS_CHARGED_HEADER]: { schema: { type: 'integer' }, description: 'Credits this answer took (0 for test keys and replays).' },
+            [ENVIRONMENT_HEADER]: { schema: { enum: [...API_KEY_ENVIRONMENTS] }, description: 'The key’s environment, for key callers.' },
+            ...rateHeaders,
+          },
+          content,
+        },
+        '400': error('The file or an option is not valid.'),
+        '401': error('A key or token that is not valid, or the tool needs a signed-in caller.'),
+        '402': error('Not enough credits.'),
+        '409': error('The Idempotency-Key names a run that failed or is still running.'),
+        '413': error(`The file is larger than ${api.tool.maxMegabytes} MB.`),
+        '415': error(`The file is not ${api.tool.acceptedLabel}.`),
+        '429': error('Too many requests; see Retry-After.'),
+        '503': error('The studio is busy; see Retry-After.'),
+      },
+    },
+  }
+}
+
+const auth401 = error('Not signed in, or the key or token is not valid.')
+
+export function openApiDocument() {
+  const paths: Record<string, unknown> = {
+    '/api/auth/register/': {
+      post: {
+        tags: ['Accounts'],
+        summary: 'Create an account (a verification link is mailed)',
+        requestBody: jsonBody({ type: 'object', required: ['email', 'password'], properties: { email: { type: 'string' }, password: { type: 'string' }, first_name: { type: 'string' }, last_name: { type: 'string' } } }),
+        responses: {
+          '201': json({ type: 'object', required: ['detail', 'email', 'expires_in_hours'], properties: { detail: { type: 'string' }, email: { type: 'string' }, expires_in_hours: { type: 'integer' } } }, 'Registered, or the address already has an account (the answer is the same).'),
+          '400': error('Invalid fields.'),
+          '429': error('Too many attempts.'),
+        },
+      },
+    },
+    '/api/auth/verify-email/': {
+      post: { tags: ['Accounts'], summary: 'Verify the email and sign in', requestBody: jsonBody({ type: 'object', required: ['token'], properties: { token: { type: 'string' } } }), responses: { '200': json(ref('SignedIn'), 'Verified and signed in.'), '400': error('The token is missing, used or expired.'), '429': error('Too many attempts.') } },
+    },
+    '/api/auth/resend-verification/': {
+      post: { tags: ['Accounts'], summary: 'Mail a fresh verification link', requestBody: jsonBody({ type: 'object', required: ['email'], properties: { email: { type: 'string' } } }), responses: { '200': json({ type: 'object', properties: { detail: { type: 'string' } } }, 'The same answer whether or not the account exists.'), '400': error('Invalid email.'), '429': error('Too many attempts.') } },
+    },
+    '/api/auth/login/': {
+      post: { tags: ['Accounts'], summary: 'Sign in with email and password; the token goes in `Authorization: Token <token>`', requestBody: jsonBody({ type: 'object', required: ['email', 'password'], properties: { email: { type: 'string' }, password: { type: 'string' } } }), responses: { '200': json(ref('SignedIn'), 'Signed in.'), '400': error('Wrong email or password, or missing fields.'), '429': error('Too many attempts.') } },
+    },
+    '/api/auth/logout/': { post: { tags: ['Accounts'], summary: 'Sign out (revoke the session)', security: SIGNED_IN, responses: { '204': noContent('Signed out (also when already signed out).') } } },
+    '/api/auth/profile/': { get: { tags: ['Accounts'], summary: 'Who is signed in', security: SIGNED_IN, responses: { '200': json(ref('User'), 'The user.'), '401': auth401 } } },
+    '/api/auth/password-reset/': {
+      post: { tags: ['Accounts'], summary: 'Mail a one-hour reset link', requestBody: jsonBody({ type: 'object', required: ['email'], properties: { email: { type: 'string' } } }), responses: { '200': json({ type: 'object', properties: { detail: { type: 'string' } } }, 'The same answer whether or not the account exists.'), '400': error('Invalid email.'), '429': error('Too many attempts.') } },
+    },
+    '/api/auth/password-reset/confirm/': {
+      post: { tags: ['Accounts'], summary: 'Set a new password with the mailed token', requestBody: jsonBody({ type: 'object', required: ['token', 'password'], properties: { token: { type: 'string' }, password: { type: 'string' } } }), responses: { '200': json({ type: 'object', properties: { detail: { type: 'string' } } }, 'The password was changed.'), '400': error('The token or the password is not valid.'), '429': error('Too many attempts.') } },
+    },
+    '/api/credits/balance/': { get: { tags: ['Credits'], summary: 'The caller’s balance (a visitor gets a cookie and an account here)', security: ANYONE, responses: { '200': json(ref('Credits'), 'The balance.'), '401': auth401, '429': error('Too many new visitors from this network.') } } },
+    '/api/credits/packages/': { get: { tags: ['Credits'], summary: 'Credit packages', responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('Package') } } }, 'The packages.') } } },
+    '/api/credits/transactions/': {
+      get: {
+        tags: ['Credits'],
+        summary: 'The signed-in user’s ledger, newest first',
+        security: SIGNED_IN,
+        parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } }],
+        responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('Transaction') } } }, 'The transactions.'), '400': error('limit is out of range.'), '401': auth401 },
+      },
+    },
+    '/api/credits/purchase/': { post: { tags: ['Credits'], summary: 'Buy a package (paused: answers 503 while no payment provider exists)', security: SIGNED_IN, requestBody: jsonBody({ type: 'object', required: ['package_id'], properties: { package_id: { type: 'string' } } }), responses: { '400': error('Unknown package.'), '401': auth401, '503': error('Purchasing is paused.') } } },
+    '/api/analytics/events/': { post: { tags: ['Site'], summary: 'Record a page analytics event', requestBody: jsonBody({ type: 'object', required: ['event_name'], properties: { event_name: { type: 'string' }, session_id: { type: 'string' }, path: { type: 'string' }, referrer: { type: 'string' }, metadata: { type: 'object' } } }), responses: { '204': noContent('Stored.'), '400': error('Malformed event.'), '429': error('Too many events.') } } },
+    '/api/results/{id}': {
+      get: {
+        tags: ['Tools'],
+        summary: 'A stored result (the restorer’s restored_url), for the account that made it, for 24 hours',
+        security: ANYONE,
+        parameters: [idParam('The result id.'), { name: 'download', in: 'query', required: false, schema: { const: '1' } }],
+        responses: { '200': { description: 'The image.', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } }, '404': error('Unknown, expired, or another account’s result.') },
+      },
+    },
+    '/api/keys/': {
+      get: { tags: ['API keys'], summary: 'Your active API keys (never the keys themselves)', security: SIGNED_IN, responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('ApiKey') } } }, 'The keys, newest first.', rateHeaders), '401': auth401 } },
+      post: {
+        tags: ['API keys'],
+        summary: 'Create an API key: the key is in this answer only',
+        description: 'Needs a session (cookie or Token): an API key cannot create keys.',
+        security: [{ sessionToken: [] }, { sessionCookie: [] }],
+        requestBody: jsonBody({ type: 'object', required: ['name', 'environment'], properties: { name: { type: 'string', minLength: 1, maxLength: API_KEY_NAME_MAX }, environment: { enum: [...API_KEY_ENVIRONMENTS] } } }),
+        responses: { '201': json(ref('NewApiKey'), 'Created.'), '400': error('Invalid name or environment.'), '401': auth401, '403': error('Called with an API key.'), '409': error('Too many active keys.') },
+      },
+    },
+    '/api/keys/{id}/': {
+      delete: { tags: ['API keys'], summary: 'Revoke an API key (it stops working at once)', security: [{ sessionToken: [] }, { sessionCookie: [] }], parameters: [idParam('The key id.')], responses: { '204': noContent('Revoked.'), '401': auth401, '403': error('Called with an API key.'), '404': error('Unknown, revoked already, or another user’s key.') } },
+    },
+    '/api/webhooks/': {
+      get: { tags: ['Webhooks'], summary: 'Your webhook endpoints and their recent deliveries', security: SIGNED_IN, responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('WebhookEndpoint') } } }, 'The endpoints, newest first.', rateHeaders), '401': auth401 } },
+      post: {
+        tags: ['Webhooks'],
+        summary: 'Register an endpoint: the signing secret is in this answer only',
+        security: SIGNED_IN,
+        requestBody: jsonBody({ type: 'object', required: ['url', 'events'], properties: { url: { type: 'string', maxLength: WEBHOOK_URL_MAX }, events: { type: 'array', minItems: 1, items: { enum: [...WEBHOOK_EVENTS] } } } }),
+        responses: { '201': json(ref('NewWebhookEndpoint'), 'Registered.'), '400': error('Not an http(s) URL, a non-public address, or unknown events.'), '401': auth401, '409': error('Too many endpoints.') },
+      },
+    },
+    '/api/webhooks/{id}/': {
+      delete: { tags: ['Webhooks'], summary: 'Delete an endpoint and its delivery log', security: SIGNED_IN, parameters: [idParam('The endpoint id.')], responses: { '204': noContent('Deleted.'), '401': auth401, '404': error('Unknown, or another account’s endpoint.') } },
+    },
+    '/api/webhooks/deliveries/{id}/redeliver/': {
+      post: {
+        tags: ['Webhooks'],
+        summary: 'Attempt a delivery once more, now',
+        security: SIGNED_IN,
+        parameters: [idParam('The delivery id.')],
+        responses: { '202': json({ type: 'object', required: ['id', 'status'], properties: { id: { type: 'string' }, status: { const: 'pending' } } }, 'Queued.'), '401': auth401, '404': error('Unknown, or another account’s delivery.') },
+      },
+    },
+    '/api/openapi.json': { get: { tags: ['Site'], summary: 'This document', responses: { '200': json({ type: 'object', required: ['openapi', 'paths'] }, 'The OpenAPI 3.1 document.') } } },
+  }
+  for (const api of TOOL_APIS) paths[api.tool.apiPath] = toolPath(api)
+
+  const webhooks: Record<string, unknown> = {}
+  for (const event of WEBHOOK_EVENTS) {
+    webhooks[event] = {
+      post: {
+        summary: `${event}, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature)`,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
+        responses: { '200': { description: 'Any 2xx ends the delivery; anything else, or no answer in 10 s, is retried for about a day.' } },
+      },
+    }
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Facet Studio API',
+      version: '1.0.0',
+      description:
+        'Every tool over HTTP. Authenticate with an API key (`Authorization: Bearer fs_live_…` or `fs_test_…`) or a session token from /api/auth/login/ (`Authorization: Token …`). Answers to a key carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; a 429 carries Retry-After.',
+    },
+    servers: [{ url: '/' }],
+    tags: [{ name: 'Tools' }, { name: 'API keys' }, { name: 'Webhooks' }, { name: 'Credits' }, { name: 'Accounts' }, { name: 'Site' }],
+    paths,
+    webhooks,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerKey: { type: 'http', scheme: 'bearer', description: 'An API key: fs_live_… spends credits, fs_test_… runs without spending them.' },
+        sessionToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Token <token>` from POST /api/auth/login/.' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'fs_session', description: 'The browser session.' },
+      },
+      headers: {
+        'RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests per window for this key.' },
+        'RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in this window.' },
+        'RateLimit-Reset': { schema: { type: 'integer' }, description: 'Seconds until the window starts afresh.' },
+      },
+    },
+  }
+}

@@ -1,0 +1,25 @@
+// The figures the /api documentation shows that depend on the running configuration: the public
+// address, each tool's cost, the per-key rate limit and the webhook retry schedule.
+import { config } from '~/config.server'
+import { toolCost } from '~/features/credits/costs.server'
+import { TOOL_LIST, type ToolSlug } from '~/features/tools/catalog'
+import { RETRY_DELAYS_SECONDS, WEBHOOK_TIMEOUT_MS } from '~/features/webhooks/delivery.server'
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`
+  if (seconds < 3600) return `${seconds / 60} min`
+  return `${seconds / 3600} h`
+}
+
+export function apiDocsFacts() {
+  const costs = {} as Record<ToolSlug, number>
+  for (const tool of TOOL_LIST) costs[tool.slug] = toolCost(tool.slug)
+  return {
+    origin: new URL(config().PUBLIC_URL).origin,
+    costs,
+    rateLimitPerMinute: config().API_KEY_RATE_LIMIT,
+    retrySchedule: RETRY_DELAYS_SECONDS.map(duration),
+    attempts: RETRY_DELAYS_SECONDS.length + 1,
+    timeoutSeconds: WEBHOOK_TIMEOUT_MS / 1000,
+  }
+}

@@ -1,0 +1,138 @@
+// API keys of a user: created (the key returned once, only its hash kept), listed with their use
+// over the last 30 days, revoked, and resolved from an `Authorization: Bearer` header.
+import { sql } from 'kysely'
+import { isUuid } from '~/utils/uuid'
+import { getDb, type DbOrTx } from '~/db/db.server'
+import type { ApiKeyEnvironment } from '~/db/schema'
+import type { SessionUser } from '~/features/auth/session.server'
+import { generateApiKey, hashApiKey, parseApiKey } from './key-format.server'
+
+/** Active keys a user may hold at once: enough for every script and environment, bounded for the table. */
+export const MAX_ACTIVE_KEYS = 25
+/** The last-used time is written at most this often per key, so a busy key does not write on every call. */
+export const LAST_USED_RESOLUTION_MS = 60_000
+export const USAGE_WINDOW_DAYS = 30
+
+export interface ApiKeyRef {
+  id: string
+  environment: ApiKeyEnvironment
+}
+
+export interface ApiKeySummary {
+  id: string
+  name: string
+  environment: ApiKeyEnvironment
+  prefix: string
+  created_at: Date
+  last_used_at: Date | null
+  /** Tool runs made with the key over the last 30 days. */
+  runs_30d: number
+  /** Credits the key spent over the last 30 days, net of refunds. */
+  credits_30d: number
+}
+
+export type CreateKeyOutcome =
+  | { ok: true; key: { id: string; name: string; environment: ApiKeyEnvironment; prefix: string; key: string; created_at: Date } }
+  | { ok: false; reason: 'limit' }
+
+export async function createApiKey(
+  userId: string,
+  input: { name: string; environment: ApiKeyEnvironment },
+  db: DbOrTx = getDb(),
+): Promise<CreateKeyOutcome> {
+  const active = await db
+    .selectFrom('api_keys')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  if (active.n >= MAX_ACTIVE_KEYS) return { ok: false, reason: 'limit' }
+  const made = generateApiKey(input.environment)
+  const row = await db
+    .insertInto('api_keys')
+    .values({ user_id: userId, name: input.name, environment: input.environment, prefix: made.prefix, key_hash: made.hash })
+    .returning(['id', 'name', 'environment', 'prefix', 'created_at'])
+    .executeTakeFirstOrThrow()
+  return { ok: true, key: { ...row, key: made.key } }
+}
+
+/** The user's active keys, newest first, with their runs and credits over the last 30 days. */
+export async function listApiKeys(userId: string, db: DbOrTx = getDb()): Promise<ApiKeySummary[]> {
+  const since = sql<Date>`now() - make_interval(days => ${USAGE_WINDOW_DAYS})`
+  return db
+    .selectFrom('api_keys as k')
+    .select((eb) => [
+      'k.id',
+      'k.name',
+      'k.environment',
+      'k.prefix',
+      'k.created_at',
+      'k.last_used_at',
+      eb
+        .selectFrom('tool_runs')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('tool_runs.api_key_id', '=', 'k.id')
+        .where('tool_runs.created_at', '>', since)
+        .as('runs_30d'),
+      eb
+        .selectFrom('credit_transactions')
+        .select(sql<number>`coalesce(-sum(delta), 0)::int`.as('n'))
+        .whereRef('credit_transactions.api_key_id', '=', 'k.id')
+        .where('credit_transactions.created_at', '>', since)
+        .as('credits_30d'),
+    ])
+    .where('k.user_id', '=', userId)
+    .where('k.revoked_at', 'is', null)
+    .orderBy('k.created_at', 'desc')
+    .execute()
+    .then((rows) => rows.map((r) => ({ ...r, runs_30d: r.runs_30d ?? 0, credits_30d: r.credits_30d ?? 0 })))
+}
+
+/** Revokes one of the user's keys. False when it is not theirs, does not exist or was revoked already. */
+export async function revokeApiKey(userId: string, keyId: string, db: DbOrTx = getDb()): Promise<boolean> {
+  if (!isUuid(keyId)) return false
+  const row = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst()
+  return Boolean(row)
+}
+
+export type KeyAuthentication =
+  | { kind: 'malformed' }
+  | { kind: 'invalid' }
+  | { kind: 'key'; user: SessionUser; apiKey: ApiKeyRef }
+
+/**
+ * Who a presented key belongs to. A key of the wrong shape or checksum is refused before the
+ * database is asked; a known, unrevoked key notes its last use (at most once a minute).
+ */
+export async function authenticateApiKey(key: string, db: DbOrTx = getDb(), now = new Date()): Promise<KeyAuthentication> {
+  if (!parseApiKey(key)) return { kind: 'malformed' }
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([
+      'api_keys.id as key_id',
+      'api_keys.environment',
+      'api_keys.last_used_at',
+      'users.id',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+    ])
+    .where('api_keys.key_hash', '=', hashApiKey(key))
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst()
+  if (!row) return { kind: 'invalid' }
+  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.key_id).execute()
+  }
+  const { key_id, environment, last_used_at: _lastUsed, ...user } = row
+  return { kind: 'key', user, apiKey: { id: key_id, environment } }
+}
+

@@ -1,0 +1,55 @@
+// The key endpoints' and the Developers section's one entry point: who may manage keys, and the
+// outcomes in words. A session (cookie or Token) manages keys; a key itself may list them but never
+// create or revoke one, so a leaked key cannot mint its successor before it is revoked.
+import { authenticatedUser, getAuthentication, type Authentication, type SessionUser } from '~/features/auth/session.server'
+import { unauthorized } from './gate.server'
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary } from './keys.server'
+import { KEY_LIMIT_REACHED, KEY_NOT_FOUND, KEYS_NEED_SESSION } from './messages'
+import type { createApiKeySchema } from './schemas'
+import type { z } from 'zod'
+
+export type ApiCaller = { ok: true; auth: Authentication; user: SessionUser } | { ok: false; response: Response }
+
+/** The signed-in user behind a session or a key, else the 401 to answer. */
+export async function requireApiUser(request: Request): Promise<ApiCaller> {
+  const auth = await getAuthentication(request)
+  const user = authenticatedUser(auth)
+  return user ? { ok: true, auth, user } : { ok: false, response: unauthorized(auth) }
+}
+
+export function publicKey(key: ApiKeySummary) {
+  return {
+    id: key.id,
+    name: key.name,
+    environment: key.environment,
+    prefix: key.prefix,
+    created_at: key.created_at.toISOString(),
+    last_used_at: key.last_used_at ? key.last_used_at.toISOString() : null,
+    runs_30d: key.runs_30d,
+    credits_30d: key.credits_30d,
+  }
+}
+
+export type KeyRefusal = { ok: false; status: 403 | 404 | 409; message: string }
+export type NewKeyView = { id: string; name: string; environment: 'live' | 'test'; prefix: string; key: string }
+
+export async function createKeyFor(
+  auth: Pick<Authentication, 'kind'>,
+  user: SessionUser,
+  input: z.output<typeof createApiKeySchema>,
+): Promise<{ ok: true; key: NewKeyView } | KeyRefusal> {
+  if (auth.kind === 'key') return { ok: false, status: 403, message: KEYS_NEED_SESSION }
+  const made = await createApiKey(user.id, input)
+  if (!made.ok) return { ok: false, status: 409, message: KEY_LIMIT_REACHED }
+  const { id, name, environment, prefix, key } = made.key
+  return { ok: true, key: { id, name, environment, prefix, key } }
+}
+
+export async function revokeKeyFor(auth: Pick<Authentication, 'kind'>, user: SessionUser, keyId: string): Promise<{ ok: true } | KeyRefusal> {
+  if (auth.kind === 'key') return { ok: false, status: 403, message: KEYS_NEED_SESSION }
+  return (await revokeApiKey(user.id, keyId)) ? { ok: true } : { ok: false, status: 404, message: KEY_NOT_FOUND }
+}
+
+export async function listKeysFor(user: SessionUser) {
+  return (await listApiKeys(user.id)).map(publicKey)
+}

@@ -1,0 +1,13 @@
+/**
+ * A refusal the operator should read (unknown email, balance too low, bad arguments), not a crash.
+ * `invalid` means the command was called wrongly; `refused` that it was understood and declined.
+ */
+export class OperatorError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'refused' | 'invalid' = 'refused',
+  ) {
+    super(message)
+    this.name = 'OperatorError'
+  }
+}

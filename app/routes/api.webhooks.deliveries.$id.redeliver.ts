@@ -1,0 +1,17 @@
+// POST /api/webhooks/deliveries/<id>/redeliver/ → 202: one more attempt of a delivery, now.
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { errorResponse, methodNotAllowed } from '~/features/auth/api.server'
+import { requireApiUser } from '~/features/api-keys/service.server'
+import { DELIVERY_NOT_FOUND, redeliverFor } from '~/features/webhooks/service.server'
+
+export function loader() {
+  return methodNotAllowed('POST')
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('POST')
+  const caller = await requireApiUser(request)
+  if (!caller.ok) return caller.response
+  if (!(await redeliverFor(caller.user, params.id ?? ''))) return errorResponse(404, DELIVERY_NOT_FOUND)
+  return Response.json({ id: params.id, status: 'pending' }, { status: 202 })
+}

@@ -1,0 +1,12 @@
+// POST /dashboard/developers: the Developers section's forms (API keys, webhooks). Always answers
+// with a redirect back to /dashboard#developers.
+import { redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { DEVELOPERS_ANCHOR, developersAction } from '~/features/api-keys/developers.server'
+
+export function loader() {
+  return redirect(DEVELOPERS_ANCHOR)
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return developersAction(request)
+}
