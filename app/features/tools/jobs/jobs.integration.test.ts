@@ -15,6 +15,8 @@ import { findJob, insertJob } from './jobs.server'
 import { recordDelivered, recordFailed } from './outcome.server'
 import { KEY_REUSED_MESSAGE, REPLAY_UNAVAILABLE, requestFingerprint } from './submit.server'
 import { runnerFor } from '../runners/index.server'
+import { TOOL_JOB_DEAD_LETTER, toolQueues } from './queue.server'
+import { LOST_RUN_MESSAGE, startJobWorker } from './worker.server'
 
 afterAll(async () => {
   await stopBoss({ timeoutMs: 5_000 })
@@ -171,6 +173,44 @@ describe('the outcome of a job', () => {
       .where('kind', '=', 'adjustment')
       .execute()
     expect(refunds).toEqual([{ delta: 1 }])
+    expect(await balanceOf(visitor)).toBe(5)
+  })
+})
+
+describe('a job pg-boss gave up on', () => {
+  it('goes to the dead-letter queue after its last retry, whose handler fails it and refunds once', async () => {
+    const boss = await toolQueues()
+    // pg-boss's routing, on a queue set up like tool-run: a job failed past its retry limit is copied.
+    const source = `test-${randomUUID()}`
+    const dead = `${source}-dead`
+    await boss.createQueue(dead)
+    await boss.createQueue(source, { retryLimit: 0, deadLetter: dead })
+    await boss.send(source, { jobId: 'x' })
+    const [taken] = await boss.fetch(source)
+    await boss.fail(source, taken!.id, { error: 'worker died' })
+    await vi.waitFor(async () => expect((await boss.fetch(dead)).map((j) => j.data)).toEqual([{ jobId: 'x' }]), { timeout: 10_000 })
+
+    // The handler of tool-run-dead: a job whose workers kept dying fails with LOST_RUN_MESSAGE, refunded.
+    const visitor = await newVisitor()
+    const id = randomUUID()
+    await executeTx(getDb(), async (trx) => {
+      const charged = await charge({ accountId: visitor.accountId, amount: 1, toolSlug: 'background_remover', idempotencyKey: `job:${id}` }, trx)
+      if (!charged.ok) throw new Error('no charge')
+      await insertJob(
+        { id, accountId: visitor.accountId, tool: 'background-remover', options: {}, originalName: 'x.jpg', bytes: Buffer.from('x'), width: 1, height: 1, notes: [], idempotencyKey: null, fingerprint: 'x', chargeTransactionId: charged.transactionId },
+        trx,
+      )
+      await trx.updateTable('tool_jobs').set({ status: 'running', attempts: 3 }).where('id', '=', id).execute()
+    })
+    expect(await balanceOf(visitor)).toBe(4)
+    await startJobWorker()
+    await boss.send(TOOL_JOB_DEAD_LETTER, { jobId: id })
+    await vi.waitFor(async () => expect((await findJob(id))?.status).toBe('failed'), { timeout: 30_000, interval: 100 })
+    expect(await findJob(id)).toMatchObject({ error: LOST_RUN_MESSAGE, refunded: true })
+    expect(await balanceOf(visitor)).toBe(5)
+    // Delivered twice (pg-boss is at-least-once): still one refund.
+    await boss.send(TOOL_JOB_DEAD_LETTER, { jobId: id })
+    await vi.waitFor(async () => expect((await boss.getQueue(TOOL_JOB_DEAD_LETTER))?.queuedCount).toBe(0), { timeout: 30_000, interval: 100 })
     expect(await balanceOf(visitor)).toBe(5)
   })
 })
