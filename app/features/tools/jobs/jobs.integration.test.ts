@@ -177,6 +177,27 @@ describe('the outcome of a job', () => {
   })
 })
 
+describe('pg-boss beside our transactions', () => {
+  it('a transaction held open while the worker polls: its writes roll back whole and the queue keeps working', async () => {
+    await startJobWorker()
+    const visitor = await newVisitor()
+    const marker = randomUUID()
+    await expect(
+      executeTx(getDb(), async (trx) => {
+        await trx.insertInto('contact_messages').values({ full_name: 'held', email: 'held@example.test', company: null, message: marker }).execute()
+        // Longer than pg-boss's polling interval (0.5 s): its fetches come and wait meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 1_500))
+        throw new Error('roll back')
+      }),
+    ).rejects.toThrow('roll back')
+    const leaked = await getDb().selectFrom('contact_messages').select('id').where('message', '=', marker).execute()
+    expect(leaked).toEqual([])
+    // pg-boss's own statements neither joined nor broke ours: a job still runs to its end.
+    const accepted = await post(visitor, { tool: 'background-remover', image: photo() })
+    await vi.waitFor(async () => expect((await jobOf(visitor, accepted.body.id)).body.status).toBe('succeeded'), { timeout: 30_000, interval: 50 })
+  })
+})
+
 describe('a job pg-boss gave up on', () => {
   it('goes to the dead-letter queue after its last retry, whose handler fails it and refunds once', async () => {
     const boss = await toolQueues()
