@@ -1,16 +1,25 @@
 // A job's outcome, recorded exactly once whoever reports it (the worker that ran it, a request that
 // gave up waiting, the dead-letter handler after pg-boss's last retry): in one transaction, the
-// conditional update of tool_jobs from queued/running, the stored result, and the refund. The first
+// conditional update of tool_jobs from queued/running, the stored result, the refund and the
+// tool_runs row. The first
 // writer wins; everyone after it writes nothing.
 import { randomUUID } from 'node:crypto'
+import type { Transaction } from 'kysely'
 import { executeTx, getDb } from '~/db/db.server'
+import type { Database } from '~/db/schema'
 import { refund } from '~/features/credits/ledger.server'
 import { TOOLS, type ToolSlug } from '../catalog'
 import { storeResult } from '../results.server'
 import type { RunOutcome } from '../errors.server'
 import type { Delivered, ToolRunner } from '../runners/types'
-import { recordToolRun } from '../runs.server'
+import { insertToolRun } from '../runs.server'
 import { finishJob, type ToolJobInfo } from './jobs.server'
+
+/** The API key the run was charged through (the charge's ledger row carries it), for tool_runs. */
+async function chargedKey(trx: Transaction<Database>, chargeTransactionId: number): Promise<string | null> {
+  const row = await trx.selectFrom('credit_transactions').select('api_key_id').where('id', '=', chargeTransactionId).executeTakeFirst()
+  return row?.api_key_id ?? null
+}
 
 export function failureRefundReason(tool: ToolSlug): string {
   return `Refund: ${TOOLS[tool].name} run failed`
@@ -55,22 +64,23 @@ export async function recordDelivered(
       trx,
     )
     if (refundReason) await refund(job.charge_transaction_id, refundReason, trx)
+    await insertToolRun(
+      {
+        tool: job.tool as ToolSlug,
+        accountId: job.account_id,
+        apiKeyId: await chargedKey(trx, job.charge_transaction_id),
+        outcome: finished.outcome ?? 'success',
+        durationMs: runMs,
+        modelMs: delivered.modelMs,
+        inputBytes: job.input_bytes,
+        inputWidth: job.input_width,
+        inputHeight: job.input_height,
+        outputBytes: delivered.bytes.byteLength,
+      },
+      trx,
+    )
     return finished
   })
-  if (ended) {
-    // Not awaited: the figures row must not delay the answer (recordToolRun never throws).
-    void recordToolRun({
-      tool: job.tool as ToolSlug,
-      accountId: job.account_id,
-      outcome: ended.outcome ?? 'success',
-      durationMs: runMs,
-      modelMs: delivered.modelMs,
-      inputBytes: job.input_bytes,
-      inputWidth: job.input_width,
-      inputHeight: job.input_height,
-      outputBytes: delivered.bytes.byteLength,
-    })
-  }
   return ended
 }
 
@@ -88,20 +98,22 @@ export async function recordFailed(
     )
     if (!finished) return null
     await refund(job.charge_transaction_id, failureRefundReason(job.tool as ToolSlug), trx)
+    await insertToolRun(
+      {
+        tool: job.tool as ToolSlug,
+        accountId: job.account_id,
+        apiKeyId: await chargedKey(trx, job.charge_transaction_id),
+        // A refusal found only by the worker (a file that does not decode) is still 'rejected'.
+        outcome: failure.outcome ?? 'failed',
+        error: failure.message,
+        durationMs: runMs ?? 0,
+        inputBytes: job.input_bytes,
+        inputWidth: job.input_width,
+        inputHeight: job.input_height,
+      },
+      trx,
+    )
     return finished
   })
-  if (ended) {
-    await recordToolRun({
-      tool: job.tool as ToolSlug,
-      accountId: job.account_id,
-      // A refusal found only by the worker (a file that does not decode) is still 'rejected'.
-      outcome: failure.outcome ?? 'failed',
-      error: failure.message,
-      durationMs: runMs ?? 0,
-      inputBytes: job.input_bytes,
-      inputWidth: job.input_width,
-      inputHeight: job.input_height,
-    })
-  }
   return ended
 }

@@ -12,8 +12,12 @@ import { singleton } from '~/utils/singleton.server'
 
 export const TOOL_JOB_QUEUE = 'tool-run'
 export const TOOL_JOB_DEAD_LETTER = 'tool-run-dead'
-/** pg-boss expects a heartbeat this often from a running job's worker (its minimum). */
-export const JOB_HEARTBEAT_SECONDS = 10
+/**
+ * pg-boss expects a heartbeat this often from a running job's worker. Not its minimum (10): parts of a
+ * run (the enhancer's weight blend, pixel loops) hold the event loop for seconds on a busy machine,
+ * and a missed heartbeat would hand a live run to a second worker.
+ */
+export const JOB_HEARTBEAT_SECONDS = 30
 /** How often a job that lost its worker is retried before it fails for good (and is refunded). */
 export const JOB_RETRY_LIMIT = 2
 

@@ -197,7 +197,14 @@ export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<A
     try {
       ;({ job, remaining } = await executeTx(getDb(), async (trx) => {
         const charged = await charge(
-          { accountId: payer.accountId, amount: cost, toolSlug: definition.ledgerSlug, idempotencyKey: `job:${jobId}`, description: definition.name },
+          {
+            accountId: payer.accountId,
+            amount: cost,
+            toolSlug: definition.ledgerSlug,
+            idempotencyKey: `job:${jobId}`,
+            description: definition.name,
+            apiKeyId: payer.apiKey?.id ?? null,
+          },
           trx,
         )
         if (!charged.ok) throw new ToolError(402, `Not enough credits: this run costs ${cost} and your balance is ${charged.balance}.`)
@@ -243,6 +250,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<A
       await recordToolRun({
         tool,
         accountId: caller?.accountId ?? null,
+        apiKeyId: caller?.apiKey?.id ?? null,
         outcome: error.outcome,
         error: error.message,
         durationMs: performance.now() - started,
