@@ -11,12 +11,13 @@ import { pinoHttp } from 'pino-http'
 import { config } from './app/config.server'
 import { databaseHandle, getDb } from './app/db/db.server'
 import { migrateToLatest } from './app/db/migrate.server'
-import { stopBoss } from './app/features/queue/boss.server'
 import { apiKeyGate } from './app/features/api-keys/gate.server'
 import { startWebhookWorker } from './app/features/webhooks/delivery.server'
 import { startOperatorChannel } from './app/features/operator/channel.server'
 import { passClientAddress } from './app/features/security/client-address.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
+import { processRole } from './app/features/tools/jobs/roles.server'
+import { drainJobWorker, startJobWorker } from './app/features/tools/jobs/worker.server'
 import { logger } from './app/utils/logger.server'
 
 const cfg = config()
@@ -27,8 +28,12 @@ await migrateToLatest(getDb())
 logger.info({ database: databaseHandle().kind }, 'database ready')
 // Operator commands (npm run credits) reach this process instead of opening the database beside it.
 const operatorChannel = await startOperatorChannel(cfg.dataDir)
-// Webhook deliveries (once per process; the lead moves this to the worker role when it exists).
-await startWebhookWorker()
+// web+worker (the default) runs tool jobs and webhook deliveries in this process too;
+// WORKER_CONCURRENCY=0 serves only (worker processes deliver).
+if (processRole() !== 'web') {
+  await startJobWorker()
+  await startWebhookWorker()
+}
 
 const viteDevServer = production
   ? undefined
@@ -153,18 +158,20 @@ let stopping = false
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  logger.info({ signal }, 'shutting down: finishing requests in flight')
+  logger.info({ signal }, 'shutting down: finishing requests in flight, draining jobs')
   const force = setTimeout(() => process.exit(1), 25_000)
   force.unref()
-  server.close(async () => {
-    await operatorChannel?.close()
-    await viteDevServer?.close()
-    await stopBoss()
-    await getDb().destroy()
-    logger.info('stopped')
-    process.exit(0)
-  })
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
+  // Running jobs finish (the requests waiting for them get their answers) or go back to the queue;
+  // pg-boss stops with them.
+  await drainJobWorker(20_000)
+  await closed
+  await operatorChannel?.close()
+  await viteDevServer?.close()
+  await getDb().destroy()
+  logger.info('stopped')
+  process.exit(0)
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))

@@ -30,7 +30,10 @@ const schema = z.object({
   MODELS_DIR: z.string().default('./models'),
   /** A local folder `npm run models` copies model files from instead of downloading them. */
   MODELS_FROM: z.string().optional(),
-  TOOL_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /** Tool jobs this process runs at once; 0 makes a web-only process. Default: half the cores, at least 1. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).optional(),
+  /** Fair share: jobs of one account running at once, over every worker (pg-boss group concurrency). */
+  JOBS_PER_ACCOUNT: z.coerce.number().int().min(1).max(64).default(2),
   TOOL_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).default(8),
   TOOL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
   TOOL_COSTS: z.string().optional(),
@@ -56,7 +59,8 @@ export type Config = z.infer<typeof schema> & {
   modelsDir: string
   sessionSecret: string
   resultsKey: Buffer
-  toolConcurrency: number
+  /** WORKER_CONCURRENCY resolved: 0 means this process runs no jobs. */
+  workerConcurrency: number
   toolCosts: Record<string, number>
   secureCookies: boolean
   /** TRUST_PROXY as Express's `trust proxy` takes it: hops to trust (0 = none) or the proxies' addresses. */
@@ -146,7 +150,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       c.RESULTS_KEY ?? persistentSecret(dataDir, 'results-key', () => randomBytes(32).toString('hex')),
       'hex',
     ),
-    toolConcurrency: c.TOOL_CONCURRENCY ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+    workerConcurrency: c.WORKER_CONCURRENCY ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
     toolCosts: parseToolCosts(c.TOOL_COSTS),
     secureCookies: c.PUBLIC_URL.startsWith('https://'),
     trustProxy: parseTrustProxy(c.TRUST_PROXY),

@@ -112,6 +112,47 @@ export interface ResultsTable {
   expires_at: Timestamp
 }
 
+export type ToolJobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+
+export interface ToolJobsTable {
+  id: string
+  account_id: string
+  tool: string
+  /** The runner's parsed options (plain JSON). */
+  options: Json
+  original_name: string
+  /** The upload, AES-256-GCM under RESULTS_KEY; null once the job has ended. */
+  upload_iv: Buffer | null
+  upload_auth_tag: Buffer | null
+  upload_ciphertext: Buffer | null
+  input_bytes: number
+  input_width: number | null
+  input_height: number | null
+  /** What inspect told the caller (X-Facet-Note parts). */
+  notes: Json
+  idempotency_key: string | null
+  /** sha256 of tool, options and file bytes: the same key with another request answers 422. */
+  request_fingerprint: string
+  charge_transaction_id: number
+  status: Generated<ToolJobStatus>
+  progress: Generated<number>
+  stage: string | null
+  attempts: Generated<number>
+  outcome: 'success' | 'failed' | 'no_face' | null
+  refunded: Generated<boolean>
+  result_id: string | null
+  filename: string | null
+  faces_found: number | null
+  gfpgan_available: boolean | null
+  note: string | null
+  error: string | null
+  error_status: number | null
+  created_at: CreatedAt
+  started_at: Timestamp | null
+  heartbeat_at: Timestamp | null
+  finished_at: Timestamp | null
+}
+
 export interface AnalyticsEventsTable {
   id: Generated<number>
   event_name: string
@@ -191,6 +232,7 @@ export interface Database {
   credit_packages: CreditPackagesTable
   tool_runs: ToolRunsTable
   results: ResultsTable
+  tool_jobs: ToolJobsTable
   analytics_events: AnalyticsEventsTable
   contact_messages: ContactMessagesTable
   api_waitlist: ApiWaitlistTable

@@ -1,7 +1,7 @@
 // POST /api/face-blur/blur/ (spec §7): the face-blurrer tool for script and API clients.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { methodNotAllowed } from '~/features/tools/errors.server'
-import { runToolSubmission, submissionResponse } from '~/features/tools/submission.server'
+import { runToolSubmission, submissionResponse } from '~/features/tools/jobs/submit.server'
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed()

@@ -5,15 +5,18 @@ import { TOOLS } from '~/features/tools/catalog'
 import { FaceRestorerScreen } from '~/features/tools/ui/face-restorer-screen'
 import { MissingModelsNotice } from '~/features/tools/ui/missing-models-notice'
 import { runToolPageAction } from '~/features/tools/ui/page-action.server'
-import { isGfpganInstalled, loadToolPage } from '~/features/tools/ui/page-loader.server'
+import { gfpganAvailable } from '~/features/tools/models/registry.server'
+import { loadToolPage } from '~/features/tools/ui/page-loader.server'
+import { jobRefreshMeta } from '~/features/tools/ui/page-result'
 import { toolMeta } from '~/features/tools/ui/structured-data'
 
 const tool = TOOLS['face-restorer']
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => toolMeta(tool, data?.publicUrl)
+// A page following a job without JavaScript reloads itself until the job ends.
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...toolMeta(tool, data?.publicUrl), ...jobRefreshMeta(data?.job)]
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { ...(await loadToolPage(tool.slug, request)), gfpganInstalled: isGfpganInstalled() }
+  return { ...(await loadToolPage(tool.slug, request)), gfpganInstalled: gfpganAvailable() }
 }
 
 export function action({ request }: ActionFunctionArgs) {

@@ -6,11 +6,13 @@ import { SvgConverterScreen } from '~/features/tools/ui/svg-converter-screen'
 import { MissingModelsNotice } from '~/features/tools/ui/missing-models-notice'
 import { runToolPageAction } from '~/features/tools/ui/page-action.server'
 import { loadToolPage } from '~/features/tools/ui/page-loader.server'
+import { jobRefreshMeta } from '~/features/tools/ui/page-result'
 import { toolMeta } from '~/features/tools/ui/structured-data'
 
 const tool = TOOLS['svg-converter']
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => toolMeta(tool, data?.publicUrl)
+// A page following a job without JavaScript reloads itself until the job ends.
+export const meta: MetaFunction<typeof loader> = ({ data }) => [...toolMeta(tool, data?.publicUrl), ...jobRefreshMeta(data?.job)]
 
 export function loader({ request }: LoaderFunctionArgs) {
   return loadToolPage(tool.slug, request)

@@ -75,7 +75,7 @@ test('a visitor is asked to sign in before converting an SVG', async ({ page }, 
   await open(page, info, '/tools/svg-converter')
   await page.getByTestId('file-input').setInputFiles(fixture('svg/tango-user-home.svg'))
   const runs: string[] = []
-  page.on('request', (request) => request.url().includes('/api/svg2image/') && runs.push(request.url()))
+  page.on('request', (request) => request.method() === 'POST' && request.url().includes('/api/jobs/') && runs.push(request.url()))
   await page.getByTestId('process-button').click()
   await expect(page.getByTestId('error-box')).toContainText('Sign in with a Facet Studio account to convert SVG files.')
   await expect(page.getByTestId('error-box').getByRole('link')).toHaveAttribute('href', '/login?from=/tools/svg-converter')

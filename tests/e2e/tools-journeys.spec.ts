@@ -67,7 +67,7 @@ test('background remover: transparent cutout and a coloured download', async ({ 
 
   // A colour chosen after the run is drawn in the browser: no second request, no second credit.
   const runs: string[] = []
-  page.on('request', (request) => request.url().includes('/api/remove-bg/') && runs.push(request.url()))
+  page.on('request', (request) => request.method() === 'POST' && request.url().includes('/api/jobs/') && runs.push(request.url()))
   await page.getByTitle('#f472b6').click()
   await expect(page.getByRole('radio', { name: '#f472b6' })).toBeChecked()
   const coloured = await clickDownload(page, page.getByTestId('download-coloured'))
@@ -99,7 +99,8 @@ test('face blurrer: eight faces blurred and the count reported', async ({ page }
     await page.keyboard.press('ArrowRight')
     await expect(page.getByTestId('blur-value')).toHaveText('36px')
   }
-  const answer = isNoJs(info) ? null : page.waitForResponse((r) => r.url().includes('/api/face-blur/blur/'))
+  // With JavaScript the run is a job: the page follows it, then reads its answer (the endpoint's own).
+  const answer = isNoJs(info) ? null : page.waitForResponse((r) => /\/api\/jobs\/[0-9a-f-]{36}\/answer\/$/.test(r.url()))
   await page.getByTestId('process-button').click()
   if (answer) {
     await expect(page.getByTestId('process-button')).toHaveText(/Running AI blur…|Blur this image/)
@@ -124,8 +125,9 @@ test('face blurrer: eight faces blurred and the count reported', async ({ page }
   expect(file).toMatchObject({ name: 'face-blurred.png', format: 'png', width: 416, height: 290 })
   await screenshots(page, info, 'face-blurrer-after')
   if (isNoJs(info)) {
-    // The result page is a GET after a redirect: reloading it shows the result again and costs nothing.
-    expect(new URL(page.url()).searchParams.get('result')).toMatch(/^[0-9a-f-]{36}$/)
+    // The result page is a GET after a redirect (the job's page): reloading it shows the result again
+    // and costs nothing.
+    expect(new URL(page.url()).searchParams.get('job')).toMatch(/^[0-9a-f-]{36}$/)
     await page.reload()
     await expect(page.getByTestId('faces-detected')).toHaveText('Faces detected: 8')
     await expect(page.getByTestId('download-box')).toContainText('Credits remaining: 4')

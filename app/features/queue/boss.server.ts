@@ -7,13 +7,17 @@ import { databaseHandle, type DatabaseHandle } from '~/db/db.server'
 import { logger } from '~/utils/logger.server'
 import { existingSingleton, singleton } from '~/utils/singleton.server'
 
+// Supervision (expired jobs, lapsed heartbeats) every 10 s instead of pg-boss's 60: a job whose
+// worker died goes back to the queue within about two heartbeats.
+const SUPERVISION = { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 }
+
 function createBoss(handle: DatabaseHandle): PgBoss {
   if (handle.kind === 'pglite') {
     if (!handle.pglite) throw new Error('pg-boss on PGlite needs the PGlite instance')
-    return new PgBoss({ db: fromPglite(handle.pglite), backend: 'pglite', schema: handle.bossSchema })
+    return new PgBoss({ db: fromPglite(handle.pglite), backend: 'pglite', schema: handle.bossSchema, ...SUPERVISION })
   }
   if (!handle.connectionString) throw new Error('pg-boss on PostgreSQL needs the connection string')
-  return new PgBoss({ connectionString: handle.connectionString, schema: handle.bossSchema, max: 4 })
+  return new PgBoss({ connectionString: handle.connectionString, schema: handle.bossSchema, max: 4, ...SUPERVISION })
 }
 
 /** pg-boss, started (its schema created or migrated) on first use. */

@@ -2,8 +2,7 @@
 // resized to the full image and refined there (specks, holes, edges). Answers a lossless RGBA PNG
 // at the original size, or the cutout flattened onto a colour for pages without JavaScript and API clients.
 import sharp from 'sharp'
-import { HEX_COLOUR } from './catalog'
-import type { RgbaImage, ToolOutput } from './image'
+import type { PhaseProgress, RgbaImage, ToolOutput } from './image'
 import { refineMatte } from './models/matte.server'
 import { assertRgbaImage, encodePng, resizeRaw, toChwTensor } from './models/pixels.server'
 import { isModelInstalled, runModel } from './models/registry.server'
@@ -38,17 +37,6 @@ export function activeSegmenter(): Segmenter {
   return isModelInstalled(ISNET.id) ? ISNET : U2NETP
 }
 
-const NAMED_BACKGROUNDS: Record<string, string> = { white: '#ffffff', black: '#000000' }
-
-/** '#rgb', '#rrggbb', 'white' or 'black' → { r, g, b }; anything else is refused. */
-export function parseBackground(value: string): { r: number; g: number; b: number } {
-  const raw = value.trim().toLowerCase()
-  const hex = NAMED_BACKGROUNDS[raw] ?? raw
-  if (!HEX_COLOUR.test(hex)) throw new RangeError(`Background must be a #rgb or #rrggbb colour, white or black (got "${value}")`)
-  const digits = hex.length === 4 ? [...hex.slice(1)].map((d) => d + d).join('') : hex.slice(1)
-  return { r: parseInt(digits.slice(0, 2), 16), g: parseInt(digits.slice(2, 4), 16), b: parseInt(digits.slice(4, 6), 16) }
-}
-
 /** The model's matte at its own resolution, min-max normalised to 0..255 (the benchmark times it alone as the model-only pipeline). */
 export async function predictMatte(image: RgbaImage, segmenter: Segmenter): Promise<{ matte: Buffer; modelMs: number }> {
   const { data: rgb } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
@@ -73,14 +61,21 @@ export async function predictMatte(image: RgbaImage, segmenter: Segmenter): Prom
   return { matte, modelMs: ms }
 }
 
+/** The model's matte, the matte refined at full size, the PNG encoded. */
+export type RemovePhase = 'matte' | 'refined' | 'encoded'
+
 export async function removeBackground(
   image: RgbaImage,
-  options: { background?: string; signal?: AbortSignal } = {},
+  options: { background?: string; signal?: AbortSignal; progress?: PhaseProgress<RemovePhase> } = {},
 ): Promise<ToolOutput> {
   assertRgbaImage(image)
-  const background = options.background ? parseBackground(options.background) : null
+  const progress = options.progress ?? (() => {})
+  // A colour sharp reads (a preset name or #hex), already checked by the tool's runner.
+  const background = options.background ?? null
   const segmenter = activeSegmenter()
+  progress('matte', 0)
   const { matte, modelMs } = await predictMatte(image, segmenter)
+  progress('matte', 1)
   options.signal?.throwIfAborted()
 
   // Back to the full size with 'fill' (the model saw a stretched square); cubic keeps the ramp smooth.
@@ -92,6 +87,7 @@ export async function removeBackground(
     backdropDistance: 24,
   })
 
+  progress('refined', 1)
   const cutout = Buffer.from(image.data)
   for (let p = 0, i = 3; p < alpha.length; p++, i += 4) cutout[i] = Math.round((alpha[p] * image.data[i]) / 255)
 
@@ -105,5 +101,6 @@ export async function removeBackground(
   } else {
     bytes = await encodePng({ data: cutout, width: image.width, height: image.height, channels: 4 }, { keepAlpha: true })
   }
+  progress('encoded', 1)
   return { bytes, contentType: 'image/png', width: image.width, height: image.height, modelMs }
 }

@@ -1,13 +1,14 @@
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { activeSegmenter, parseBackground, removeBackground } from './background-remover.server'
+import { activeSegmenter, removeBackground } from './background-remover.server'
 import type { RgbaImage } from './image'
 import { decodePng, loadFixture, requireModels, useModelsFolder } from './models/fixtures.test-support'
 import { modelEntry } from './models/manifest'
 import { refineMatte } from './models/matte.server'
 import { channelMeanOnnxModel } from './models/tiny-onnx.test-support'
 import { checkModelFile } from './models/verify.server'
+import { backgroundRemoverRunner } from './runners/background-remover.server'
 
 // Real models on a shared 2-core machine: a run can take seconds.
 vi.setConfig({ testTimeout: 180_000 })
@@ -108,11 +109,14 @@ describe('removeBackground', () => {
     expect([...black.data.subarray(0, 3)]).toEqual([0, 0, 0])
   })
 
-  it('refuses a background that is not a colour', async () => {
-    const input = await loadFixture('product-router-alpha-groundtruth.png')
-    await expect(removeBackground(input, { background: 'url(evil)' })).rejects.toThrow(RangeError)
-    expect(parseBackground('#abc')).toEqual({ r: 0xaa, g: 0xbb, b: 0xcc })
-    expect(parseBackground('white')).toEqual({ r: 255, g: 255, b: 255 })
+  it('refuses a background that is not a colour before anything runs (the runner reads the option)', async () => {
+    await expect(backgroundRemoverRunner.parseOptions({ background: 'url(evil)' })).rejects.toMatchObject({
+      status: 400,
+      message: 'background must be a colour as #rgb or #rrggbb, or one of white, black.',
+    })
+    expect(await backgroundRemoverRunner.parseOptions({ background: ' #ABC ' })).toEqual({ background: '#abc' })
+    expect(await backgroundRemoverRunner.parseOptions({ background: 'custom', background_custom: '#f472b6' })).toEqual({ background: '#f472b6' })
+    expect(await backgroundRemoverRunner.parseOptions({ background: 'transparent' })).toEqual({})
   })
 })
 

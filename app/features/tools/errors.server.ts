@@ -21,6 +21,26 @@ export class ToolError extends Error {
   }
 }
 
+/** The queue is deeper than TOOL_QUEUE_LIMIT: refused before anything is charged. */
+export class QueueFullError extends ToolError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(503, 'The studio is busy right now. Please try again in a few seconds.', {
+      outcome: 'rejected',
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    })
+  }
+}
+
+/** A run past TOOL_TIMEOUT_MS: stopped, recorded as failed and refunded. */
+export class RunTimeoutError extends ToolError {
+  constructor(timeoutMs: number) {
+    super(503, `The run took longer than ${Math.round(timeoutMs / 1000)} seconds and was stopped. Try a smaller image.`, {
+      outcome: 'failed',
+      headers: { 'Retry-After': '30' },
+    })
+  }
+}
+
 export const badRequest = (message: string) => new ToolError(400, message)
 export const unsupportedType = (message: string) => new ToolError(415, message)
 export const tooLarge = (message: string) => new ToolError(413, message)

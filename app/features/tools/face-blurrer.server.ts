@@ -3,7 +3,7 @@
 // data from the upload survives.
 import sharp from 'sharp'
 import { detectFaces, type Face } from './face-detector.server'
-import type { RgbaImage, ToolOutput } from './image'
+import type { PhaseProgress, RgbaImage, ToolOutput } from './image'
 import { assertRgbaImage, blendThroughEllipse, cropRaw, encodePng, rawOf, type RawImage } from './models/pixels.server'
 
 /** The ellipse covers 1.3× the detector's box (forehead, jaw and ears included). */
@@ -43,16 +43,23 @@ async function blurPatch(patch: RawImage, sigma: number): Promise<RawImage> {
   return { data, width: patch.width, height: patch.height, channels: patch.channels }
 }
 
+/** Detection done, then each face blurred (fraction of the faces), then the PNG encoded. */
+export type BlurPhase = 'detected' | 'faces' | 'encoded'
+
 export async function blurFaces(
   image: RgbaImage,
-  options: { blur: number; signal?: AbortSignal },
+  options: { blur: number; signal?: AbortSignal; progress?: PhaseProgress<BlurPhase> },
 ): Promise<ToolOutput & { facesFound: number }> {
   assertRgbaImage(image)
+  const progress = options.progress ?? (() => {})
   if (!Number.isFinite(options.blur) || options.blur <= 0) throw new RangeError(`blur must be a positive number (got ${options.blur})`)
   const { faces, modelMs } = await detectFaces(image)
+  progress('detected', 1)
   options.signal?.throwIfAborted()
   const output: RawImage = { ...rawOf(image), data: Buffer.from(image.data) }
+  let facesDone = 0
   for (const face of faces) {
+    progress('faces', facesDone++ / faces.length)
     const sigma = blurSigma(options.blur, face)
     const ellipse = {
       cx: face.x + face.width / 2,
@@ -72,6 +79,8 @@ export async function blurFaces(
     const blurred = await blurPatch(cropRaw(output, left, top, right - left, bottom - top), sigma)
     blendThroughEllipse(output, blurred, left, top, ellipse, FEATHER_INNER)
   }
+  progress('faces', 1)
   const bytes = await encodePng(output)
+  progress('encoded', 1)
   return { bytes, contentType: 'image/png', width: image.width, height: image.height, modelMs, facesFound: faces.length }
 }

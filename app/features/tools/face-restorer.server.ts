@@ -5,12 +5,11 @@
 // A picture without a face comes back unchanged (facesFound 0): there is nothing to restore
 // (docs/decisions/011-face-restorer-modes.md).
 import { detectFaces, type Face, type Point } from './face-detector.server'
-import type { RgbaImage, ToolOutput } from './image'
+import type { PhaseProgress, RgbaImage, ToolOutput } from './image'
 import { assertRgbaImage, blendThroughEllipse, cropRaw, encodePng, rawOf, resizeRaw, smoothstep, type RawImage } from './models/pixels.server'
-import { isModelInstalled, runModel } from './models/registry.server'
+import { gfpganAvailable, GFPGAN_MODEL, runModel } from './models/registry.server'
 import { upscale4x } from './models/super-resolution.server'
 
-export const GFPGAN_MODEL = 'gfpgan'
 const FACE_SIZE = 512
 /** FFHQ landmark positions in GFPGAN's 512×512 input: eyes, nose tip, mouth corners (image left first). */
 const FFHQ_TEMPLATE: Point[] = [
@@ -27,10 +26,6 @@ const CROP_SCALE = 1.8
 const CROP_MODEL_PIXELS = 256 * 256
 /** Fallback: total model pixels per picture, so a crowd cannot run for minutes. */
 const FALLBACK_BUDGET_PIXELS = 2_000_000
-
-export function gfpganAvailable(): boolean {
-  return isModelInstalled(GFPGAN_MODEL)
-}
 
 /** Similarity transform (rotation, uniform scale, shift) mapping `from` onto `to` in the least-squares sense. */
 export function similarityTransform(from: Point[], to: Point[]): { a: number; b: number; tx: number; ty: number } {
@@ -144,19 +139,26 @@ async function restoreWithDetailModel(output: RawImage, face: Face, signal?: Abo
   return { ms: upscaled.modelMs, pixels: rgb.width * rgb.height }
 }
 
+/** Detection done, then each face restored (fraction of the faces), then the PNG encoded. */
+export type RestorePhase = 'detected' | 'faces' | 'encoded'
+
 export async function restoreFaces(
   image: RgbaImage,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; progress?: PhaseProgress<RestorePhase> } = {},
 ): Promise<ToolOutput & { gfpganAvailable: boolean; facesFound: number }> {
   assertRgbaImage(image)
+  const progress = options.progress ?? (() => {})
   const useGfpgan = gfpganAvailable()
   const detection = await detectFaces(image)
+  progress('detected', 1)
   let modelMs = detection.modelMs
   const output: RawImage = { ...rawOf(image), data: Buffer.from(image.data) }
   // Largest faces first, so a budget cut in a crowd drops the faces that matter least.
   const faces = [...detection.faces].sort((p, q) => q.width * q.height - p.width * p.height)
   let spent = 0
+  let facesDone = 0
   for (const face of faces) {
+    progress('faces', facesDone++ / faces.length)
     options.signal?.throwIfAborted()
     if (useGfpgan) {
       modelMs += await restoreWithGfpgan(output, face)
@@ -167,7 +169,9 @@ export async function restoreFaces(
       spent += pixels
     }
   }
+  progress('faces', 1)
   const bytes = await encodePng(output)
+  progress('encoded', 1)
   return {
     bytes,
     contentType: 'image/png',

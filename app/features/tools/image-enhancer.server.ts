@@ -3,7 +3,7 @@
 // are capped too: a larger picture is reduced to the budget first, enhanced, and brought to its
 // output size from there (docs/decisions/011-enhancer-scale-and-budget.md; denoise strength: 014).
 import sharp from 'sharp'
-import type { RgbaImage, ToolOutput } from './image'
+import type { PhaseProgress, RgbaImage, ToolOutput } from './image'
 import { assertRgbaImage, encodePng, isOpaque, resizeRaw, type RawImage } from './models/pixels.server'
 import { acquireSrModel, DEFAULT_DENOISE } from './models/denoise-models.server'
 import { upscale4x } from './models/super-resolution.server'
@@ -40,7 +40,11 @@ export interface EnhanceOptions {
   signal?: AbortSignal
   /** 0 (keep noise and grain: the weak-denoise model) to 1 (the general model), in steps of 0.1. */
   denoise?: number
+  /** 'loading' the model, 'enhancing' tile by tile, 'encoding' the PNG: each from 0 to 1. */
+  progress?: PhaseProgress<EnhancePhase>
 }
+
+export type EnhancePhase = 'loading' | 'enhancing' | 'encoding'
 
 export async function enhanceImage(
   image: RgbaImage,
@@ -58,13 +62,21 @@ export async function enhanceImage(
   }
   // A run already past its time limit should not build a blended model first.
   options.signal?.throwIfAborted()
+  const progress = options.progress ?? (() => {})
+  progress('loading', 0)
   const sr = await acquireSrModel(options.denoise ?? DEFAULT_DENOISE)
+  progress('loading', 1)
   let upscaled: Awaited<ReturnType<typeof upscale4x>>
   try {
-    upscaled = await upscale4x(modelInput, { signal: options.signal, model: sr.model })
+    upscaled = await upscale4x(modelInput, {
+      signal: options.signal,
+      model: sr.model,
+      onTile: (done, total) => progress('enhancing', done / total),
+    })
   } finally {
     sr.done()
   }
+  progress('encoding', 0)
   let result = upscaled.image
   if (result.width !== plan.outputWidth || result.height !== plan.outputHeight) {
     result = await resizeRaw(result, plan.outputWidth, plan.outputHeight, 'lanczos3')
@@ -90,6 +102,7 @@ export async function enhanceImage(
     }
     bytes = await encodePng({ data: rgba, width: plan.outputWidth, height: plan.outputHeight, channels: 4 }, { keepAlpha: true })
   }
+  progress('encoding', 1)
   return {
     bytes,
     contentType: 'image/png',

@@ -16,3 +16,9 @@ export interface ToolOutput {
   /** Milliseconds spent inside onnxruntime (the rest is pre- and post-processing). */
   modelMs: number
 }
+
+/**
+ * Progress from inside a tool module: the phase it is in and how far into that phase (0..1). The
+ * tool's runner turns phases into the spec's stage messages and the run's overall fraction.
+ */
+export type PhaseProgress<Phase extends string> = (phase: Phase, fraction: number) => void

@@ -4,7 +4,7 @@
 // only by the credit account that produced it, deleted 24 hours later by the sweeper.
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto'
 import { config } from '~/config.server'
-import { getDb, type DB } from '~/db/db.server'
+import { getDb, type DB, type DbOrTx } from '~/db/db.server'
 import { logger } from '~/utils/logger.server'
 import { singleton } from '~/utils/singleton.server'
 
@@ -28,11 +28,8 @@ export interface StoredResult {
   runDetails: RunDetails
 }
 
-export function resultUrl(id: string): string {
-  return `/api/results/${id}`
-}
-
-function encrypt(id: string, bytes: Buffer, key: Buffer) {
+/** AES-256-GCM with a fresh IV and `id` as additional data: a ciphertext moved to another row does not decrypt. */
+export function sealBytes(id: string, bytes: Buffer, key: Buffer = config().resultsKey) {
   const iv = randomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', key, iv)
   cipher.setAAD(Buffer.from(id))
@@ -40,7 +37,7 @@ function encrypt(id: string, bytes: Buffer, key: Buffer) {
   return { iv, ciphertext, auth_tag: cipher.getAuthTag() }
 }
 
-function decrypt(id: string, row: { iv: Buffer; auth_tag: Buffer; ciphertext: Buffer }, key: Buffer): Buffer {
+export function openBytes(id: string, row: { iv: Buffer; auth_tag: Buffer; ciphertext: Buffer }, key: Buffer = config().resultsKey): Buffer {
   const decipher = createDecipheriv('aes-256-gcm', key, row.iv)
   decipher.setAAD(Buffer.from(id))
   decipher.setAuthTag(row.auth_tag)
@@ -58,7 +55,7 @@ export async function storeResult(
     id?: string
     now?: Date
   },
-  db: DB = getDb(),
+  db: DbOrTx = getDb(),
 ): Promise<string> {
   startResultsSweeper()
   const id = input.id ?? randomUUID()
@@ -71,7 +68,7 @@ export async function storeResult(
       content_type: input.contentType,
       filename: input.filename,
       run_details: input.runDetails ? JSON.stringify(input.runDetails) : null,
-      ...encrypt(id, input.bytes, config().resultsKey),
+      ...sealBytes(id, input.bytes),
       created_at: now,
       expires_at: new Date(now.getTime() + RESULT_TTL_HOURS * 3600_000),
     })
@@ -120,7 +117,7 @@ export async function readResult(
     .executeTakeFirst()
   if (!row) return null
   try {
-    const bytes = decrypt(id, row, config().resultsKey)
+    const bytes = openBytes(id, row)
     return {
       bytes,
       contentType: row.content_type,

@@ -1,6 +1,6 @@
 // Every tool run is recorded: the source of real render-time figures (no invented "2.1 s").
 import { sql } from 'kysely'
-import { getDb, type DB } from '~/db/db.server'
+import { getDb, type DB, type DbOrTx } from '~/db/db.server'
 import { logger } from '~/utils/logger.server'
 import type { ToolSlug } from './catalog'
 import type { RunOutcome } from './errors.server'
@@ -23,7 +23,15 @@ export interface ToolRunRecord {
 /** Recording must never turn a delivered run into a failed request: errors are logged, not thrown. */
 export async function recordToolRun(run: ToolRunRecord, db: DB = getDb()): Promise<void> {
   try {
-    await db
+    await insertToolRun(run, db)
+  } catch (error) {
+    logger.warn({ err: (error as Error).message, tool: run.tool }, 'could not record tool run')
+  }
+}
+
+/** The row itself, inside a caller's transaction (a job's outcome records its run with it, once). */
+export async function insertToolRun(run: ToolRunRecord, dbOrTx: DbOrTx): Promise<void> {
+  await dbOrTx
       .insertInto('tool_runs')
       .values({
         tool: run.tool,
@@ -39,9 +47,6 @@ export async function recordToolRun(run: ToolRunRecord, db: DB = getDb()): Promi
         ...(run.apiKeyId ? { api_key_id: run.apiKeyId } : {}),
       })
       .execute()
-  } catch (error) {
-    logger.warn({ err: (error as Error).message, tool: run.tool }, 'could not record tool run')
-  }
 }
 
 export interface RenderTimes {

@@ -5,6 +5,7 @@ import { config } from '~/config.server'
 import { singleton } from '~/utils/singleton.server'
 import { DEFAULT_BACKGROUND, type SvgFormat } from './catalog'
 import { badRequest } from './errors.server'
+import type { PhaseProgress } from './image'
 import { RendererPool } from './svg-renderer-pool.server'
 import type { SanitizedSvg } from './svg-sanitize.server'
 
@@ -85,7 +86,15 @@ export function resetSvgRenderersForTests(): void {
   holder.pool = null
 }
 
-export async function convertSvg(svg: SanitizedSvg, options: SvgConvertOptions, signal?: AbortSignal): Promise<SvgConversion> {
+/** resvg's render done, then the encoded file. */
+export type SvgPhase = 'rendered' | 'encoded'
+
+export async function convertSvg(
+  svg: SanitizedSvg,
+  options: SvgConvertOptions,
+  signal?: AbortSignal,
+  progress: PhaseProgress<SvgPhase> = () => {},
+): Promise<SvgConversion> {
   checkOutputSize(svg, options.scale)
   const started = performance.now()
   const background = options.background ?? (options.format === 'jpeg' ? DEFAULT_BACKGROUND : undefined)
@@ -101,6 +110,9 @@ export async function convertSvg(svg: SanitizedSvg, options: SvgConvertOptions, 
     },
     signal,
   )
+  // The renderer process renders and encodes in one go: both phases end together.
+  progress('rendered', 1)
+  progress('encoded', 1)
   return {
     bytes: rendered.bytes,
     contentType: contentTypeFor(options.format),

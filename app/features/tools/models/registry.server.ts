@@ -42,14 +42,21 @@ export async function modelStatus(): Promise<
   }))
 }
 
+/** The face restorer's optional model: without it the restorer runs in Fallback detail mode. */
+export const GFPGAN_MODEL = 'gfpgan'
+
+export function gfpganAvailable(): boolean {
+  return isModelInstalled(GFPGAN_MODEL)
+}
+
 /** Model ids a tool cannot run without (optional upgrades such as ISNet or GFPGAN are not listed). */
 export function requiredModelsFor(tool: ToolSlug): string[] {
   return MODELS.filter((m) => !m.optional && m.tools.includes(tool)).map((m) => m.id)
 }
 
-/** Threads per session: the queue runs TOOL_CONCURRENCY models at once, so they share the cores. */
+/** Threads per session: a worker runs WORKER_CONCURRENCY jobs at once, so their models share the cores. */
 export function threadsPerSession(): number {
-  return Math.max(1, Math.floor(os.availableParallelism() / config().toolConcurrency))
+  return Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, config().workerConcurrency)))
 }
 
 export interface LoadedModel {

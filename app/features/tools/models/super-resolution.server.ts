@@ -20,15 +20,23 @@ export const TILE_OVERLAP = 12
  */
 export async function upscale4x(
   image: RawImage,
-  options: { signal?: AbortSignal; tile?: number; model?: LoadedModel } = {},
+  options: {
+    signal?: AbortSignal
+    tile?: number
+    model?: LoadedModel
+    /** Called after each tile with the tiles done and the total: the enhancer's real progress. */
+    onTile?: (done: number, total: number) => void
+  } = {},
 ): Promise<{ image: RawImage; modelMs: number }> {
-  const { signal, tile = TILE, model } = options
+  const { signal, tile = TILE, model, onTile } = options
   if (image.channels !== 3) throw new TypeError('upscale4x expects 3 channels (RGB)')
   const { width, height } = image
   const outWidth = width * SR_FACTOR
   const outHeight = height * SR_FACTOR
   const out = Buffer.allocUnsafe(outWidth * outHeight * 3)
   let modelMs = 0
+  const tiles = Math.ceil(width / tile) * Math.ceil(height / tile)
+  let tilesDone = 0
   for (let top = 0; top < height; top += tile) {
     for (let left = 0; left < width; left += tile) {
       // A run past its time limit stops here, freeing the CPU within one tile instead of minutes later.
@@ -72,6 +80,7 @@ export async function upscale4x(
           }
         }
       }
+      onTile?.(++tilesDone, tiles)
     }
   }
   return { image: { data: out, width: outWidth, height: outHeight, channels: 3 }, modelMs }

@@ -24,6 +24,11 @@ export interface RunInput<Options> {
   options: Options
   signal: AbortSignal
   progress: ReportProgress
+  /**
+   * Called once the input has been decoded (or, for an SVG, sanitised), before any model work. A
+   * caller that charges late (the request path) charges here, so a file that does not decode costs nothing.
+   */
+  decoded?: () => Promise<void>
 }
 
 export interface Delivered {
@@ -54,4 +59,11 @@ export interface ToolRunner<Options> {
   outputName(options: Options, originalName: string): string
   /** When the run delivered but must not be charged (no face found): the refund's reason. */
   refundReason?(delivered: Delivered): string | null
+  /**
+   * How the /api endpoint answers a delivered run: the file itself (the default), or JSON with a link
+   * to the stored result (spec §7: the restorer's restored_url).
+   */
+  answer?: 'file' | 'link'
+  /** What the answer says about the engine even when the run failed (the restorer's gfpgan_available). */
+  engine?(): { gfpganAvailable: boolean }
 }

@@ -5,7 +5,8 @@ import { blurRadiusText, displayBlur, facesDetectedText, normaliseBlur, sourceTe
 import { filenameFromContentDisposition } from './content-disposition'
 import { checkFile, formatMegabytes } from './file-checks'
 import { statusLabel } from './status-badge'
-import { stagePlan, uploadStage, waitingStage } from './stages'
+import { progressOnSteps } from '../jobs/progress'
+import { stagePlan, uploadStage } from './stages'
 import { convertedFilename, formatPreviewLabel, svgBackgroundField } from './svg-options'
 import { failureMessage, remainingFrom, TOOL_MESSAGES } from './tool-messages'
 
@@ -76,99 +77,20 @@ describe('progress stages', () => {
     expect(uploadStage(remover, Number.NaN).percent).toBe(0)
   })
 
-  it('walks the middle steps and never reaches 100 while waiting', () => {
-    const restorer = stagePlan(TOOLS['face-restorer'].steps)
-    expect([0, 1, 2, 3, 50].map((t) => waitingStage(restorer, t))).toEqual([
-      { percent: 35, message: 'Rebuilding texture detail' },
-      { percent: 68, message: 'Recovering light + contrast' },
-      { percent: 85, message: 'Polishing final portrait' },
-      { percent: 85, message: 'Polishing final portrait' },
-      { percent: 85, message: 'Polishing final portrait' },
-    ])
-    expect(restorer.done).toEqual({ percent: 100, message: 'Portrait ready' })
-    expect(waitingStage(remover, 9)).toEqual({ percent: 70, message: 'Generating cutout' })
+  it('maps the work done onto the middle steps, never 100 before the answer', () => {
+    const restorer = TOOLS['face-restorer'].steps
+    expect(progressOnSteps(restorer, 0)).toEqual({ percent: 12, message: 'Rebuilding texture detail' })
+    expect(progressOnSteps(restorer, 0.5)).toEqual({ percent: 49, message: 'Recovering light + contrast' })
+    expect(progressOnSteps(restorer, 1)).toEqual({ percent: 85, message: 'Polishing final portrait' })
+    expect(progressOnSteps(restorer, 7).percent).toBe(85)
+    expect(progressOnSteps(TOOLS['background-remover'].steps, 0.5)).toEqual({ percent: 41, message: 'Generating cutout' })
+    expect(stagePlan(restorer).done).toEqual({ percent: 100, message: 'Portrait ready' })
   })
 
-  it("appends a tool's extra waiting texts after its table steps", () => {
-    const blurrer = stagePlan(TOOLS['face-blurrer'].steps, [{ percent: 55, message: 'Scrubbing metadata & EXIF' }])
-    expect(waitingStage(blurrer, 0).message).toBe('Detecting faces')
-    expect(waitingStage(blurrer, 1).message).toBe('Rendering blur shields')
-    expect(waitingStage(blurrer, 2).message).toBe('Scrubbing metadata & EXIF')
-    expect(blurrer.done).toEqual({ percent: 100, message: 'Anonymization sealed' })
-  })
-})
-
-describe('content disposition', () => {
-  it('prefers the UTF-8 form and strips folders', () => {
-    expect(filenameFromContentDisposition(`attachment; filename="caf_.png"; filename*=UTF-8''caf%C3%A9.png`)).toBe('café.png')
-    expect(filenameFromContentDisposition('attachment; filename="logo.webp"')).toBe('logo.webp')
-    expect(filenameFromContentDisposition('attachment; filename=plain.png')).toBe('plain.png')
-    expect(filenameFromContentDisposition('attachment; filename="../../etc/x.png"')).toBe('x.png')
-    expect(filenameFromContentDisposition(`attachment; filename="ok.png"; filename*=UTF-8''%E0%A4%A.png`)).toBe('ok.png')
-    expect(filenameFromContentDisposition('attachment')).toBeNull()
-    expect(filenameFromContentDisposition(null)).toBeNull()
-  })
-})
-
-describe('face blurrer wording', () => {
-  it('words the tiles as the spec does', () => {
-    expect(facesDetectedText(null)).toBe('Pending')
-    expect(facesDetectedText(0)).toBe('0 faces')
-    expect(facesDetectedText(1)).toBe('1 face')
-    expect(facesDetectedText(8)).toBe('8 faces')
-    expect(sourceText(true)).toBe('Live upload')
-    expect(sourceText(false)).toBe('No image yet')
-    expect(blurRadiusText(32, 'applied')).toBe('32px applied')
-    expect(blurRadiusText(40, 'preview')).toBe('40px preview')
-    expect(blurRadiusText(40, 'none')).toBe('—')
-  })
-
-  it('never shows the radius below 8 and snaps submitted values to the slider', () => {
-    expect(displayBlur(2)).toBe(BLUR.displayMin)
-    expect(displayBlur(12)).toBe(12)
-    expect(normaliseBlur('33')).toBe(34)
-    expect(normaliseBlur(5)).toBe(12)
-    expect(normaliseBlur(99)).toBe(60)
-    expect(normaliseBlur('nope')).toBe(32)
-  })
-})
-
-describe('SVG options', () => {
-  it('sends a background only when transparency is off, empty meaning #ffffff', () => {
-    expect(svgBackgroundField(true, '#000')).toBeNull()
-    expect(svgBackgroundField(false, '  ')).toBe('#ffffff')
-    expect(svgBackgroundField(false, 'navy')).toBe('navy')
-  })
-
-  it("downloads under the server's name, else converted.{format}", () => {
-    expect(convertedFilename('logo.webp', 'webp')).toBe('logo.webp')
-    expect(convertedFilename(null, 'jpeg')).toBe('converted.jpeg')
-    expect(formatPreviewLabel('webp')).toBe('WEBP preview')
-  })
-
-  it('names its statuses queued, processing and ready', () => {
-    expect(statusLabel('svg-converter', 'ready')).toBe('queued')
-    expect(statusLabel('svg-converter', 'processing')).toBe('processing')
-    expect(statusLabel('svg-converter', 'complete')).toBe('ready')
-    expect(statusLabel('face-blurrer', 'complete')).toBe('Complete')
-  })
-})
-
-describe('failure messages', () => {
-  it("uses the server's error, then detail, then the tool's default", () => {
-    const fallback = TOOL_MESSAGES['background-remover'].defaultError
-    expect(fallback).toBe('Unable to process image.')
-    expect(failureMessage({ error: 'Not enough credits.' }, fallback)).toBe('Not enough credits.')
-    expect(failureMessage({ detail: 'Too big.' }, fallback)).toBe('Too big.')
-    expect(failureMessage({ error: '' }, fallback)).toBe(fallback)
-    expect(failureMessage(null, fallback)).toBe(fallback)
-  })
-
-  it('reads remaining credits from numbers and digit strings only', () => {
-    expect(remainingFrom(3)).toBe(3)
-    expect(remainingFrom('4')).toBe(4)
-    expect(remainingFrom(null)).toBeNull()
-    expect(remainingFrom('x')).toBeNull()
-    expect(remainingFrom('-1')).toBeNull()
+  it('keeps a stage the runner names, within that stage\'s band', () => {
+    const blurrer = TOOLS['face-blurrer'].steps
+    expect(progressOnSteps(blurrer, 0.9, 'Detecting faces')).toEqual({ percent: 35, message: 'Detecting faces' })
+    expect(progressOnSteps(blurrer, 0.1, 'Rendering blur shields')).toEqual({ percent: 35, message: 'Rendering blur shields' })
+    expect(progressOnSteps(blurrer, 0.5, 'not a step')).toEqual({ percent: 37, message: 'Rendering blur shields' })
   })
 })

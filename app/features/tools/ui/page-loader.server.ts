@@ -1,52 +1,73 @@
 // What every tool page's loader reads: the run's cost, the public URL for structured data, whether
-// the models the tool needs are installed (a missing model is said plainly on the page), and the
-// result of a run posted without JavaScript (?result=<id>, readable by its owner only).
+// the models the tool needs are installed (a missing model is said plainly on the page), the job a
+// form posted without JavaScript started (?job=<id>, its owner only: the page follows it until it
+// ends) and the result it delivered (as ?result=<id> always has).
 import { config } from '~/config.server'
 import { resolveCaller } from '~/features/credits/caller.server'
 import { toolCost } from '~/features/credits/costs.server'
 import type { ToolSlug } from '~/features/tools/catalog'
+import { findOwnedJob, jobView } from '~/features/tools/jobs/jobs.server'
+import type { JobView } from '~/features/tools/jobs/view'
 import { isModelInstalled, requiredModelsFor } from '~/features/tools/models/registry.server'
 import { readResultInfo } from '~/features/tools/results.server'
 import { downloadUrl, resultUrl, SHOWN_OPTION_FIELDS, type ToolPageResult } from './page-result'
 
 export const RESULT_GONE_MESSAGE =
   'This result is no longer available: results are kept for 24 hours, for the browser that made them. Run the tool again.'
+export const JOB_GONE_MESSAGE = 'This run does not exist, or it was started in another browser.'
 
 export async function loadToolPage(tool: ToolSlug, request: Request) {
+  const posted = await loadPosted(request)
   return {
     cost: toolCost(tool),
     publicUrl: config().PUBLIC_URL,
     missingModels: requiredModelsFor(tool).filter((id) => !isModelInstalled(id)),
-    pageResult: await loadPostedResult(request),
+    pageResult: posted.pageResult,
+    job: posted.job,
   }
 }
 
-async function loadPostedResult(request: Request): Promise<ToolPageResult | null> {
+async function loadPosted(request: Request): Promise<{ pageResult: ToolPageResult | null; job: JobView | null }> {
   const url = new URL(request.url)
-  const id = url.searchParams.get('result')
-  if (!id) return null
+  const jobId = url.searchParams.get('job')
+  let resultId = url.searchParams.get('result')
+  if (!jobId && !resultId) return { pageResult: null, job: null }
   const caller = await resolveCaller(request, { create: false, invalidAsGuest: true })
   const balance = caller.kind === 'caller' || caller.kind === 'guest-preview' ? caller.balance : null
-  const info = caller.kind === 'caller' ? await readResultInfo(id, caller.caller.accountId) : null
-  if (!info) return { ok: false, status: 404, error: RESULT_GONE_MESSAGE, remaining: balance }
+  const accountId = caller.kind === 'caller' ? caller.caller.accountId : null
   const fieldValues: Record<string, string> = {}
   for (const name of SHOWN_OPTION_FIELDS) {
     const value = url.searchParams.get(name)
     if (value) fieldValues[name] = value
   }
-  return {
-    ok: true,
-    resultUrl: resultUrl(id),
-    downloadUrl: downloadUrl(id),
-    filename: info.filename,
-    contentType: info.contentType,
-    remaining: balance ?? 0,
-    facesFound: info.runDetails.facesFound,
-    gfpganAvailable: info.runDetails.gfpganAvailable,
-    fieldValues,
+  let job: JobView | null = null
+  if (jobId) {
+    const found = await findOwnedJob(jobId, accountId)
+    if (!found) return { pageResult: { ok: false, status: 404, error: JOB_GONE_MESSAGE, remaining: balance }, job: null }
+    job = jobView(found, balance)
+    if (found.status === 'failed') {
+      return {
+        pageResult: { ok: false, status: found.error_status ?? 500, error: found.error ?? 'The run failed.', remaining: balance, fieldValues },
+        job,
+      }
+    }
+    if (found.status !== 'succeeded') return { pageResult: null, job }
+    resultId = found.result_id
   }
-}
-
-export function isGfpganInstalled(): boolean {
-  return isModelInstalled('gfpgan')
+  const info = resultId && accountId ? await readResultInfo(resultId, accountId) : null
+  if (!resultId || !info) return { pageResult: { ok: false, status: 404, error: RESULT_GONE_MESSAGE, remaining: balance }, job }
+  return {
+    pageResult: {
+      ok: true,
+      resultUrl: resultUrl(resultId),
+      downloadUrl: downloadUrl(resultId),
+      filename: info.filename,
+      contentType: info.contentType,
+      remaining: balance ?? 0,
+      facesFound: info.runDetails.facesFound,
+      gfpganAvailable: info.runDetails.gfpganAvailable,
+      fieldValues,
+    },
+    job,
+  }
 }

@@ -1,5 +1,6 @@
 // What a tool page's action returns to the page when the form was posted without JavaScript.
 // Client-safe: types and small readers only.
+import type { JobView } from '~/features/tools/jobs/view'
 
 export type ToolPageResult =
   | {
@@ -38,4 +39,14 @@ export function downloadUrl(resultId: string): string {
 export function shownStatus<S extends string>(status: S, page: ToolPageResult | undefined): S | 'complete' | 'error' {
   if (status !== 'idle' || !page) return status
   return page.ok ? 'complete' : 'error'
+}
+
+/** How often a page following a job reloads itself without JavaScript. */
+export const JOB_REFRESH_SECONDS = 1
+
+/** The meta tag that makes a page following an unfinished job reload itself (no JavaScript needed). */
+export function jobRefreshMeta(job: JobView | null | undefined) {
+  return job && (job.status === 'queued' || job.status === 'running')
+    ? [{ httpEquiv: 'refresh', content: String(JOB_REFRESH_SECONDS) }]
+    : []
 }

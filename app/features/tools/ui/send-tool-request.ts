@@ -60,3 +60,50 @@ export async function readJson(response: ToolHttpResponse): Promise<unknown> {
     return null
   }
 }
+
+/** GET /api/jobs/<id>/ as the browser reads it. */
+export interface JobStatusBody {
+  id: string
+  status: 'queued' | 'running' | 'succeeded' | 'failed'
+  progress: number
+  stage: string | null
+}
+
+/** How often the browser asks a running job how far it is. */
+export const JOB_POLL_MS = 400
+
+function getAnswer(url: string, signal: AbortSignal): Promise<ToolHttpResponse> {
+  return fetch(url, { credentials: 'same-origin', signal, headers: { Accept: 'application/json, image/*' } }).then(async (response) => ({
+    status: response.status,
+    ok: response.ok,
+    header: (name: string) => response.headers.get(name),
+    body: await response.blob(),
+  }))
+}
+
+/**
+ * Polls the job until it ends, reporting each reading, then fetches its answer (exactly what the
+ * tool's own endpoint answers). A reading that fails (network) is retried at the next tick.
+ */
+export async function followJob(
+  id: string,
+  options: { signal: AbortSignal; onProgress: (job: JobStatusBody) => void },
+): Promise<{ answer: ToolHttpResponse }> {
+  const url = `/api/jobs/${encodeURIComponent(id)}/`
+  for (;;) {
+    if (options.signal.aborted) throw new RequestFailedError('Request aborted')
+    const response = await fetch(url, { credentials: 'same-origin', signal: options.signal, headers: { Accept: 'application/json' } }).catch(
+      (error: unknown) => {
+        if (options.signal.aborted) throw error
+        return null
+      },
+    )
+    if (response && response.status === 404) return { answer: await getAnswer(url, options.signal) }
+    const job = response?.ok ? ((await response.json()) as JobStatusBody) : null
+    if (job) {
+      options.onProgress(job)
+      if (job.status === 'succeeded' || job.status === 'failed') return { answer: await getAnswer(`${url}answer/`, options.signal) }
+    }
+    await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS))
+  }
+}

@@ -2,14 +2,14 @@
 // and hands the page the stored result, the remaining credits, or the error.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { action as blurAction, loader as blurLoader } from '~/routes/tools.face-blurrer'
 import { action as removerAction } from '~/routes/tools.background-remover'
 import { action as svgAction } from '~/routes/tools.svg-converter'
 import { loader as resultLoader } from '~/routes/api.results.$id'
 import { BASE, cookieFrom, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import type { ToolPageResult } from './page-result'
-import { RESULT_GONE_MESSAGE } from './page-loader.server'
+import { JOB_GONE_MESSAGE } from './page-loader.server'
 
 const fixture = (name: string) => readFileSync(path.resolve('tests/fixtures', name))
 const file = (name: string, type: string, bytes = fixture(name)) => new File([new Uint8Array(bytes)], path.basename(name), { type })
@@ -36,7 +36,18 @@ describe('tool page actions (no JavaScript)', () => {
     expect(cookie).not.toBe('')
     expect(posted.headers.get('content-disposition')).toBeNull()
 
-    const page = await blurLoader(routeArgs(new Request(location, { headers: { cookie } })))
+    // The page follows the job until it ends (without JavaScript it reloads itself meanwhile).
+    expect(location.searchParams.get('job')).toMatch(/^[0-9a-f-]{36}$/)
+    let page = await blurLoader(routeArgs(new Request(location, { headers: { cookie } })))
+    expect(page.job?.id).toBe(location.searchParams.get('job'))
+    await vi.waitFor(
+      async () => {
+        page = await blurLoader(routeArgs(new Request(location, { headers: { cookie } })))
+        expect(page.job?.status).toBe('succeeded')
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    expect(page.job).toMatchObject({ progress: 100, facesFound: 8, refunded: false })
     expect(page.cost).toBe(1)
     const body = page.pageResult as ToolPageResult
     if (!body.ok) throw new Error(`run failed: ${body.error}`)
@@ -48,7 +59,8 @@ describe('tool page actions (no JavaScript)', () => {
     expect(body.downloadUrl).toBe(`${body.resultUrl}?download=1`)
 
     const strangerPage = await blurLoader(routeArgs(new Request(location)))
-    expect(strangerPage.pageResult).toMatchObject({ ok: false, error: RESULT_GONE_MESSAGE })
+    expect(strangerPage.pageResult).toMatchObject({ ok: false, error: JOB_GONE_MESSAGE })
+    expect(strangerPage.job).toBeNull()
 
     const id = body.resultUrl.split('/').pop()!
     const own = await resultLoader(routeArgs(new Request(BASE + body.downloadUrl, { headers: { cookie } }), { id }))

@@ -1,24 +1,33 @@
-// One tool run in the browser: the chosen file, its checks, the upload with real progress, the stage
-// walk while the server works, the outcome (result or error, with toast) and the credits the server
-// says remain. Each screen supplies how to read a successful answer.
-import { useRevalidator } from '@remix-run/react'
+// One tool run in the browser: the chosen file, its checks, the upload with real progress, the job's
+// real progress while a worker runs it (polled from GET /api/jobs/<id>/), the outcome (result or
+// error, with toast) and the credits the server says remain. Each screen supplies how to read a
+// successful answer (the job's answer is exactly the tool endpoint's). A page opened on ?job=<id>
+// (a run started earlier, or without JavaScript) picks the job up where it is.
+import { useLoaderData, useRevalidator } from '@remix-run/react'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
 import { toast } from '~/ui/toast'
 import { checkFile } from './file-checks'
-import { readJson, sendToolRequest, type ToolHttpResponse } from './send-tool-request'
-import { STAGE_INTERVAL_MS, stagePlan, uploadStage, waitingStage } from './stages'
+import type { JobView } from '~/features/tools/jobs/view'
+import { followJob, readJson, sendToolRequest, type JobStatusBody, type ToolHttpResponse } from './send-tool-request'
+import { stagePlan, uploadStage } from './stages'
 import { ERROR_TOAST_MS, failureMessage, remainingFrom, SUCCESS_TOAST_MS, TOOL_MESSAGES } from './tool-messages'
 
 export type RunStatus = 'idle' | 'ready' | 'processing' | 'complete' | 'error'
 
 export const FAILED_STAGE_MESSAGE = 'Processing failed'
+/** Where the browser sends a run: the asynchronous API, so the screen can follow the job. */
+const JOBS_PATH = '/api/jobs/'
+
+function isEnded(status: JobView['status']): boolean {
+  return status === 'succeeded' || status === 'failed'
+}
 
 /** A failure found while reading a successful answer (e.g. a missing field); its message is shown. */
 export class ToolRunError extends Error {}
 
 export interface ToolRunOptions<R> {
-  /** Extra middle stages shown after the table's own while the server keeps working. */
+  /** No longer used: the stages now come from the job's real progress. */
   extraWaiting?: readonly ProgressStep[]
   /** Reads a 2xx answer into the screen's result; throw ToolRunError to fail with a message. */
   interpret: (response: ToolHttpResponse) => Promise<R>
@@ -32,24 +41,24 @@ export interface ToolRunOptions<R> {
 
 export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) {
   const messages = TOOL_MESSAGES[tool.slug]
-  const plan = useMemo(() => stagePlan(tool.steps, options.extraWaiting), [tool.steps, options.extraWaiting])
+  const plan = useMemo(() => stagePlan(tool.steps), [tool.steps])
   const revalidator = useRevalidator()
+  // The job the page was opened on (?job=<id>), still running: shown (and, with JavaScript, followed).
+  const pageJob = (useLoaderData() as { job?: JobView | null } | undefined)?.job ?? null
+  const resumable = pageJob && pageJob.tool === tool.slug && !isEnded(pageJob.status) ? pageJob : null
   const [file, setFile] = useState<File | null>(null)
   const [fileUrl, setFileUrl] = useState<string | null>(null)
-  const [status, setStatus] = useState<RunStatus>('idle')
-  const [progress, setProgress] = useState<ProgressStep | null>(null)
+  const [status, setStatus] = useState<RunStatus>(resumable ? 'processing' : 'idle')
+  const [progress, setProgress] = useState<ProgressStep | null>(
+    resumable ? { percent: resumable.progress, message: resumable.stage ?? plan.upload.message } : null,
+  )
+  const [jobId, setJobId] = useState<string | null>(resumable?.id ?? null)
   const [error, setError] = useState<string | null>(null)
   const [result, setResult] = useState<R | null>(null)
   const [remaining, setRemaining] = useState<number | null>(null)
-  const timer = useRef<number | null>(null)
   const abort = useRef<AbortController | null>(null)
   const optionsRef = useRef(options)
   optionsRef.current = options
-
-  const stopTimer = useCallback(() => {
-    if (timer.current !== null) window.clearInterval(timer.current)
-    timer.current = null
-  }, [])
 
   const replaceResult = useCallback((next: R | null) => {
     setResult((previous) => {
@@ -59,19 +68,12 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
   }, [])
 
   useEffect(() => () => fileUrl ? URL.revokeObjectURL(fileUrl) : undefined, [fileUrl])
-  useEffect(
-    () => () => {
-      stopTimer()
-      abort.current?.abort()
-    },
-    [stopTimer],
-  )
+  useEffect(() => () => abort.current?.abort(), [])
 
   /** A new file resets results, progress and errors. Returns the alert text when it was refused. */
   const selectFile = useCallback(
     (next: File | null): string | null => {
       abort.current?.abort()
-      stopTimer()
       replaceResult(null)
       setProgress(null)
       setError(null)
@@ -91,19 +93,18 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
       setStatus(next ? 'ready' : 'idle')
       return null
     },
-    [tool, stopTimer, replaceResult],
+    [tool, replaceResult],
   )
 
   const fail = useCallback(
     (message: string, body: unknown) => {
-      stopTimer()
       setStatus('error')
       setError(message)
       setProgress((current) => ({ percent: current?.percent ?? 0, message: FAILED_STAGE_MESSAGE }))
       toast({ title: messages.failureToast, description: message, variant: 'destructive', durationMs: ERROR_TOAST_MS })
       optionsRef.current.onFailure?.(message, body)
     },
-    [messages, stopTimer],
+    [messages],
   )
 
   /** Shows a failure that never reached the server (e.g. sign-in needed). */
@@ -116,65 +117,106 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
     [],
   )
 
+  /** A refusal or failure answer: its message, and the balance it (or its header) reports. */
+  const failWith = useCallback(
+    (body: unknown, headerRemaining: number | null) => {
+      const bodyRemaining = body && typeof body === 'object' ? remainingFrom((body as { remaining?: unknown }).remaining) : null
+      const left = bodyRemaining ?? headerRemaining
+      if (left !== null) setRemaining(left)
+      fail(failureMessage(body, messages.defaultError), body)
+      revalidator.revalidate()
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [messages, fail],
+  )
+
+  /** Follows a job to its end, then reads its answer (the tool endpoint's) as a direct run would. */
+  const finishJob = useCallback(
+    async (id: string, controller: AbortController) => {
+      const ended = await followJob(id, {
+        signal: controller.signal,
+        onProgress: (job) => {
+          if (job.status === 'queued') setProgress({ percent: plan.upload.percent, message: plan.upload.message })
+          else setProgress({ percent: job.progress, message: job.stage ?? plan.upload.message })
+        },
+      })
+      if (controller.signal.aborted) return
+      const response = ended.answer
+      const headerRemaining = remainingFrom(response.header('X-Credits-Remaining'))
+      if (!response.ok) return failWith(await readJson(response), headerRemaining)
+      const outcome = await optionsRef.current.interpret(response)
+      if (controller.signal.aborted) return
+      if (headerRemaining !== null) setRemaining(headerRemaining)
+      replaceResult(outcome)
+      setProgress(plan.done)
+      setStatus('complete')
+      if (messages.success && !optionsRef.current.quietSuccess) {
+        toast({ ...messages.success, variant: 'success', durationMs: SUCCESS_TOAST_MS })
+      }
+      optionsRef.current.onSuccess?.(outcome)
+      revalidator.revalidate()
+    },
+    // revalidator changes identity on every state change; its revalidate is stable enough for a click.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [plan, messages, failWith, replaceResult],
+  )
+
   const run = useCallback(
     async (form: FormData) => {
       abort.current?.abort()
       const controller = new AbortController()
       abort.current = controller
-      stopTimer()
       replaceResult(null)
       setError(null)
       setStatus('processing')
       setProgress(uploadStage(plan, 0))
-      let tick = 0
+      let uploaded = false
       try {
-        const response = await sendToolRequest(tool.apiPath, form, {
+        form.set('tool', tool.slug)
+        const response = await sendToolRequest(JOBS_PATH, form, {
           signal: controller.signal,
           onUploadProgress: (fraction) => {
-            if (timer.current === null) setProgress(uploadStage(plan, fraction))
+            if (!uploaded) setProgress(uploadStage(plan, fraction))
           },
           onUploaded: () => {
-            if (timer.current !== null) return
-            setProgress(waitingStage(plan, 0))
-            timer.current = window.setInterval(() => {
-              tick += 1
-              setProgress(waitingStage(plan, tick))
-            }, STAGE_INTERVAL_MS)
+            uploaded = true
+            setProgress(uploadStage(plan, 1))
           },
         })
-        stopTimer()
         if (controller.signal.aborted) return
         const headerRemaining = remainingFrom(response.header('X-Credits-Remaining'))
-        if (!response.ok) {
-          const body = await readJson(response)
-          const bodyRemaining =
-            body && typeof body === 'object' ? remainingFrom((body as { remaining?: unknown }).remaining) : null
-          const left = bodyRemaining ?? headerRemaining
-          if (left !== null) setRemaining(left)
-          fail(failureMessage(body, messages.defaultError), body)
-          revalidator.revalidate()
-          return
-        }
-        const outcome = await optionsRef.current.interpret(response)
-        if (controller.signal.aborted) return
+        const body = await readJson(response)
+        if (!response.ok) return failWith(body, headerRemaining)
         if (headerRemaining !== null) setRemaining(headerRemaining)
-        replaceResult(outcome)
-        setProgress(plan.done)
-        setStatus('complete')
-        if (messages.success && !optionsRef.current.quietSuccess) {
-          toast({ ...messages.success, variant: 'success', durationMs: SUCCESS_TOAST_MS })
-        }
-        optionsRef.current.onSuccess?.(outcome)
-        revalidator.revalidate()
+        const id = (body as JobStatusBody | null)?.id
+        if (!id) throw new ToolRunError(messages.fallbackError)
+        setJobId(id)
+        // The address names the job: a reload, or coming back later, finds the run where it is.
+        const here = new URL(window.location.href)
+        here.searchParams.set('job', id)
+        window.history.replaceState(window.history.state, '', here)
+        await finishJob(id, controller)
       } catch (caught) {
         if (controller.signal.aborted) return
         fail(caught instanceof ToolRunError ? caught.message : messages.fallbackError, null)
       }
     },
-    // revalidator changes identity on every state change; its revalidate is stable enough for a click.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [plan, tool.apiPath, messages, fail, stopTimer, replaceResult],
+    [plan, tool.slug, messages, fail, failWith, replaceResult, finishJob],
   )
 
-  return { file, fileUrl, status, progress, error, result, remaining, selectFile, run, refuse, setResult: replaceResult }
+  // A page opened on a job that is still running follows it.
+  useEffect(() => {
+    if (!resumable) return
+    const controller = new AbortController()
+    abort.current = controller
+    finishJob(resumable.id, controller).catch(() => {
+      if (!controller.signal.aborted) fail(messages.fallbackError, null)
+    })
+    return () => controller.abort()
+    // Only the job the page was opened on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [resumable?.id])
+
+  return { file, fileUrl, status, progress, error, result, remaining, jobId, selectFile, run, refuse, setResult: replaceResult }
 }

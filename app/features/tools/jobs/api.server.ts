@@ -1,0 +1,92 @@
+// The asynchronous API (issue 10): POST /api/jobs/ takes `tool` plus that tool's fields (the same
+// limits and checks as its endpoint) and answers 202 at once; GET /api/jobs/<id>/ follows the job;
+// GET /api/jobs/<id>/answer/ gives an ended job's answer exactly as the tool's own endpoint would.
+// Jobs are their owner's only: anyone else gets 404.
+import { resolveCaller } from '~/features/credits/caller.server'
+import { getBalance } from '~/features/credits/ledger.server'
+import { MEGABYTE, TOOLS, type ToolSlug } from '../catalog'
+import { findOwnedJob, isFinished, jobView, type ToolJobInfo } from './jobs.server'
+import { acceptToolRun, answerFromJob, submissionResponse } from './submit.server'
+
+const NO_STORE = { 'Cache-Control': 'no-store' }
+const TOOL_MESSAGE = `tool must be one of ${Object.keys(TOOLS).join(', ')}.`
+/** The largest upload any tool takes, plus room for the other fields. */
+const MAX_BODY_BYTES = Math.max(...Object.values(TOOLS).map((t) => t.maxMegabytes)) * MEGABYTE + 64 * 1024
+
+export function jobUrl(id: string): string {
+  return `/api/jobs/${id}/`
+}
+
+function jobJson(job: ToolJobInfo, remaining: number | null) {
+  const view = jobView(job, remaining)
+  return {
+    id: view.id,
+    tool: view.tool,
+    status: view.status,
+    progress: view.progress,
+    stage: view.stage,
+    result_url: view.resultUrl,
+    error: view.error,
+    remaining: view.remaining,
+  }
+}
+
+function errorResponse(status: number, error: string, remaining: number | null = null, headers: Record<string, string> = {}) {
+  return Response.json({ error, remaining }, { status, headers: { ...NO_STORE, ...headers } })
+}
+
+/** The body, read once with a cap, so the `tool` field can be read before the tool's own parser runs. */
+async function readBody(request: Request): Promise<Buffer | null> {
+  const declared = Number(request.headers.get('content-length') ?? 0)
+  if (declared > MAX_BODY_BYTES) return null
+  if (!request.body) return Buffer.alloc(0)
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength
+    if (size > MAX_BODY_BYTES) return null
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
+}
+
+export async function submitJob(request: Request): Promise<Response> {
+  const body = await readBody(request)
+  if (!body) return errorResponse(413, 'Request too large.')
+  const copy = () => new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(body) })
+  let tool: string | null = null
+  try {
+    const value = (await copy().formData()).get('tool')
+    tool = typeof value === 'string' ? value.trim() : null
+  } catch {
+    return errorResponse(400, 'Send multipart/form-data with a tool field and the tool\'s own fields.')
+  }
+  if (!tool || !(tool in TOOLS)) return errorResponse(400, TOOL_MESSAGE)
+  const accepted = await acceptToolRun(copy(), tool as ToolSlug)
+  if (!accepted.ok) return submissionResponse(accepted)
+  const headers: Record<string, string> = { ...NO_STORE, ...accepted.headers, Location: jobUrl(accepted.job.id) }
+  if (accepted.replayed) headers['Idempotent-Replayed'] = 'true'
+  const json = { id: accepted.job.id, status: accepted.job.status, url: jobUrl(accepted.job.id) }
+  return Response.json(json, { status: accepted.replayed ? 200 : 202, headers })
+}
+
+async function ownedJob(request: Request, id: string) {
+  const caller = await resolveCaller(request, { create: false })
+  const accountId = caller.kind === 'caller' ? caller.caller.accountId : null
+  return { job: await findOwnedJob(id, accountId), accountId }
+}
+
+const JOB_NOT_FOUND = 'No such job.'
+
+export async function readJob(request: Request, id: string): Promise<Response> {
+  const { job, accountId } = await ownedJob(request, id)
+  if (!job || !accountId) return errorResponse(404, JOB_NOT_FOUND)
+  return Response.json(jobJson(job, await getBalance(accountId)), { headers: NO_STORE })
+}
+
+export async function readJobAnswer(request: Request, id: string): Promise<Response> {
+  const { job } = await ownedJob(request, id)
+  if (!job) return errorResponse(404, JOB_NOT_FOUND)
+  if (!isFinished(job)) return submissionResponse({ ok: false, tool: job.tool as ToolSlug, status: 409, error: 'The job has not ended yet.', remaining: null, headers: {} })
+  return submissionResponse(await answerFromJob(job, undefined, {}))
+}

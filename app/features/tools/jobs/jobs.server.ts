@@ -1,0 +1,202 @@
+// The tool_jobs table: one row per tool run from its charge to its outcome. Status moves
+// queued → running → succeeded | failed, and only conditional updates move it: the outcome is
+// written by the first writer that finds the job unfinished, whoever else tries later (a retried
+// attempt, a timed-out request, the dead-letter handler) changes nothing.
+import { sql, type Selectable } from 'kysely'
+import { getDb, type DbOrTx } from '~/db/db.server'
+import type { ToolJobsTable } from '~/db/schema'
+import type { ToolSlug } from '../catalog'
+import { openBytes, sealBytes } from '../results.server'
+import { resultUrl } from '../ui/page-result'
+import type { JobView } from './view'
+
+export type ToolJobRow = Selectable<ToolJobsTable>
+/** The row without the encrypted upload (what every reader but the worker needs). */
+export type ToolJobInfo = Omit<ToolJobRow, 'upload_iv' | 'upload_auth_tag' | 'upload_ciphertext'>
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const UNFINISHED = ['queued', 'running'] as const
+const INFO_COLUMNS = [
+  'id', 'account_id', 'tool', 'options', 'original_name', 'input_bytes', 'input_width', 'input_height', 'notes',
+  'idempotency_key', 'request_fingerprint', 'charge_transaction_id', 'status', 'progress', 'stage', 'attempts',
+  'outcome', 'refunded', 'result_id', 'filename', 'faces_found', 'gfpgan_available', 'note', 'error',
+  'error_status', 'created_at', 'started_at', 'heartbeat_at', 'finished_at',
+] as const
+
+export interface NewToolJob {
+  id: string
+  accountId: string
+  tool: ToolSlug
+  options: unknown
+  originalName: string
+  bytes: Buffer
+  width: number | null
+  height: number | null
+  notes: string[]
+  idempotencyKey: string | null
+  fingerprint: string
+  chargeTransactionId: number
+}
+
+/** Inserts the job with its upload sealed under RESULTS_KEY (the job id is the additional data). */
+export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<void> {
+  const sealed = sealBytes(job.id, job.bytes)
+  await dbOrTx
+    .insertInto('tool_jobs')
+    .values({
+      id: job.id,
+      account_id: job.accountId,
+      tool: job.tool,
+      options: JSON.stringify(job.options ?? {}),
+      original_name: job.originalName,
+      upload_iv: sealed.iv,
+      upload_auth_tag: sealed.auth_tag,
+      upload_ciphertext: sealed.ciphertext,
+      input_bytes: job.bytes.byteLength,
+      input_width: job.width,
+      input_height: job.height,
+      notes: JSON.stringify(job.notes),
+      idempotency_key: job.idempotencyKey,
+      request_fingerprint: job.fingerprint,
+      charge_transaction_id: job.chargeTransactionId,
+    })
+    .execute()
+}
+
+export async function findJob(id: string, dbOrTx: DbOrTx = getDb()): Promise<ToolJobInfo | null> {
+  if (!UUID.test(id)) return null
+  return (await dbOrTx.selectFrom('tool_jobs').select(INFO_COLUMNS).where('id', '=', id).executeTakeFirst()) ?? null
+}
+
+/** The job when `accountId` owns it; null for anyone else (one answer for all: 404). */
+export async function findOwnedJob(id: string, accountId: string | null, dbOrTx: DbOrTx = getDb()): Promise<ToolJobInfo | null> {
+  if (!accountId) return null
+  const job = await findJob(id, dbOrTx)
+  return job && job.account_id === accountId ? job : null
+}
+
+export async function findJobByKey(accountId: string, key: string, dbOrTx: DbOrTx = getDb()): Promise<ToolJobInfo | null> {
+  return (
+    (await dbOrTx
+      .selectFrom('tool_jobs')
+      .select(INFO_COLUMNS)
+      .where('account_id', '=', accountId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst()) ?? null
+  )
+}
+
+/** Jobs waiting for a worker, everywhere: the queue's depth. */
+export async function countWaitingJobs(dbOrTx: DbOrTx = getDb()): Promise<number> {
+  const row = await dbOrTx
+    .selectFrom('tool_jobs')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('status', '=', 'queued')
+    .executeTakeFirstOrThrow()
+  return row.n
+}
+
+/**
+ * A worker takes the job: queued → running, or running → running again when pg-boss hands back the
+ * job of a worker that died. Null when the job has ended (its outcome is recorded already).
+ */
+export async function claimJob(id: string, dbOrTx: DbOrTx = getDb()): Promise<{ job: ToolJobInfo; bytes: Buffer } | null> {
+  const row = await dbOrTx
+    .updateTable('tool_jobs')
+    .set({ status: 'running', attempts: sql`attempts + 1`, started_at: sql`now()`, heartbeat_at: sql`now()` })
+    .where('id', '=', id)
+    .where('status', 'in', UNFINISHED)
+    .returningAll()
+    .executeTakeFirst()
+  if (!row || !row.upload_ciphertext || !row.upload_iv || !row.upload_auth_tag) return null
+  const bytes = openBytes(id, { iv: row.upload_iv, auth_tag: row.upload_auth_tag, ciphertext: row.upload_ciphertext })
+  const { upload_iv: _iv, upload_auth_tag: _tag, upload_ciphertext: _bytes, ...job } = row
+  return { job, bytes }
+}
+
+/** Stores progress while the job runs. False when it has ended meanwhile (timed out): stop working. */
+export async function saveProgress(id: string, progress: number, stage: string | null, dbOrTx: DbOrTx = getDb()): Promise<boolean> {
+  const updated = await dbOrTx
+    .updateTable('tool_jobs')
+    .set({ progress: Math.max(0, Math.min(100, Math.round(progress))), ...(stage ? { stage } : {}), heartbeat_at: sql`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .executeTakeFirst()
+  return Number(updated.numUpdatedRows) > 0
+}
+
+/** A worker shutting down gives the job back (pg-boss retries it elsewhere): running → queued. */
+export async function releaseJob(id: string, dbOrTx: DbOrTx = getDb()): Promise<void> {
+  await dbOrTx
+    .updateTable('tool_jobs')
+    .set({ status: 'queued', progress: 0, stage: null })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .execute()
+}
+
+export interface JobEnding {
+  outcome: 'success' | 'failed' | 'no_face'
+  refunded: boolean
+  resultId?: string | null
+  filename?: string | null
+  facesFound?: number | null
+  gfpganAvailable?: boolean | null
+  note?: string | null
+  error?: string | null
+  errorStatus?: number | null
+}
+
+/**
+ * Records the outcome, once: only a job still queued or running changes, and its upload is
+ * deleted with it. Null when someone recorded the outcome first (the caller must then undo nothing
+ * and write nothing: run it inside the transaction that holds the refund and the result).
+ */
+export async function finishJob(id: string, ending: JobEnding, dbOrTx: DbOrTx): Promise<ToolJobInfo | null> {
+  const row = await dbOrTx
+    .updateTable('tool_jobs')
+    .set({
+      status: ending.outcome === 'failed' ? 'failed' : 'succeeded',
+      outcome: ending.outcome,
+      refunded: ending.refunded,
+      progress: ending.outcome === 'failed' ? sql`progress` : 100,
+      result_id: ending.resultId ?? null,
+      filename: ending.filename ?? null,
+      faces_found: ending.facesFound ?? null,
+      gfpgan_available: ending.gfpganAvailable ?? null,
+      note: ending.note ?? null,
+      error: ending.error ? ending.error.slice(0, 500) : null,
+      error_status: ending.errorStatus ?? null,
+      upload_iv: null,
+      upload_auth_tag: null,
+      upload_ciphertext: null,
+      finished_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', UNFINISHED)
+    .returning(INFO_COLUMNS)
+    .executeTakeFirst()
+  return row ?? null
+}
+
+export function isFinished(job: Pick<ToolJobInfo, 'status'>): boolean {
+  return job.status === 'succeeded' || job.status === 'failed'
+}
+
+/** The job as the screens and GET /api/jobs/<id>/ see it. */
+export function jobView(job: ToolJobInfo, remaining: number | null): JobView {
+  return {
+    id: job.id,
+    tool: job.tool as ToolSlug,
+    status: job.status,
+    progress: job.progress,
+    stage: job.stage,
+    resultUrl: job.result_id ? resultUrl(job.result_id) : null,
+    filename: job.filename,
+    error: job.error,
+    remaining,
+    refunded: job.refunded,
+    facesFound: job.faces_found,
+    note: job.note,
+  }
+}

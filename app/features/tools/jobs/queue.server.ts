@@ -1,0 +1,55 @@
+// The pg-boss queues of tool runs. A job carries only its tool_jobs id (the upload and options are
+// in the row); it is grouped by the paying account, so JOBS_PER_ACCOUNT bounds one account's running
+// jobs across every worker. A worker that dies stops its heartbeat and pg-boss hands the job to
+// another; after the last retry the job is copied to the dead-letter queue, whose handler records
+// the failure and the refund (once, like every outcome).
+import { fromKysely, type PgBoss } from 'pg-boss'
+import type { Transaction } from 'kysely'
+import { config } from '~/config.server'
+import type { Database } from '~/db/schema'
+import { getBoss } from '~/features/queue/boss.server'
+import { singleton } from '~/utils/singleton.server'
+
+export const TOOL_JOB_QUEUE = 'tool-run'
+export const TOOL_JOB_DEAD_LETTER = 'tool-run-dead'
+/**
+ * pg-boss expects a heartbeat this often from a running job's worker. Not its minimum (10): parts of a
+ * run (the enhancer's weight blend, pixel loops) hold the event loop for seconds on a busy machine,
+ * and a missed heartbeat would hand a live run to a second worker.
+ */
+export const JOB_HEARTBEAT_SECONDS = 30
+/** How often a job that lost its worker is retried before it fails for good (and is refunded). */
+export const JOB_RETRY_LIMIT = 2
+
+export interface ToolJobData {
+  jobId: string
+}
+
+/** pg-boss started, with the tool queues created (or updated to today's settings), once per process. */
+export function toolQueues(): Promise<PgBoss> {
+  return singleton('tool-job-queues', async () => {
+    const boss = await getBoss()
+    const timeoutSeconds = Math.ceil(config().TOOL_TIMEOUT_MS / 1000)
+    const settings = {
+      retryLimit: JOB_RETRY_LIMIT,
+      retryDelay: 1,
+      // The worker stops a run at TOOL_TIMEOUT_MS itself; expiry is the backstop for a stuck one.
+      expireInSeconds: timeoutSeconds + 60,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+      deleteAfterSeconds: 24 * 3600,
+    }
+    if (!(await boss.getQueue(TOOL_JOB_DEAD_LETTER))) await boss.createQueue(TOOL_JOB_DEAD_LETTER, { retryLimit: 5, retryDelay: 5 })
+    if (await boss.getQueue(TOOL_JOB_QUEUE)) {
+      await boss.updateQueue(TOOL_JOB_QUEUE, { ...settings, deadLetter: TOOL_JOB_DEAD_LETTER })
+    } else {
+      await boss.createQueue(TOOL_JOB_QUEUE, { ...settings, deadLetter: TOOL_JOB_DEAD_LETTER })
+    }
+    return boss
+  })
+}
+
+/** Sends the job inside the caller's transaction: it exists exactly when the charge and the row do. */
+export async function sendToolJob(boss: PgBoss, trx: Transaction<Database>, jobId: string, accountId: string): Promise<void> {
+  const data: ToolJobData = { jobId }
+  await boss.send(TOOL_JOB_QUEUE, data, { id: jobId, group: { id: accountId }, db: fromKysely(trx) })
+}

@@ -1,0 +1,353 @@
+// One tool run from an HTTP request to a job, shared by the spec §7 endpoints (which wait for the
+// job), POST /api/jobs/ and the tool pages (which do not). The order keeps bad input and busy
+// servers free of charge: caller check → model check → queue depth → multipart with a byte cap →
+// options → checks without a decode (runner.inspect) → idempotency → visitor created → in ONE
+// transaction: charge, tool_jobs row (upload sealed), pg-boss job. A worker runs it and records the
+// outcome (refund included) once.
+import { createHash, randomUUID } from 'node:crypto'
+import { config } from '~/config.server'
+import { executeTx, getDb } from '~/db/db.server'
+import { resolveCaller, type Caller } from '~/features/credits/caller.server'
+import { toolCost } from '~/features/credits/costs.server'
+import { charge, getBalance } from '~/features/credits/ledger.server'
+import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
+import { TOOLS, type ToolSlug } from '../catalog'
+import { QueueFullError, RunTimeoutError, ToolError } from '../errors.server'
+import { readResult } from '../results.server'
+import { resultUrl } from '../ui/page-result'
+import { recordToolRun } from '../runs.server'
+import type { Delivered } from '../runners/types'
+import {
+  asToolError,
+  contentDisposition,
+  INVALID_TOKEN_MESSAGE,
+  missingModel,
+  SVG_SIGN_IN_MESSAGE,
+  TOOL_RUN_RATE,
+} from '../submission.server'
+import { parseToolUpload, requireFile } from '../upload.server'
+import { announceJobQueued } from './events.server'
+import { countWaitingJobs, findJob, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
+import { runnerFor } from '../runners/index.server'
+import { recordFailed } from './outcome.server'
+import { sendToolJob, toolQueues } from './queue.server'
+import { waitForJobEnd } from './wait.server'
+import { abortLocalRun, startJobWorker } from './worker.server'
+
+export const REPLAY_UNAVAILABLE =
+  'A request with this Idempotency-Key is still running or did not deliver a result. Send a new key to run the tool again.'
+export const KEY_REUSED_MESSAGE =
+  'This Idempotency-Key was used for a different request (another file, tool or options). Send a new key.'
+/** A rough run time, for telling a refused client when to come back. */
+const TYPICAL_RUN_SECONDS = 2
+
+export type ToolSubmission =
+  | {
+      ok: true
+      tool: ToolSlug
+      bytes: Buffer
+      contentType: string
+      filename: string
+      remaining: number
+      facesFound?: number
+      gfpganAvailable?: boolean
+      resultId?: string
+      jobId: string
+      headers: Record<string, string>
+      /** The option fields as sent (blur, format, scale, background), for a page to show what it used. */
+      fieldValues?: Record<string, string>
+    }
+  | ToolRefusal
+
+export interface ToolRefusal {
+  ok: false
+  tool: ToolSlug
+  status: number
+  error: string
+  remaining: number | null
+  gfpganAvailable?: boolean
+  headers: Record<string, string>
+  fieldValues?: Record<string, string>
+}
+
+/** A job accepted (or, for a repeated Idempotency-Key, found): what POST /api/jobs/ answers. */
+export interface AcceptedJob {
+  ok: true
+  tool: ToolSlug
+  job: ToolJobInfo
+  remaining: number
+  /** True when the Idempotency-Key named a job that already existed. */
+  replayed: boolean
+  headers: Record<string, string>
+  fieldValues: Record<string, string>
+}
+
+function refusal(tool: ToolSlug, error: ToolError, remaining: number | null, headers: Record<string, string>, fieldValues?: Record<string, string>): ToolRefusal {
+  Object.assign(headers, error.headers)
+  if (remaining !== null) headers['X-Credits-Remaining'] = String(remaining)
+  return {
+    ok: false,
+    tool,
+    status: error.status,
+    error: error.message,
+    remaining,
+    gfpganAvailable: runnerFor(tool).engine?.().gfpganAvailable,
+    headers,
+    fieldValues,
+  }
+}
+
+/** The same request (tool, options, file) always gives the same fingerprint. */
+export function requestFingerprint(tool: ToolSlug, options: unknown, bytes: Buffer): string {
+  const file = createHash('sha256').update(bytes).digest('hex')
+  return createHash('sha256').update(`${tool}\0${JSON.stringify(options ?? {})}\0${file}`).digest('hex')
+}
+
+function sentIdempotencyKey(request: Request): string | null {
+  const sent = request.headers.get('idempotency-key')?.trim()
+  if (!sent) return null
+  if (sent.length > 200) throw new ToolError(400, 'Idempotency-Key must be at most 200 characters.')
+  return sent
+}
+
+/** A repeated Idempotency-Key: the job it named, if it is this same request. */
+function checkRepeat(existing: ToolJobInfo, fingerprint: string): void {
+  if (existing.request_fingerprint !== fingerprint) throw new ToolError(422, KEY_REUSED_MESSAGE)
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505'
+}
+
+/** Parses, checks, charges and enqueues; or finds the job a repeated Idempotency-Key names. */
+export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<AcceptedJob | ToolRefusal> {
+  const definition = TOOLS[tool]
+  const headers: Record<string, string> = {}
+  let remaining: number | null = null
+  let caller: Caller | null = null
+  let fields: Record<string, string> = {}
+  // Refusals before the upload is read (sign-in, rate limit, busy, missing model) are not runs and
+  // are not recorded, so a flood of them writes nothing; a refused upload is.
+  const started = performance.now()
+  let uploadBytes: number | null = null
+  try {
+    const known = await resolveCaller(request, { create: false })
+    if (known.kind === 'invalid-token') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
+    if (known.kind === 'rate-limited') {
+      throw new ToolError(429, 'Too many requests. Please wait a moment.', { headers: { 'Retry-After': String(known.retryAfterSeconds) } })
+    }
+    remaining = known.balance
+    if (known.kind === 'caller') caller = known.caller
+    if (definition.signInRequired && caller?.source !== 'user') throw new ToolError(401, SVG_SIGN_IN_MESSAGE)
+
+    const limited = await consumeRateLimit(TOOL_RUN_RATE, caller?.accountId ?? clientAddress(request))
+    if (!limited.ok) {
+      throw new ToolError(429, 'Too many runs in a short time. Please wait a moment.', {
+        headers: { 'Retry-After': String(limited.retryAfterSeconds) },
+      })
+    }
+    const key = sentIdempotencyKey(request)
+    const missing = missingModel(tool)
+    if (missing) throw new ToolError(503, missing.message, { outcome: 'failed' })
+    const waiting = await countWaitingJobs()
+    if (waiting > 0 && waiting >= config().TOOL_QUEUE_LIMIT) {
+      const slots = Math.max(1, config().workerConcurrency)
+      throw new QueueFullError(Math.max(1, Math.ceil((waiting * TYPICAL_RUN_SECONDS) / slots)))
+    }
+
+    const runner = runnerFor(tool)
+    uploadBytes = 0
+    const upload = await parseToolUpload(request, tool, runner.optionFields)
+    fields = upload.fields
+    const file = requireFile(upload, tool)
+    uploadBytes = file.bytes.byteLength
+    const options = await runner.parseOptions(upload.fields)
+    const inspected = await runner.inspect(file.bytes, options)
+    const fingerprint = requestFingerprint(tool, options, file.bytes)
+
+    if (key && caller) {
+      const existing = await findJobByKey(caller.accountId, key)
+      if (existing) {
+        checkRepeat(existing, fingerprint)
+        return { ok: true, tool, job: existing, remaining: remaining ?? 0, replayed: true, headers, fieldValues: fields }
+      }
+    }
+
+    if (!caller) {
+      const created = await resolveCaller(request)
+      if (created.kind === 'rate-limited') {
+        throw new ToolError(429, 'Too many new visitors from this address. Please wait a moment.', {
+          headers: { 'Retry-After': String(created.retryAfterSeconds) },
+        })
+      }
+      if (created.kind !== 'caller') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
+      caller = created.caller
+      remaining = created.balance
+      if (created.setCookie) headers['Set-Cookie'] = created.setCookie
+    }
+
+    const cost = toolCost(tool)
+    // pg-boss must be up (and this process's worker started) before the transaction: on PGlite its
+    // own queries wait for our transaction's lock.
+    const boss = await toolQueues()
+    await startJobWorker()
+    const payer = caller
+    const jobId = randomUUID()
+    let job: ToolJobInfo
+    try {
+      ;({ job, remaining } = await executeTx(getDb(), async (trx) => {
+        const charged = await charge(
+          {
+            accountId: payer.accountId,
+            amount: cost,
+            toolSlug: definition.ledgerSlug,
+            idempotencyKey: `job:${jobId}`,
+            description: definition.name,
+            apiKeyId: payer.apiKey?.id ?? null,
+          },
+          trx,
+        )
+        if (!charged.ok) throw new ToolError(402, `Not enough credits: this run costs ${cost} and your balance is ${charged.balance}.`)
+        await insertJob(
+          {
+            id: jobId,
+            accountId: payer.accountId,
+            tool,
+            options,
+            originalName: file.name,
+            bytes: file.bytes,
+            width: inspected.width,
+            height: inspected.height,
+            notes: inspected.notes,
+            idempotencyKey: key,
+            fingerprint,
+            chargeTransactionId: charged.transactionId,
+          },
+          trx,
+        )
+        await sendToolJob(boss, trx, jobId, payer.accountId)
+        const inserted = await findJob(jobId, trx)
+        return { job: inserted!, remaining: charged.balance }
+      }))
+    } catch (error) {
+      // The same key sent twice at once: one insert wins, the other's charge rolled back with it.
+      if (key && isUniqueViolation(error)) {
+        const existing = await findJobByKey(payer.accountId, key)
+        if (existing) {
+          checkRepeat(existing, fingerprint)
+          return { ok: true, tool, job: existing, remaining: await getBalance(payer.accountId), replayed: true, headers, fieldValues: fields }
+        }
+      }
+      if (error instanceof ToolError && error.status === 402) remaining = await getBalance(payer.accountId)
+      throw error
+    }
+    announceJobQueued()
+    headers['X-Credits-Remaining'] = String(remaining)
+    return { ok: true, tool, job, remaining: remaining!, replayed: false, headers, fieldValues: fields }
+  } catch (thrown) {
+    const error = asToolError(thrown, tool)
+    if (uploadBytes !== null) {
+      await recordToolRun({
+        tool,
+        accountId: caller?.accountId ?? null,
+        apiKeyId: caller?.apiKey?.id ?? null,
+        outcome: error.outcome,
+        error: error.message,
+        durationMs: performance.now() - started,
+        inputBytes: uploadBytes || null,
+      })
+    }
+    return refusal(tool, error, remaining, headers, fields)
+  }
+}
+
+/**
+ * The spec §7 endpoints: enqueue, wait for the job (up to TOOL_TIMEOUT_MS), answer like a direct
+ * run. A run that is still going at the time limit is stopped, failed and refunded.
+ */
+export async function runToolSubmission(request: Request, tool: ToolSlug): Promise<ToolSubmission> {
+  const accepted = await acceptToolRun(request, tool)
+  if (!accepted.ok) return accepted
+  const { job, headers, fieldValues } = accepted
+  if (accepted.replayed) {
+    if (job.status !== 'succeeded') return refusal(tool, new ToolError(409, REPLAY_UNAVAILABLE), accepted.remaining, headers, fieldValues)
+    headers['Idempotent-Replayed'] = 'true'
+    return answerFromJob(job, undefined, headers, fieldValues)
+  }
+  const timeoutMs = config().TOOL_TIMEOUT_MS
+  let ended = await waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()))
+  if (!ended) {
+    const stopped = await recordFailed(job, { status: 503, message: new RunTimeoutError(timeoutMs).message }, timeoutMs)
+    if (stopped) abortLocalRun(job.id)
+    ended = await waitForJobEnd(job.id, 0)
+    if (!ended) throw new Error(`job ${job.id} neither ended nor stopped`)
+  }
+  return answerFromJob(ended.job, ended.delivered, headers, fieldValues)
+}
+
+/** An ended job as the endpoint's answer (its bytes from the local worker, else from the results store). */
+export async function answerFromJob(
+  job: ToolJobInfo,
+  delivered: Delivered | undefined,
+  headers: Record<string, string>,
+  fieldValues?: Record<string, string>,
+): Promise<ToolSubmission> {
+  const tool = job.tool as ToolSlug
+  const remaining = await getBalance(job.account_id)
+  headers['X-Credits-Remaining'] = String(remaining)
+  if (job.status === 'failed') {
+    const timedOut = job.error_status === 503
+    const error = new ToolError(job.error_status ?? 500, job.error ?? 'The run failed.', {
+      headers: timedOut ? { 'Retry-After': '30' } : {},
+    })
+    return refusal(tool, error, remaining, headers, fieldValues)
+  }
+  const stored = delivered ? null : job.result_id ? await readResult(job.result_id, job.account_id) : null
+  const bytes = delivered?.bytes ?? stored?.bytes
+  const contentType = delivered?.contentType ?? stored?.contentType
+  if (!bytes || !contentType || !job.filename) {
+    return refusal(tool, new ToolError(410, 'This result is no longer available: results are kept for 24 hours.'), remaining, headers, fieldValues)
+  }
+  headers['Content-Type'] = contentType
+  headers['Content-Disposition'] = contentDisposition(job.filename)
+  if (job.note) headers['X-Facet-Note'] = job.note
+  if (job.faces_found !== null) headers['X-Faces-Found'] = String(job.faces_found)
+  return {
+    ok: true,
+    tool,
+    bytes,
+    contentType,
+    filename: job.filename,
+    remaining,
+    facesFound: job.faces_found ?? undefined,
+    gfpganAvailable: job.gfpgan_available ?? undefined,
+    resultId: job.result_id ?? undefined,
+    jobId: job.id,
+    headers,
+    fieldValues,
+  }
+}
+
+/** The /api answer of spec §7: the image (or the restorer's JSON), or JSON {error, remaining}. */
+export function submissionResponse(submission: ToolSubmission): Response {
+  const runner = runnerFor(submission.tool)
+  const headers = new Headers({ 'Cache-Control': 'no-store' })
+  for (const [name, value] of Object.entries(submission.headers)) headers.set(name, value)
+  if (!submission.ok) {
+    headers.delete('Content-Disposition')
+    headers.delete('Content-Type')
+    const body: Record<string, unknown> = { error: submission.error, remaining: submission.remaining }
+    if (runner.engine) body.gfpgan_available = submission.gfpganAvailable ?? false
+    return Response.json(body, { status: submission.status, headers })
+  }
+  if (runner.answer === 'link' && submission.resultId) {
+    headers.delete('Content-Disposition')
+    headers.set('Content-Type', 'application/json')
+    return Response.json(
+      { restored_url: resultUrl(submission.resultId), gfpgan_available: submission.gfpganAvailable ?? false },
+      { headers },
+    )
+  }
+  headers.set('Content-Length', String(submission.bytes.byteLength))
+  return new Response(new Uint8Array(submission.bytes), { status: 200, headers })
+}

@@ -1,0 +1,47 @@
+// Waiting for a job's end: at once when this process's worker ran it (an in-process event), else by
+// reading tool_jobs every WAIT_POLL_MS (another worker process on the same PostgreSQL). PGlite has a
+// single process, so there the event always comes and the read is only a slow safety net.
+import { databaseHandle } from '~/db/db.server'
+import type { Delivered } from '../runners/types'
+import { onJobEnded } from './events.server'
+import { findJob, isFinished, type ToolJobInfo } from './jobs.server'
+
+const WAIT_POLL_MS = { postgres: 150, pglite: 2_000 }
+
+export interface EndedJob {
+  job: ToolJobInfo
+  delivered?: Delivered
+}
+
+/** The job once it has ended, or null when `timeoutMs` passes first (0: look once). */
+export async function waitForJobEnd(jobId: string, timeoutMs: number): Promise<EndedJob | null> {
+  const now = await findJob(jobId)
+  if (!now) throw new Error(`no job ${jobId}`)
+  if (isFinished(now) || timeoutMs <= 0) return isFinished(now) ? { job: now } : null
+  return new Promise<EndedJob | null>((resolve) => {
+    let settled = false
+    let reading = false
+    const settle = (value: EndedJob | null) => {
+      if (settled) return
+      settled = true
+      stopListening()
+      clearInterval(poll)
+      clearTimeout(timer)
+      resolve(value)
+    }
+    const read = async (delivered?: Delivered) => {
+      const job = await findJob(jobId).catch(() => null)
+      if (job && isFinished(job)) settle({ job, delivered })
+    }
+    const stopListening = onJobEnded(jobId, (ended) => {
+      if (ended.job && isFinished(ended.job)) settle({ job: ended.job, delivered: ended.delivered })
+      else void read(ended.delivered)
+    })
+    const poll = setInterval(() => {
+      if (reading) return
+      reading = true
+      void read().finally(() => (reading = false))
+    }, WAIT_POLL_MS[databaseHandle().kind])
+    const timer = setTimeout(() => settle(null), timeoutMs)
+  })
+}

@@ -1,0 +1,190 @@
+// The worker: takes tool jobs from pg-boss, runs each with its tool's runner, reports progress into
+// tool_jobs (throttled) and records the outcome once. WORKER_CONCURRENCY slots per process, each a
+// pg-boss worker of its own so a local enqueue can wake an idle one at once (pg-boss polls every
+// half second otherwise, for jobs sent by other processes).
+//
+// What a run's end means for pg-boss: a run that delivered or failed is recorded here and the pg-boss
+// job completes (a failed run is not retried: the same input fails the same way). Only a worker that
+// disappears (SIGKILL: no more heartbeats) or hands its job back at shutdown makes pg-boss retry.
+import { logger } from '~/utils/logger.server'
+import { config } from '~/config.server'
+import { existingSingleton, singleton } from '~/utils/singleton.server'
+import type { PgBoss } from 'pg-boss'
+import { TOOLS, type ToolSlug } from '../catalog'
+import { RunTimeoutError } from '../errors.server'
+import { asToolError } from '../submission.server'
+import { announceJobEnded, onJobQueued } from './events.server'
+import { claimJob, findJob, releaseJob, saveProgress } from './jobs.server'
+import { runnerFor } from '../runners/index.server'
+import { recordDelivered, recordFailed } from './outcome.server'
+import { progressOnSteps } from './progress'
+import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
+
+/** Progress is written at most this often per job (and always when the stage changes). */
+const PROGRESS_WRITE_MS = 250
+/** A running job checks in this often: it notices a job stopped elsewhere (a request that timed out). */
+const CHECK_IN_MS = 2_000
+/** The message a run that could not be completed after pg-boss's retries ends with. */
+export const LOST_RUN_MESSAGE = 'The run could not be completed. Your credits were refunded; please try again.'
+
+interface WorkerState {
+  boss: PgBoss
+  workerIds: string[]
+  /** Runs in progress here, to stop one when its job ends elsewhere. */
+  running: Map<string, AbortController>
+  stopping: boolean
+  unsubscribe: () => void
+}
+
+function state(): Promise<WorkerState> | undefined {
+  return existingSingleton<Promise<WorkerState>>('tool-job-worker')
+}
+
+/** Starts this process's worker slots (idempotent). Nothing starts when WORKER_CONCURRENCY=0. */
+export function startJobWorker(): Promise<WorkerState> | null {
+  const concurrency = config().workerConcurrency
+  if (concurrency === 0) return null
+  return singleton('tool-job-worker', async () => {
+    const boss = await toolQueues()
+    const running = new Map<string, AbortController>()
+    const workerIds: string[] = []
+    const current: WorkerState = { boss, workerIds, running, stopping: false, unsubscribe: () => {} }
+    for (let slot = 0; slot < concurrency; slot++) {
+      const id: string = await boss.work<ToolJobData>(
+        TOOL_JOB_QUEUE,
+        { pollingIntervalSeconds: 0.5, groupConcurrency: config().JOBS_PER_ACCOUNT },
+        async ([job]) => {
+          if (!job) return
+          await runJob(current, job.data.jobId, job.signal)
+          // Fetch again at once: there may be more waiting.
+          boss.notifyWorker(id)
+        },
+      )
+      workerIds.push(id)
+    }
+    await boss.work<ToolJobData>(TOOL_JOB_DEAD_LETTER, { pollingIntervalSeconds: 5 }, async ([job]) => {
+      if (job) await recordLostRun(job.data.jobId)
+    })
+    current.unsubscribe = onJobQueued(() => {
+      for (const id of workerIds) boss.notifyWorker(id)
+    })
+    logger.info({ concurrency, jobsPerAccount: config().JOBS_PER_ACCOUNT }, 'tool job worker started')
+    return current
+  })
+}
+
+/** The number of job slots this process runs (0: web only). */
+export function localWorkerSlots(): number {
+  return config().workerConcurrency
+}
+
+/** Stops a run of this process whose job ended elsewhere (timed out). */
+export function abortLocalRun(jobId: string): void {
+  void state()?.then((s) => s.running.get(jobId)?.abort())
+}
+
+async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal): Promise<void> {
+  const claimed = await claimJob(jobId)
+  if (!claimed) return // ended already (its outcome is recorded): nothing to run
+  const { job, bytes } = claimed
+  const tool = job.tool as ToolSlug
+  const runner = runnerFor(tool)
+  const controller = new AbortController()
+  worker.running.set(jobId, controller)
+  const started = performance.now()
+  const timeoutMs = config().TOOL_TIMEOUT_MS
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, timeoutMs)
+  const handedBack = () => controller.abort()
+  handBack.addEventListener('abort', handedBack, { once: true })
+
+  // Progress: the newest report is written when the last write is PROGRESS_WRITE_MS old or the stage
+  // changes; a write that finds the job ended stops the run.
+  let lastWrite = 0
+  let lastStage: string | null = null
+  let pending: Promise<void> = Promise.resolve()
+  const write = (percent: number, stage: string) => {
+    lastWrite = Date.now()
+    lastStage = stage
+    pending = pending
+      .then(() => saveProgress(jobId, percent, stage))
+      .then((alive) => {
+        if (!alive) controller.abort()
+      })
+      .catch((error: Error) => logger.warn({ err: error.message, jobId }, 'progress not saved'))
+  }
+  const steps = TOOLS[tool].steps
+  const report = (fraction: number, stage?: string) => {
+    const step = progressOnSteps(steps, fraction, stage)
+    if (step.message !== lastStage || Date.now() - lastWrite >= PROGRESS_WRITE_MS) write(step.percent, step.message)
+  }
+  report(0)
+  const checkIn = setInterval(() => {
+    if (Date.now() - lastWrite >= CHECK_IN_MS) {
+      pending = pending
+        .then(() => findJob(jobId))
+        .then((current) => {
+          if (!current || current.status !== 'running') controller.abort()
+        })
+        .catch(() => {})
+    }
+  }, CHECK_IN_MS)
+
+  try {
+    try {
+      const delivered = await runner.run({ bytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report })
+      await pending
+      const ended = await recordDelivered(job, runner, delivered, performance.now() - started)
+      announceJobEnded(ended ? { jobId, job: ended, delivered } : { jobId })
+    } catch (thrown) {
+      await pending
+      if (handBack.aborted && !timedOut) {
+        // Shutting down: pg-boss failed this attempt already, so the job goes back to the queue for
+        // another worker; the row says so too.
+        await releaseJob(jobId)
+        throw new Error('handed back at shutdown', { cause: thrown })
+      }
+      const error = timedOut ? new RunTimeoutError(timeoutMs) : asToolError(thrown, tool)
+      const ended = await recordFailed(job, { status: error.status, message: error.message, outcome: error.outcome }, performance.now() - started)
+      announceJobEnded({ jobId, job: ended ?? undefined })
+    }
+  } finally {
+    clearTimeout(timer)
+    clearInterval(checkIn)
+    handBack.removeEventListener('abort', handedBack)
+    worker.running.delete(jobId)
+  }
+}
+
+/** pg-boss gave up on the job (its workers kept dying): fail it and refund, once. */
+async function recordLostRun(jobId: string): Promise<void> {
+  const job = await findJob(jobId)
+  if (!job) return
+  const ended = await recordFailed(job, { status: 503, message: LOST_RUN_MESSAGE }, null)
+  if (ended) logger.warn({ jobId, attempts: job.attempts }, 'tool job lost its workers: failed and refunded')
+  announceJobEnded({ jobId })
+}
+
+/**
+ * SIGTERM: stop taking jobs, let the running ones finish within `timeoutMs`, hand the rest back to
+ * the queue (pg-boss fails the attempt, so another worker retries it), then stop pg-boss.
+ */
+export async function drainJobWorker(timeoutMs: number): Promise<void> {
+  const started = state()
+  const current = started ? await started : null
+  if (current) {
+    current.stopping = true
+    current.unsubscribe()
+  }
+  const { stopBoss } = await import('~/features/queue/boss.server')
+  await stopBoss({ timeoutMs })
+  // Runs still going after the grace were failed back to pg-boss (it retries them elsewhere); their
+  // rows say so before this process exits.
+  for (const [jobId, controller] of current?.running ?? []) {
+    controller.abort()
+    await releaseJob(jobId).catch((error: Error) => logger.warn({ err: error.message, jobId }, 'could not hand the job back'))
+  }
+}

@@ -1,0 +1,45 @@
+// Face blurrer: every face found blurred at the chosen radius; no face found is refunded.
+import { z } from 'zod'
+import { BLUR, TOOLS } from '../catalog'
+import { parseField } from './options.server'
+import { inspectRaster, runRaster, refundWhenNoFace } from './raster.server'
+import type { ToolRunner } from './types'
+
+export interface FaceBlurrerOptions {
+  /** The blur radius in px (spec §9: 12..60 in steps of 2). */
+  blur: number
+}
+
+const BLUR_MESSAGE = `blur must be a number from ${BLUR.min} to ${BLUR.max} in steps of ${BLUR.step}.`
+const blurSchema = z
+  .string({ error: BLUR_MESSAGE })
+  .trim()
+  .regex(/^\d+(\.0+)?$/, BLUR_MESSAGE)
+  .transform(Number)
+  .refine((n) => n >= BLUR.min && n <= BLUR.max && (n - BLUR.min) % BLUR.step === 0, BLUR_MESSAGE)
+
+export const faceBlurrerRunner: ToolRunner<FaceBlurrerOptions> = {
+  slug: 'face-blurrer',
+  optionFields: ['blur'],
+  parseOptions: async (fields) => ({ blur: parseField(blurSchema, fields.blur) }),
+  inspect: (bytes) => inspectRaster('face-blurrer', bytes),
+  run: (input) =>
+    runRaster(
+      'face-blurrer',
+      input,
+      // Steps: 1 'Detecting faces', 2 'Rendering blur shields'.
+      {
+        decoded: { from: 0, to: 0.05, step: 1 },
+        detected: { from: 0.05, to: 0.4, step: 1 },
+        faces: { from: 0.4, to: 0.85, step: 2 },
+        encoded: { from: 0.85, to: 1, step: 2 },
+      },
+      async (image, progress) => {
+        const { blurFaces } = await import('../face-blurrer.server')
+        const out = await blurFaces(image, { blur: input.options.blur, signal: input.signal, progress })
+        return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, facesFound: out.facesFound }
+      },
+    ),
+  outputName: () => TOOLS['face-blurrer'].downloadName,
+  refundReason: refundWhenNoFace,
+}

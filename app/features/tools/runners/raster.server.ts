@@ -1,0 +1,41 @@
+// What the four raster tools' runners share: the checks that need no decode, the decode inside the
+// run (with its pixel limits), and the no-face refund of the two face tools.
+import type { ToolSlug } from '../catalog'
+import type { PhaseProgress, RgbaImage } from '../image'
+import { decodeToRgba, FIRST_FRAME_NOTE, readImageHeader, sniffImageType } from '../upload.server'
+import { runProgress, type PhaseSpan } from './progress'
+import type { Delivered, Inspected, RunInput } from './types'
+
+/** The real type from the bytes, then the header's pixel limits: nothing decoded yet. */
+export async function inspectRaster(tool: ToolSlug, bytes: Buffer): Promise<Inspected> {
+  await sniffImageType(bytes, tool)
+  const header = await readImageHeader(bytes)
+  return { width: header.width, height: header.height, notes: header.pages > 1 ? [FIRST_FRAME_NOTE] : [] }
+}
+
+/**
+ * A raster run: decode the upload (first frame, oriented, sRGB RGBA, pixel-limited), let the caller
+ * charge, then the tool's work, its phases reported through `plan` ('decoded' is the decode's share).
+ */
+export async function runRaster<Phase extends string>(
+  tool: ToolSlug,
+  input: RunInput<unknown>,
+  plan: Record<Phase | 'decoded', PhaseSpan>,
+  work: (image: RgbaImage, progress: PhaseProgress<Phase>) => Promise<Delivered>,
+): Promise<Delivered> {
+  const progress = runProgress(tool, input.progress, plan)
+  const image = await decodeToRgba(input.bytes)
+  input.signal.throwIfAborted()
+  await input.decoded?.()
+  progress.phase('decoded', 1)
+  const delivered = await work(image, progress.phase)
+  progress.done()
+  return delivered
+}
+
+export const NO_FACE_REFUND = 'Refund: no face found'
+
+/** No face means nothing was anonymised or restored, so nothing is owed (the picture still comes back). */
+export function refundWhenNoFace(delivered: Delivered): string | null {
+  return delivered.facesFound === 0 ? NO_FACE_REFUND : null
+}

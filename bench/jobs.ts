@@ -1,0 +1,85 @@
+// Tool runs through the queue against a direct call: the background remover on a photo resized to
+// about 1 MP, N runs each way, one after another, in one process (web + worker, PGlite in memory).
+// Through the queue is the whole path a spec endpoint takes (parse, charge + job in one transaction,
+// worker claim, run, outcome with the stored result, the answer); direct is the runner alone.
+// Then runs per minute with one worker process against two (bench/jobs-throughput.ts, PostgreSQL).
+import { execFileSync } from 'node:child_process'
+import { PGlite } from '@electric-sql/pglite'
+import { resetConfigForTests } from '../app/config.server'
+import { createPGliteHandle, pgliteOptions, useDatabaseHandle } from '../app/db/db.server'
+import { migrateToLatest } from '../app/db/migrate.server'
+import { resolveCaller } from '../app/features/credits/caller.server'
+import { grant } from '../app/features/credits/ledger.server'
+import { stopBoss } from '../app/features/queue/boss.server'
+import { runToolSubmission } from '../app/features/tools/jobs/submit.server'
+import { runnerFor } from '../app/features/tools/runners/index.server'
+import { onePhoto } from './jobs-photo'
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20)
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+
+export async function benchJobs() {
+  process.env.RATE_LIMITS = 'false'
+  process.env.TOOL_QUEUE_LIMIT = '1000'
+  process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn'
+  resetConfigForTests()
+  const handle = createPGliteHandle(new PGlite(pgliteOptions()))
+  await migrateToLatest(handle.db)
+  useDatabaseHandle(handle)
+  const bytes = await onePhoto()
+  const runner = runnerFor('background-remover')
+  const options = await runner.parseOptions({})
+
+  const headers = { 'x-facet-client-ip': '10.9.9.9' }
+  const visitor = await resolveCaller(new Request('http://localhost/', { headers }))
+  if (visitor.kind !== 'caller' || !visitor.setCookie) throw new Error('no visitor')
+  await grant({ accountId: visitor.caller.accountId, amount: RUNS * 2 + 10, kind: 'adjustment', description: 'bench' })
+  const cookie = visitor.setCookie.split(';')[0]!
+  const throughQueue = async () => {
+    const form = new FormData()
+    form.append('image', new File([new Uint8Array(bytes)], 'photo.jpg', { type: 'image/jpeg' }))
+    const request = new Request('http://localhost/api/remove-bg/', { method: 'POST', body: form, headers: { ...headers, cookie } })
+    const answer = await runToolSubmission(request, 'background-remover')
+    if (!answer.ok) throw new Error(`run failed: ${answer.error}`)
+  }
+  const directly = () => runner.run({ bytes, options, signal: new AbortController().signal, progress: () => {} })
+  // Warm-up (model load, pg-boss start), then the two ways alternate so a busy machine slows both alike.
+  await directly()
+  await throughQueue()
+  const direct: number[] = []
+  const queued: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    let started = performance.now()
+    await directly()
+    direct.push(performance.now() - started)
+    started = performance.now()
+    await throughQueue()
+    queued.push(performance.now() - started)
+  }
+  await stopBoss({ timeoutMs: 5_000 })
+  await handle.db.destroy()
+
+  const figures = {
+    runs: RUNS,
+    megapixels: 1.0,
+    directP50Ms: Math.round(percentile(direct, 50)),
+    directP95Ms: Math.round(percentile(direct, 95)),
+    queuedP50Ms: Math.round(percentile(queued, 50)),
+    queuedP95Ms: Math.round(percentile(queued, 95)),
+    addedP50Ms: Math.round(percentile(queued, 50) - percentile(direct, 50)),
+    addedP95Ms: Math.round(percentile(queued, 95) - percentile(direct, 95)),
+  }
+  console.table([figures])
+  // Whole processes on PostgreSQL, one after the other.
+  const throughput = [1, 2].map((workers) => {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/jobs-throughput.ts', String(workers)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+    return JSON.parse(out.trim().split('\n').pop()!) as { workers: number; jobs: number; seconds: number; runsPerMinute: number }
+  })
+  console.table(throughput)
+  return { ...figures, throughput }
+}

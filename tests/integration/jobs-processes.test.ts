@@ -1,0 +1,152 @@
+// Real processes on one PostgreSQL (a database of this test's own): this test process is the web-only
+// process (WORKER_CONCURRENCY=0), workers are `scripts/worker.ts` child processes. A worker killed with
+// SIGKILL mid-run loses nothing; SIGTERM drains; 20 jobs from 3 accounts over two workers are each
+// delivered once and paid once. PostgreSQL only (PGlite allows one process per data folder).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { resetConfigForTests } from '~/config.server'
+import { createPostgresHandle, getDb, useDatabaseHandle, type DatabaseHandle } from '~/db/db.server'
+import { migrateToLatest } from '~/db/migrate.server'
+import { stopBoss } from '~/features/queue/boss.server'
+import { findJob } from '~/features/tools/jobs/jobs.server'
+import { action as postJob } from '~/routes/api.jobs._index'
+import { balanceOf, fileOf, fixture, newUser, type TestCaller } from './tools-support'
+import { formRequest, readResult, routeArgs } from '../support/requests'
+
+const onPostgres = process.env.TEST_DB === 'postgres'
+const database = `jobs_processes_${process.pid}_${Date.now()}`
+const adminUrl = process.env.TEST_DATABASE_URL ?? ''
+const url = adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${database}`)
+const resultsKey = randomBytes(32).toString('hex')
+const children = new Set<ChildProcess>()
+let handle: DatabaseHandle
+
+function startWorker(name: string): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      RESULTS_KEY: resultsKey,
+      WORKER_CONCURRENCY: '1',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: `tests/.tmp/${database}-${name}`,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  children.add(child)
+  child.on('exit', () => children.delete(child))
+  return child
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))))
+}
+
+async function enqueue(caller: TestCaller, tool: string, image: Blob, fields: Record<string, string> = {}): Promise<string> {
+  const answer = await readResult(await postJob(routeArgs(formRequest('/api/jobs/', { tool, image, ...fields }, { headers: caller.headers }))))
+  expect(answer.status).toBe(202)
+  return answer.body.id
+}
+
+async function ledgerMatches(accountId: string): Promise<void> {
+  const row = await getDb()
+    .selectFrom('credit_accounts')
+    .select(['balance', sql<number>`(select coalesce(sum(delta), 0)::int from credit_transactions t where t.account_id = credit_accounts.id)`.as('sum')])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow()
+  expect(row.sum).toBe(row.balance)
+}
+
+const photo = () => fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg')
+
+describe.runIf(onPostgres)('jobs across real processes (PostgreSQL)', () => {
+  beforeAll(async () => {
+    const admin = createPostgresHandle(adminUrl, 1)
+    await sql`CREATE DATABASE ${sql.id(database)}`.execute(admin.db)
+    await admin.db.destroy()
+    process.env.WORKER_CONCURRENCY = '0'
+    // The 20 jobs are queued faster than two workers take them.
+    process.env.TOOL_QUEUE_LIMIT = '100'
+    process.env.RESULTS_KEY = resultsKey
+    resetConfigForTests()
+    handle = createPostgresHandle(url, 5)
+    await migrateToLatest(handle.db)
+    useDatabaseHandle(handle)
+  })
+
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL')
+    await stopBoss({ timeoutMs: 2_000 }).catch(() => {})
+    await handle?.db.destroy()
+    const admin = createPostgresHandle(adminUrl, 1)
+    await sql`DROP DATABASE IF EXISTS ${sql.id(database)} WITH (FORCE)`.execute(admin.db)
+    await admin.db.destroy()
+  })
+
+  it('a worker killed with SIGKILL mid-run: the job runs again on another worker, paid once', async () => {
+    const user = await newUser()
+    const balance = await balanceOf(user)
+    const first = startWorker('a')
+    // The enhancer on a 640×427 photo runs for several seconds: time to kill it mid-run.
+    const id = await enqueue(user, 'image-enhancer', photo())
+    await vi.waitFor(async () => expect((await findJob(id))?.status).toBe('running'), { timeout: 60_000, interval: 100 })
+    first.kill('SIGKILL')
+    await exited(first)
+    expect((await findJob(id))?.status).toBe('running')
+    startWorker('b')
+    await vi.waitFor(async () => expect((await findJob(id))?.status).toBe('succeeded'), { timeout: 120_000, interval: 250 })
+    const job = (await findJob(id))!
+    // Run again after the kill (a busy machine may add a retry; the outcome is still written once).
+    expect(job.attempts).toBeGreaterThanOrEqual(2)
+    expect(job.refunded).toBe(false)
+    expect(await balanceOf(user)).toBe(balance - 2)
+    await ledgerMatches(user.accountId)
+  }, 180_000)
+
+  it('20 jobs from 3 accounts over two workers: each delivered once, charges equal deliveries', async () => {
+    startWorker('c')
+    const callers = [await newUser(), await newUser(), await newUser()]
+    const before = await Promise.all(callers.map(balanceOf))
+    const ids: string[] = []
+    for (let i = 0; i < 20; i++) ids.push(await enqueue(callers[i % 3]!, 'background-remover', photo()))
+    await vi.waitFor(
+      async () => {
+        const open = await getDb().selectFrom('tool_jobs').select('id').where('id', 'in', ids).where('status', 'in', ['queued', 'running']).execute()
+        expect(open).toEqual([])
+      },
+      { timeout: 150_000, interval: 500 },
+    )
+    const jobs = await getDb().selectFrom('tool_jobs').select(['id', 'status', 'account_id', 'result_id']).where('id', 'in', ids).execute()
+    expect(jobs.filter((j) => j.status === 'succeeded' && j.result_id)).toHaveLength(20)
+    for (const [i, caller] of callers.entries()) {
+      const mine = jobs.filter((j) => j.account_id === caller.accountId).length
+      const charges = await getDb()
+        .selectFrom('credit_transactions')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('account_id', '=', caller.accountId)
+        .where('kind', '=', 'consume')
+        .executeTakeFirstOrThrow()
+      expect(charges.n).toBe(mine)
+      expect(await balanceOf(caller)).toBe(before[i]! - mine)
+      await ledgerMatches(caller.accountId)
+    }
+  }, 200_000)
+
+  it('SIGTERM drains: the running job finishes before the worker exits', async () => {
+    for (const child of children) {
+      child.kill('SIGTERM')
+      await exited(child)
+    }
+    const worker = startWorker('d')
+    const user = await newUser()
+    // The remover's run (about a second) fits the 20 s drain.
+    const id = await enqueue(user, 'background-remover', photo())
+    await vi.waitFor(async () => expect((await findJob(id))?.status).toBe('running'), { timeout: 60_000, interval: 100 })
+    worker.kill('SIGTERM')
+    expect(await exited(worker)).toBe(0)
+    expect((await findJob(id))?.status).toBe('succeeded')
+  }, 120_000)
+})
