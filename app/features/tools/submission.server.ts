@@ -33,6 +33,8 @@ export type ToolSubmission =
       remaining: number
       facesFound?: number
       gfpganAvailable?: boolean
+      /** X-Facet-Note: what the caller should know (the restorer's engine, a first frame used). */
+      note?: string
       resultId?: string
       headers: Record<string, string>
       /** The option fields as sent (blur, format, scale, background), for a page to show what it used. */
@@ -123,6 +125,7 @@ function replayedSubmission(
     remaining: remaining ?? 0,
     facesFound,
     gfpganAvailable,
+    note,
     resultId,
     headers,
     fieldValues: {},
@@ -299,6 +302,7 @@ export async function runToolSubmission(
       remaining,
       facesFound: delivered.facesFound,
       gfpganAvailable: delivered.gfpganAvailable,
+      note,
       resultId,
       headers,
       fieldValues: fields,
@@ -341,10 +345,9 @@ export function submissionResponse(submission: ToolSubmission): Response {
   if (runnerFor(submission.tool).answer === 'link' && submission.resultId) {
     headers.delete('Content-Disposition')
     headers.set('Content-Type', 'application/json')
-    return Response.json(
-      { restored_url: resultUrl(submission.resultId), gfpgan_available: submission.gfpganAvailable ?? false },
-      { headers },
-    )
+    // The note (which engine ran) rides in the body too, for clients that read only the JSON.
+    const body = { restored_url: resultUrl(submission.resultId), gfpgan_available: submission.gfpganAvailable ?? false }
+    return Response.json(submission.note ? { ...body, note: submission.note } : body, { headers })
   }
   headers.set('Content-Length', String(submission.bytes.byteLength))
   return new Response(new Uint8Array(submission.bytes), { status: 200, headers })

@@ -43,6 +43,7 @@ async function loadPostedResult(request: Request): Promise<ToolPageResult | null
     remaining: balance ?? 0,
     facesFound: info.runDetails.facesFound,
     gfpganAvailable: info.runDetails.gfpganAvailable,
+    note: info.runDetails.note,
     fieldValues,
   }
 }
