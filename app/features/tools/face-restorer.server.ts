@@ -116,7 +116,7 @@ function sampleBilinear(image: RawImage, x: number, y: number, out: number[]): v
   }
 }
 
-/** The template square's footprint, from the source picture's coordinates to the output's (×scale). */
+/** GFPGAN on one face: aligned from the source picture, pasted into the output at its scale (×1 or ×2). */
 async function restoreWithGfpgan(source: RgbaImage, output: RawImage, scale: number, face: Face): Promise<number> {
   const picture = rawOf(source)
   const { a, b, tx, ty } = similarityTransform(face.landmarks, FFHQ_TEMPLATE)
