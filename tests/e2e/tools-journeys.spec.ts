@@ -134,7 +134,7 @@ test('face blurrer: eight faces blurred and the count reported', async ({ page }
   }
 })
 
-test('face restorer: a restored portrait at the original size', async ({ page }, info) => {
+test('face restorer: a restored portrait at twice the size', async ({ page }, info) => {
   await open(page, info, '/tools/face-restorer', 'Face restorer')
   await expect(page.getByTestId('engine-label')).toHaveText(/GFPGAN v1.4 · signature detail|Fallback detail mode/)
   await screenshots(page, info, 'face-restorer-before')
@@ -143,7 +143,8 @@ test('face restorer: a restored portrait at the original size', async ({ page },
   await expect(page.getByTestId('download-box')).toContainText('Portrait ready', { timeout: 45_000 })
   await expect(page.getByTestId('download-box')).toContainText('Credits remaining: 3')
   const file = await clickDownload(page, page.getByTestId('download-link'))
-  expect(file).toMatchObject({ name: 'face-restored.png', format: 'png', width: 128, height: 128 })
+  // At 2×, as GFPGAN's --upscale 2 (decision 019).
+  expect(file).toMatchObject({ name: 'face-restored.png', format: 'png', width: 256, height: 256 })
   await screenshots(page, info, 'face-restorer-after')
 })
 

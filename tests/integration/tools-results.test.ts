@@ -74,12 +74,20 @@ describe('POST /api/face-retouch/restore/', () => {
       ),
     )
     expect(answer.status).toBe(200)
-    expect(answer.body).toEqual({ restored_url: expect.stringMatching(/^\/api\/results\/[0-9a-f-]{36}$/), gfpgan_available: expect.any(Boolean) })
+    // The engine that ran is named in the body and in X-Facet-Note.
+    const engine = answer.body.gfpgan_available ? /^Faces restored by GFPGAN/ : /^Fallback detail mode \(GFPGAN is not installed\)/
+    expect(answer.body).toEqual({
+      restored_url: expect.stringMatching(/^\/api\/results\/[0-9a-f-]{36}$/),
+      gfpgan_available: expect.any(Boolean),
+      note: expect.stringMatching(engine),
+    })
+    expect(answer.headers.get('X-Facet-Note')).toBe(answer.body.note)
     expect(answer.headers.get('X-Credits-Remaining')).toBe(String(balance - 2))
     const id = answer.body.restored_url.split('/').pop()
     const image = await getResult(id, user)
     expect(image.status).toBe(200)
-    expect((await sharp(Buffer.from(image.body)).metadata()).format).toBe('png')
+    // At 2× the input, as GFPGAN's --upscale 2.
+    expect(await sharp(Buffer.from(image.body)).metadata()).toMatchObject({ format: 'png', width: 128, height: 128 })
     expect((await getResult(id, await newVisitor())).status).toBe(404)
   })
 
@@ -93,6 +101,7 @@ describe('POST /api/face-retouch/restore/', () => {
     expect(answer.status).toBe(200)
     expect(answer.headers.get('X-Credits-Remaining')).toBe('5')
     expect(await balanceOf(visitor)).toBe(5)
+    expect(answer.body.note).toBeUndefined()
     const image = await getResult(answer.body.restored_url.split('/').pop(), visitor)
     expect(await sharp(Buffer.from(image.body)).metadata()).toMatchObject({ width: 451, height: 300 })
   })

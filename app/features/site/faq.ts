@@ -22,7 +22,7 @@ export function homeFaq(facts: { guestDaily: number; userFloor: number; signupBo
     {
       question: 'Do results keep the original quality?',
       answer:
-        'Yes. Results are encoded losslessly as PNG at the original resolution (the image enhancer upscales on ' +
+        'Yes. Results are encoded losslessly as PNG at the original resolution (the image enhancer and the face restorer upscale on ' +
         'purpose). The SVG converter lets you pick PNG, JPEG or WebP and the scale.',
     },
     {

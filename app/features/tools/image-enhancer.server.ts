@@ -4,7 +4,7 @@
 // output size from there (docs/decisions/011-enhancer-scale-and-budget.md; denoise strength: 014).
 import sharp from 'sharp'
 import type { PhaseProgress, RgbaImage, ToolOutput } from './image'
-import { assertRgbaImage, encodePng, isOpaque, resizeRaw, type RawImage } from './models/pixels.server'
+import { assertRgbaImage, encodePng, isOpaque, resizeRaw, withEnlargedAlpha, type RawImage } from './models/pixels.server'
 import { acquireSrModel, DEFAULT_DENOISE } from './models/denoise-models.server'
 import { upscale4x } from './models/super-resolution.server'
 
@@ -87,20 +87,7 @@ export async function enhanceImage(
     bytes = await encodePng(result)
   } else {
     // Transparency is kept: the alpha channel is enlarged with a plain resize, not by the model.
-    const alpha = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
-      .extractChannel(3)
-      .resize(plan.outputWidth, plan.outputHeight, { fit: 'fill', kernel: 'cubic' })
-      .toColourspace('b-w')
-      .raw()
-      .toBuffer()
-    const rgba = Buffer.allocUnsafe(plan.outputWidth * plan.outputHeight * 4)
-    for (let p = 0, i = 0, j = 0; p < alpha.length; p++, i += 3, j += 4) {
-      rgba[j] = result.data[i]
-      rgba[j + 1] = result.data[i + 1]
-      rgba[j + 2] = result.data[i + 2]
-      rgba[j + 3] = alpha[p]
-    }
-    bytes = await encodePng({ data: rgba, width: plan.outputWidth, height: plan.outputHeight, channels: 4 }, { keepAlpha: true })
+    bytes = await encodePng(await withEnlargedAlpha(result, image), { keepAlpha: true })
   }
   progress('encoding', 1)
   return {

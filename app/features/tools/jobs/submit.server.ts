@@ -51,6 +51,8 @@ export type ToolSubmission =
       remaining: number
       facesFound?: number
       gfpganAvailable?: boolean
+      /** X-Facet-Note: what the caller should know (the restorer's engine, a first frame used). */
+      note?: string
       resultId?: string
       jobId: string
       headers: Record<string, string>
@@ -321,6 +323,7 @@ export async function answerFromJob(
     remaining,
     facesFound: job.faces_found ?? undefined,
     gfpganAvailable: job.gfpgan_available ?? undefined,
+    note: job.note ?? undefined,
     resultId: job.result_id ?? undefined,
     jobId: job.id,
     headers,
@@ -343,10 +346,9 @@ export function submissionResponse(submission: ToolSubmission): Response {
   if (runner.answer === 'link' && submission.resultId) {
     headers.delete('Content-Disposition')
     headers.set('Content-Type', 'application/json')
-    return Response.json(
-      { restored_url: resultUrl(submission.resultId), gfpgan_available: submission.gfpganAvailable ?? false },
-      { headers },
-    )
+    // The note (which engine ran) rides in the body too, for clients that read only the JSON.
+    const body = { restored_url: resultUrl(submission.resultId), gfpgan_available: submission.gfpganAvailable ?? false }
+    return Response.json(submission.note ? { ...body, note: submission.note } : body, { headers })
   }
   headers.set('Content-Length', String(submission.bytes.byteLength))
   return new Response(new Uint8Array(submission.bytes), { status: 200, headers })

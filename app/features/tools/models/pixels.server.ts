@@ -229,3 +229,21 @@ export function blendThroughEllipse(target: RawImage, patch: RawImage, left: num
     }
   }
 }
+
+/** `rgb` (an enlarged picture) with `image`'s alpha channel enlarged to its size by a plain cubic resize, not by a model. */
+export async function withEnlargedAlpha(rgb: RawImage, image: RgbaImage): Promise<RawImage> {
+  const alpha = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
+    .extractChannel(3)
+    .resize(rgb.width, rgb.height, { fit: 'fill', kernel: 'cubic' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer()
+  const rgba = Buffer.allocUnsafe(rgb.width * rgb.height * 4)
+  for (let p = 0, i = 0, j = 0; p < alpha.length; p++, i += 3, j += 4) {
+    rgba[j] = rgb.data[i]
+    rgba[j + 1] = rgb.data[i + 1]
+    rgba[j + 2] = rgb.data[i + 2]
+    rgba[j + 3] = alpha[p]
+  }
+  return { data: rgba, width: rgb.width, height: rgb.height, channels: 4 }
+}

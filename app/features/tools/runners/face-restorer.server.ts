@@ -1,4 +1,5 @@
-// Face restorer: each face restored (GFPGAN when installed, else Fallback detail mode); no face found is refunded.
+// Face restorer: the portrait at 2×, each face restored (GFPGAN when installed, else Fallback detail
+// mode); the note names the engine that ran; no face found is refunded.
 import { TOOLS } from '../catalog'
 import { gfpganAvailable } from '../models/registry.server'
 import { inspectRaster, runRaster, refundWhenNoFace } from './raster.server'
@@ -15,12 +16,14 @@ export const faceRestorerRunner: ToolRunner<FaceRestorerOptions> = {
     runRaster(
       'face-restorer',
       input,
-      // Steps: 0 'Scanning facial landmarks', 1 'Rebuilding texture detail', 3 'Polishing final portrait'.
+      // Steps: 0 'Scanning facial landmarks', 1 'Rebuilding texture detail', 2 'Recovering light + contrast',
+      // 3 'Polishing final portrait'. The background's share is the larger: it is the whole frame.
       {
-        decoded: { from: 0, to: 0.05, step: 0 },
-        detected: { from: 0.05, to: 0.2, step: 1 },
-        faces: { from: 0.2, to: 0.85, step: 1 },
-        encoded: { from: 0.85, to: 1, step: 3 },
+        decoded: { from: 0, to: 0.03, step: 0 },
+        detected: { from: 0.03, to: 0.1, step: 1 },
+        background: { from: 0.1, to: 0.6, step: 1 },
+        faces: { from: 0.6, to: 0.9, step: 2 },
+        encoded: { from: 0.9, to: 1, step: 3 },
       },
       async (image, progress) => {
         const { restoreFaces } = await import('../face-restorer.server')
@@ -31,6 +34,7 @@ export const faceRestorerRunner: ToolRunner<FaceRestorerOptions> = {
           modelMs: out.modelMs,
           facesFound: out.facesFound,
           gfpganAvailable: out.gfpganAvailable,
+          note: out.note,
         }
       },
     ),

@@ -72,7 +72,11 @@ describe('runner progress from the work', () => {
   it('the face restorer reports its faces; a picture with no face is refunded', async () => {
     const restored = await runWithProgress('face-restorer', photo('degraded-face-crop-64px.jpg'))
     expectRisingToOne('face-restorer', restored.reports)
-    expect(restored.reports.map((r) => r.stage)).toContain('Rebuilding texture detail')
+    const stages = restored.reports.map((r) => r.stage)
+    for (const stage of ['Scanning facial landmarks', 'Rebuilding texture detail', 'Recovering light + contrast', 'Polishing final portrait']) {
+      expect(stages).toContain(stage)
+    }
+    expect(restored.delivered.note).toMatch(/^(Fallback detail mode|Faces restored by GFPGAN)/)
     const none = await runWithProgress('face-restorer', photo('noface-rocket.jpg'))
     expect(none.delivered.facesFound).toBe(0)
     expect(runnerFor('face-restorer').refundReason?.(none.delivered)).toBe('Refund: no face found')

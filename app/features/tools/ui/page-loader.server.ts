@@ -66,6 +66,7 @@ async function loadPosted(request: Request): Promise<{ pageResult: ToolPageResul
       remaining: balance ?? 0,
       facesFound: info.runDetails.facesFound,
       gfpganAvailable: info.runDetails.gfpganAvailable,
+      note: info.runDetails.note,
       fieldValues,
     },
     job,

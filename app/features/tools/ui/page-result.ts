@@ -13,6 +13,8 @@ export type ToolPageResult =
       remaining: number
       facesFound?: number
       gfpganAvailable?: boolean
+      /** What the run told the caller (X-Facet-Note): the restorer's engine, a first frame used. */
+      note?: string
       fieldValues?: Record<string, string>
     }
   | {
