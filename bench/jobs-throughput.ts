@@ -17,7 +17,7 @@ import { onePhoto } from './jobs-photo'
 const WORKERS = Number(process.argv[2] ?? 1)
 const JOBS = Number(process.env.BENCH_JOBS ?? 12)
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-const database = `bench_jobs_${process.pid}`
+const database = process.argv[3] ?? `bench_jobs_${process.pid}`
 const url = adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${database}`)
 const resultsKey = randomBytes(32).toString('hex')
 
@@ -62,7 +62,7 @@ try {
   await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))))
   await stopBoss({ timeoutMs: 2_000 })
   await handle.db.destroy()
-  await sql`DROP DATABASE IF EXISTS ${sql.id(database)} WITH (FORCE)`.execute(admin.db)
   await admin.db.destroy()
 }
+// The database is dropped by bench/jobs.ts once this process (and every pool in it) is gone.
 process.exit(0)

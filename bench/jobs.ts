@@ -6,7 +6,8 @@
 import { execFileSync } from 'node:child_process'
 import { PGlite } from '@electric-sql/pglite'
 import { resetConfigForTests } from '../app/config.server'
-import { createPGliteHandle, pgliteOptions, useDatabaseHandle } from '../app/db/db.server'
+import { sql } from 'kysely'
+import { createPGliteHandle, createPostgresHandle, pgliteOptions, useDatabaseHandle } from '../app/db/db.server'
 import { migrateToLatest } from '../app/db/migrate.server'
 import { resolveCaller } from '../app/features/credits/caller.server'
 import { grant } from '../app/features/credits/ledger.server'
@@ -76,10 +77,19 @@ export async function benchJobs() {
   }
   console.table([figures])
   // Whole processes on PostgreSQL, one after the other.
-  const throughput = [1, 2].map((workers) => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/jobs-throughput.ts', String(workers)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
-    return JSON.parse(out.trim().split('\n').pop()!) as { workers: number; jobs: number; seconds: number; runsPerMinute: number }
-  })
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const throughput = []
+  for (const workers of [1, 2]) {
+    const database = `bench_jobs_${process.pid}_${workers}`
+    try {
+      const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/jobs-throughput.ts', String(workers), database], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+      throughput.push(JSON.parse(out.trim().split('\n').pop()!) as { workers: number; jobs: number; seconds: number; runsPerMinute: number })
+    } finally {
+      const admin = createPostgresHandle(adminUrl, 1)
+      await sql`DROP DATABASE IF EXISTS ${sql.id(database)} WITH (FORCE)`.execute(admin.db)
+      await admin.db.destroy()
+    }
+  }
   console.table(throughput)
   return { ...figures, throughput }
 }

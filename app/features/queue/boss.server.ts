@@ -8,8 +8,9 @@ import { logger } from '~/utils/logger.server'
 import { existingSingleton, singleton } from '~/utils/singleton.server'
 
 // Supervision (expired jobs, lapsed heartbeats) every 10 s instead of pg-boss's 60: a job whose
-// worker died goes back to the queue within about two heartbeats.
-const SUPERVISION = { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 }
+// worker died goes back to the queue within about two heartbeats. The instance registry (the workers
+// /healthz lists) is refreshed every 10 s too.
+const SUPERVISION = { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10, instanceHeartbeatSeconds: 10 }
 
 function createBoss(handle: DatabaseHandle): PgBoss {
   if (handle.kind === 'pglite') {
