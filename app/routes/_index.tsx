@@ -18,7 +18,7 @@ export const meta: MetaFunction = () => [
   {
     name: 'description',
     content:
-      'Remove backgrounds, restore faces, enhance photos, blur faces and convert SVGs. Lossless results at the original resolution; uploads are never stored.',
+      'Remove backgrounds, restore faces, enhance photos, blur faces and convert SVGs. Lossless results at the original resolution; uploads are deleted when their run ends.',
   },
 ]
 
@@ -30,7 +30,7 @@ const FEATURED_TOOLS = [TOOLS['background-remover'], TOOLS['face-blurrer'], TOOL
 
 const STEPS = [
   { title: 'Upload', text: 'Drop a PNG, JPG, WebP, TIFF or SVG, up to 12 to 20 MB depending on the tool.' },
-  { title: 'Process', text: 'The model runs on our server in memory. Renders take seconds, depending on the tool and the image size.' },
+  { title: 'Process', text: 'The model runs on our servers; your upload is deleted when the run ends. Renders take seconds, depending on the tool and the image size.' },
   { title: 'Deliver', text: 'Download a lossless PNG at the original resolution, or the format you chose for SVGs.' },
 ] as const
 
@@ -71,7 +71,7 @@ export default function Home() {
             </h1>
             <p className="mt-5 text-lg leading-relaxed text-slate-600">
               Remove backgrounds, restore faces, enhance whole photos, anonymise crowds and export vector art. Results
-              keep the original resolution, and your uploads are never stored.
+              keep the original resolution, and your uploads are deleted when their run ends.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
               <Link to="/login" className={buttonClass('primary', 'px-6 py-3 text-base')}>

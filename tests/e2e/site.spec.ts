@@ -62,7 +62,7 @@ test('the home page links its calls to action to /login and shows the four FAQ a
   const faq = page.getByTestId('faq')
   await expect(faq.locator('details')).toHaveCount(4)
   await faq.getByText('What happens to the images I upload?').click()
-  await expect(faq.getByText(/never written to disk/)).toBeVisible()
+  await expect(faq.getByText(/deleted the moment the run ends/)).toBeVisible()
   await expect(page.getByTestId('logo-marquee')).toBeVisible()
   for (const image of await page.locator('main img').all()) {
     await expect(image).toHaveAttribute('width', /\d+/)

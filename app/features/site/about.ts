@@ -13,7 +13,7 @@ export const TIMELINE = [
   {
     year: 'Today',
     title: 'Five tools, one studio',
-    text: 'Background removal, face restoration, enhancement, face blurring and SVG export, metered by credits, with uploads that are never stored.',
+    text: 'Background removal, face restoration, enhancement, face blurring and SVG export, metered by credits, with uploads deleted as soon as their run ends.',
   },
 ] as const
 
@@ -24,6 +24,6 @@ export const VISION =
 
 export const VALUES = [
   { title: 'Quality first', text: 'Results at the original resolution, lossless, with no watermark.' },
-  { title: 'Privacy by default', text: 'Uploads live in memory only. What we must keep is encrypted and short-lived.' },
+  { title: 'Privacy by default', text: 'Uploads are deleted when their run ends. What we must keep is encrypted and short-lived.' },
   { title: 'Honest metering', text: 'A run costs credits only when it delivers. Failed runs are refunded, and every entry stays in your ledger.' },
 ] as const

@@ -16,8 +16,9 @@ export function homeFaq(facts: { guestDaily: number; userFloor: number; signupBo
     {
       question: 'What happens to the images I upload?',
       answer:
-        'Uploads are processed in memory and never written to disk or to the database. When a result is kept for a ' +
-        'download link, it is stored encrypted (AES-256-GCM) and deleted after 24 hours.',
+        'An upload waits for its run encrypted (AES-256-GCM) in the database, so that any of our workers can take it, and is ' +
+        'deleted the moment the run ends; it is never written to disk in the clear. When a result is kept for a download ' +
+        'link, it is stored encrypted too and deleted after 24 hours.',
     },
     {
       question: 'Do results keep the original quality?',

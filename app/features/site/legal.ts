@@ -1,5 +1,5 @@
 // Terms of service and privacy policy (spec §2). Retention is stated as the product really works:
-// uploads are never stored; results kept for a download link are encrypted and deleted after 24 hours.
+// uploads are kept encrypted until their run ends; results kept for a download link are encrypted and deleted after 24 hours.
 export const LEGAL_LAST_UPDATED = 'October 16, 2025'
 
 export interface LegalSection {
@@ -124,7 +124,7 @@ export function privacyPolicy(supportEmail: string): LegalDocument {
         id: 'deletion',
         heading: '5. Deletion of uploaded images',
         paragraphs: [
-          'Uploaded images are processed in memory and are never written to disk or to the database: they are gone when the request ends.',
+          'An uploaded image is kept, encrypted with AES-256-GCM, only while its run waits or runs, so that any of our processing servers can take it; it is deleted when the run ends, whether it succeeded or failed.',
           'When a result is kept so that you can download it later, it is stored encrypted and deleted automatically after 24 hours.',
         ],
       },

@@ -54,7 +54,7 @@ export function SiteFooter({ supportEmail, statusPageUrl }: { supportEmail: stri
       </div>
       <div className="border-t border-slate-200">
         <p className="mx-auto max-w-6xl px-4 py-5 text-xs text-slate-500 sm:px-6">
-          © {new Date().getFullYear()} Facet Studio. Uploads are processed in memory and never stored.
+          © {new Date().getFullYear()} Facet Studio. Uploads are kept encrypted only until their run ends.
         </p>
       </div>
     </footer>
