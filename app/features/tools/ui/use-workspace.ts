@@ -1,0 +1,88 @@
+// What the workspace adds around useToolRun: the file's checks before upload (real type from its
+// bytes, size), the chosen image's size (for the stage's shape), scrolling the stage into view when a
+// run starts, and moving focus to the outcome and announcing it when the run ends.
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
+import { browserCanShow, inspectFile } from './file-checks'
+import type { RunStatus } from './use-tool-run'
+
+/** The part of useToolRun's answer the workspace reads. */
+export interface RunLike {
+  file: File | null
+  fileUrl: string | null
+  status: RunStatus
+  progress: ProgressStep | null
+  error: string | null
+  remaining: number | null
+  selectFile: (file: File | null) => string | null
+}
+
+export interface ImageSize {
+  width: number
+  height: number
+}
+
+export function useWorkspace(tool: ToolDefinition, run: RunLike) {
+  const [checking, setChecking] = useState(false)
+  const [rejection, setRejection] = useState<string | null>(null)
+  const [size, setSize] = useState<ImageSize | null>(null)
+  const stageRef = useRef<HTMLDivElement>(null)
+  const outcomeRef = useRef<HTMLElement>(null)
+  const inputRef = useRef<HTMLInputElement>(null)
+  const pending = useRef(0)
+  const { selectFile } = run
+
+  /** Checks a file from the picker, a drop, a paste or a sample, then hands it to the run. */
+  const choose = useCallback(
+    async (file: File | null) => {
+      const ticket = ++pending.current
+      setRejection(null)
+      setSize(null)
+      if (!file) {
+        selectFile(null)
+        return
+      }
+      setChecking(true)
+      const verdict = await inspectFile(tool, file)
+      if (ticket !== pending.current) return
+      setChecking(false)
+      if (!verdict.ok) {
+        selectFile(null)
+        if (inputRef.current) inputRef.current.value = ''
+        setRejection(verdict.message)
+        return
+      }
+      selectFile(verdict.file)
+      if (browserCanShow(verdict.type)) {
+        try {
+          const bitmap = await createImageBitmap(verdict.file)
+          if (ticket === pending.current) setSize({ width: bitmap.width, height: bitmap.height })
+          bitmap.close()
+        } catch {
+          // An SVG without intrinsic size cannot be measured this way: the stage keeps its default shape.
+        }
+      }
+    },
+    [tool, selectFile],
+  )
+
+  // A run that starts brings the stage (preview, progress, then result and download) into view.
+  const previous = useRef<RunStatus>(run.status)
+  useEffect(() => {
+    const before = previous.current
+    previous.current = run.status
+    if (run.status === 'processing' && before !== 'processing') {
+      stageRef.current?.scrollIntoView({ block: 'start', behavior: prefersReducedMotion() ? 'auto' : 'smooth' })
+    }
+    if (before === 'processing' && (run.status === 'complete' || run.status === 'error')) {
+      // After the outcome has rendered: focus lands on its heading, which the screen reader reads.
+      window.requestAnimationFrame(() => outcomeRef.current?.focus({ preventScroll: true }))
+    }
+  }, [run.status])
+
+  return { checking, rejection, size, choose, stageRef, outcomeRef, inputRef }
+}
+
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches
+}
