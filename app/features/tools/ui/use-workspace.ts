@@ -74,7 +74,8 @@ export function useWorkspace(tool: ToolDefinition, run: RunLike) {
     if (run.status === 'processing' && before !== 'processing') {
       stageRef.current?.scrollIntoView({ block: 'start', behavior: prefersReducedMotion() ? 'auto' : 'smooth' })
     }
-    if (before === 'processing' && (run.status === 'complete' || run.status === 'error')) {
+    // A run that ends (or is refused before sending, like a visitor's SVG conversion) moves focus.
+    if (before !== run.status && (run.status === 'complete' || run.status === 'error')) {
       // After the outcome has rendered: focus lands on its heading, which the screen reader reads.
       window.requestAnimationFrame(() => outcomeRef.current?.focus({ preventScroll: true }))
     }

@@ -44,8 +44,9 @@ export function workspacePhase(input: PhaseInput): WorkspacePhase {
   if (input.rejection) return 'rejected'
   if (status === 'processing') return input.progress?.message === tool.steps[0].message ? 'uploading' : 'processing'
   if (status === 'complete') return input.facesFound === 0 ? 'no-face' : 'done'
-  if (status === 'error') return input.needsSignIn ? 'sign-in' : 'failed'
   const short = input.balance !== null && input.balance < input.cost
+  // A failure that leaves the balance short (a 402, or a charge elsewhere meanwhile) says what to do about it.
+  if (status === 'error') return input.needsSignIn ? 'sign-in' : short ? 'no-credits' : 'failed'
   if (status === 'ready') return short ? 'no-credits' : 'chosen'
   const job = input.job
   if (job) {
