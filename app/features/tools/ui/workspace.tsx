@@ -350,26 +350,25 @@ function Samples({ tool, onPick, disabled }: { tool: ToolDefinition; onPick: (fi
 
 function FileBar({ tool, file, status, inputId: id, locked }: { tool: ToolDefinition; file: File; status: RunLike['status']; inputId: string; locked: boolean }) {
   return (
-    <div className="flex flex-wrap items-center justify-between gap-2 rounded-xl bg-slate-50 px-3 py-2 text-sm">
-      <dl className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-3" data-testid="file-summary" aria-label="Chosen file">
-        <dt className="sr-only">Name</dt>
-        <dd className="min-w-0 max-w-full truncate font-medium text-slate-900" title={file.name}>
+    <div className="flex items-center gap-3 rounded-xl bg-slate-50 px-3 py-2 text-sm">
+      <div className="min-w-0 flex-1" role="group" aria-label="Chosen file" data-testid="file-summary">
+        <p className="truncate font-medium text-slate-900" title={file.name}>
           {file.name}
-        </dd>
-        <dt className="sr-only">Size</dt>
-        <dd className="text-xs text-slate-600">{formatMegabytes(file.size)}</dd>
-        <dt className="sr-only">Type</dt>
-        <dd className="text-xs text-slate-600">{file.type || 'unknown type'}</dd>
-      </dl>
-      <StatusBadge tool={tool.slug} status={status} />
+        </p>
+        <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
+          <span>{formatMegabytes(file.size)}</span>
+          <span>{file.type || 'unknown type'}</span>
+          <StatusBadge tool={tool.slug} status={status} />
+        </p>
+      </div>
       <label
         htmlFor={id}
-        className={`inline-flex min-h-9 items-center rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-800 ${
+        className={`inline-flex min-h-10 shrink-0 items-center rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-800 ${
           locked ? 'cursor-not-allowed opacity-50' : 'cursor-pointer hover:bg-slate-100'
         } [.peer:focus-visible~*_&]:outline-2 [.peer:focus-visible~*_&]:outline-offset-2 [.peer:focus-visible~*_&]:outline-indigo-600`}
         data-testid="choose-another"
       >
-        Choose another
+        Change<span className="sr-only"> image</span>
       </label>
     </div>
   )
