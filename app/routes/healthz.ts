@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { config } from '~/config.server'
 import { getDb, databaseHandle } from '~/db/db.server'
 import { modelStatus } from '~/features/tools/models/registry.server'
 import { toolQueue } from '~/features/tools/queue.server'
@@ -6,16 +7,18 @@ import { toolQueue } from '~/features/tools/queue.server'
 export async function loader() {
   const models = await modelStatus()
   const queue = toolQueue().stats()
+  // Mail links are built from PUBLIC_URL: a default left in place while listening elsewhere is reported.
+  const publicUrl = { value: config().PUBLIC_URL, warning: config().publicUrlWarning }
   try {
     await sql`select 1`.execute(getDb())
   } catch (error) {
     return Response.json(
-      { status: 'error', database: { ok: false, error: (error as Error).message }, models, queue },
+      { status: 'error', database: { ok: false, error: (error as Error).message }, models, queue, publicUrl },
       { status: 503, headers: { 'Cache-Control': 'no-store' } },
     )
   }
   return Response.json(
-    { status: 'ok', database: { ok: true, kind: databaseHandle().kind }, models, queue },
+    { status: 'ok', database: { ok: true, kind: databaseHandle().kind }, models, queue, publicUrl },
     { headers: { 'Cache-Control': 'no-store' } },
   )
 }

@@ -8,4 +8,9 @@ describe('GET /healthz', () => {
     expect(status).toBe(200)
     expect(body.database).toEqual({ ok: true, kind: process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite' })
   })
+
+  it('says which PUBLIC_URL mail links use, and whether it looks wrong', async () => {
+    const { body } = await readResult(await loader())
+    expect(body.publicUrl).toEqual({ value: expect.stringMatching(/^https?:\/\//), warning: null })
+  })
 })
