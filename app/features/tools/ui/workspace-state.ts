@@ -118,7 +118,7 @@ export function announcement(phase: WorkspacePhase, detail: { doneTitle: string;
     case 'no-face':
       return NO_FACE_MESSAGE
     case 'failed':
-      return `${detail.error ?? 'The run failed'}. ${NOT_CHARGED_AFTER_FAILURE}`
+      return `${(detail.error ?? 'The run failed').replace(/\.$/, '')}. ${NOT_CHARGED_AFTER_FAILURE}`
     case 'no-credits':
       return detail.error ?? 'Not enough credits for this run.'
     case 'sign-in':
