@@ -13,12 +13,24 @@ function Stars({ rating }: { rating: number }) {
   )
 }
 
+const INK = '#0f172a'
+
+/** White or ink, whichever contrasts more with the avatar's colour (WCAG relative luminance). */
+export function initialsColour(hex: string): string {
+  const channels = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+  const [r, g, b] = channels.map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+  const againstWhite = 1.05 / (luminance + 0.05)
+  const againstInk = (luminance + 0.05) / 0.0595
+  return againstWhite >= againstInk ? '#ffffff' : INK
+}
+
 function Avatar({ initials, colour }: Testimonial['avatar']) {
   return (
     <span
       aria-hidden="true"
-      className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-sm font-bold text-white"
-      style={{ backgroundColor: colour }}
+      className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-sm font-bold"
+      style={{ backgroundColor: colour, color: initialsColour(colour) }}
     >
       {initials}
     </span>

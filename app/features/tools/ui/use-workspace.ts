@@ -26,6 +26,8 @@ export function useWorkspace(tool: ToolDefinition, run: RunLike) {
   const [checking, setChecking] = useState(false)
   const [rejection, setRejection] = useState<string | null>(null)
   const [size, setSize] = useState<ImageSize | null>(null)
+  /** A raster file the browser could not decode: shown as a placeholder, never as a broken image. */
+  const [unreadable, setUnreadable] = useState(false)
   const stageRef = useRef<HTMLDivElement>(null)
   const outcomeRef = useRef<HTMLElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
@@ -38,6 +40,7 @@ export function useWorkspace(tool: ToolDefinition, run: RunLike) {
       const ticket = ++pending.current
       setRejection(null)
       setSize(null)
+      setUnreadable(false)
       if (!file) {
         selectFile(null)
         return
@@ -45,23 +48,31 @@ export function useWorkspace(tool: ToolDefinition, run: RunLike) {
       setChecking(true)
       const verdict = await inspectFile(tool, file)
       if (ticket !== pending.current) return
-      setChecking(false)
       if (!verdict.ok) {
+        setChecking(false)
         selectFile(null)
         if (inputRef.current) inputRef.current.value = ''
         setRejection(verdict.message)
         return
       }
-      selectFile(verdict.file)
+      // Measured before it is shown: the stage takes the image's shape, and a damaged file is known.
+      let measured: ImageSize | null = null
+      let broken = false
       if (browserCanShow(verdict.type)) {
         try {
           const bitmap = await createImageBitmap(verdict.file)
-          if (ticket === pending.current) setSize({ width: bitmap.width, height: bitmap.height })
+          measured = { width: bitmap.width, height: bitmap.height }
           bitmap.close()
         } catch {
-          // An SVG without intrinsic size cannot be measured this way: the stage keeps its default shape.
+          // An SVG without an intrinsic size cannot be measured this way and keeps the default shape.
+          broken = verdict.type !== 'image/svg+xml'
         }
       }
+      if (ticket !== pending.current) return
+      setChecking(false)
+      setSize(measured)
+      setUnreadable(broken)
+      selectFile(verdict.file)
     },
     [tool, selectFile],
   )
@@ -81,7 +92,7 @@ export function useWorkspace(tool: ToolDefinition, run: RunLike) {
     }
   }, [run.status])
 
-  return { checking, rejection, size, choose, stageRef, outcomeRef, inputRef }
+  return { checking, rejection, size, unreadable, choose, stageRef, outcomeRef, inputRef }
 }
 
 function prefersReducedMotion(): boolean {

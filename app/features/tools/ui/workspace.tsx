@@ -146,7 +146,11 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     : run.progress
 
   const hasFile = Boolean(run.file)
-  const fileView = hasFile ? (props.chosenView ?? <ChosenPreview file={run.file!} url={run.fileUrl} size={ws.size} />) : null
+  const fileView = hasFile
+    ? ws.unreadable
+      ? <NoPreview file={run.file!} reason="unreadable" />
+      : (props.chosenView ?? <ChosenPreview file={run.file!} url={run.fileUrl} size={ws.size} />)
+    : null
   const outcome = (title: string, tone: PanelTone, body: ReactNode) => (
     <StatePanel tone={tone} title={title} focusRef={ws.outcomeRef} testId={`state-${phase}`}>
       {body}
@@ -166,7 +170,8 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     stage = (
       <>
         {hasFile ? <FileBar tool={tool} file={run.file!} status={run.status} inputId={inputId(tool)} locked={locked} /> : null}
-        <div className={busy ? 'opacity-60 transition-opacity' : undefined}>{fileView}</div>
+        {/* While the run works only the pictures dim: the captions keep their contrast. */}
+        <div className={busy ? '[&_img]:opacity-60' : undefined}>{fileView}</div>
         {phase === 'no-face'
           ? outcome('No faces found', 'amber', <p>{NO_FACE_MESSAGE}. Try a photo in which the faces are clearly visible.</p>)
           : null}
@@ -215,8 +220,10 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
               accept={tool.accept}
               // Without JavaScript the browser itself refuses a post with no file; with it, the button does.
               required={!hydrated}
-              disabled={locked}
-              aria-describedby={`${inputId(tool)}-hint`}
+              disabled={locked || phase === 'no-credits'}
+              // Its own name: the drop target (its visible label) is not shown in every state.
+              aria-label={tool.fileField === 'svg' ? 'Choose an SVG file' : 'Choose an image'}
+              aria-describedby={phase === 'no-credits' || phase === 'model-missing' ? undefined : `${inputId(tool)}-hint`}
               onChange={(event) => void ws.choose(event.currentTarget.files?.[0] ?? null)}
               className="peer sr-only"
               data-testid="file-input"
@@ -395,16 +402,25 @@ export function ChosenPreview({ file, url, size }: { file: File; url: string | n
   )
 }
 
-function NoPreview({ file }: { file: File }) {
+const NO_PREVIEW_WORDS = {
+  tiff: { title: 'TIFF image · no preview', text: 'Browsers cannot show TIFF files. The file is ready to run; the result will show here.' },
+  unreadable: {
+    title: 'No preview',
+    text: 'The browser could not draw this image: it may be damaged. You can still run it; the server checks it and charges nothing if it cannot be read.',
+  },
+}
+
+function NoPreview({ file, reason = 'tiff' }: { file: File; reason?: keyof typeof NO_PREVIEW_WORDS }) {
+  const words = NO_PREVIEW_WORDS[reason]
   return (
     <div
       role="img"
-      aria-label={`${file.name}: no preview, browsers cannot show TIFF`}
+      aria-label={`${file.name}: ${words.title}`}
       className="flex min-h-48 flex-col items-center justify-center gap-1 rounded-xl border border-slate-200 bg-slate-100 p-6 text-center"
       data-testid="no-preview"
     >
-      <span className="text-base font-semibold text-slate-800">TIFF image · no preview</span>
-      <span className="text-sm text-slate-600">Browsers cannot show TIFF files. The file is ready to run; the result will show here.</span>
+      <span className="text-base font-semibold text-slate-800">{words.title}</span>
+      <span className="text-sm text-slate-600">{words.text}</span>
     </div>
   )
 }

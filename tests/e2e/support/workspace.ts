@@ -1,0 +1,59 @@
+// Helpers for the workspace's visual and accessibility checks: the two screen sizes of issue 13, an
+// axe-core pass that fails on any serious or critical violation, and screenshots compared with the
+// committed baselines (toHaveScreenshot), with what varies from run to run hidden or masked.
+import path from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Locator, type Page, type Route } from '@playwright/test'
+
+export const SIZES = [
+  { name: 'phone', width: 360, height: 740 },
+  { name: 'desktop', width: 1280, height: 800 },
+] as const
+export type Size = (typeof SIZES)[number]
+
+const SCREENSHOT_STYLE = path.resolve('tests/e2e/support/screenshot.css')
+
+/** No serious or critical axe-core violation on the page as it is now. */
+export async function expectAccessible(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+  const blocking = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)
+  expect(blocking, `axe-core on ${label}`).toEqual([])
+}
+
+/** The visual baseline of what the screen shows now (not the whole page), plus the axe pass. */
+export async function expectState(page: Page, name: string, options: { mask?: Locator[] } = {}) {
+  await expectAccessible(page, name)
+  await page.evaluate(() => document.fonts.ready)
+  await expect(page).toHaveScreenshot(`${name}.png`, {
+    animations: 'disabled',
+    caret: 'hide',
+    stylePath: SCREENSHOT_STYLE,
+    mask: options.mask,
+    maxDiffPixelRatio: 0.01,
+  })
+}
+
+/** Holds the next tool POST until release() is called: the processing state can then be looked at
+ * for as long as needed, and the run itself is the server's real one. */
+export async function holdToolRequest(page: Page) {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  let seen!: () => void
+  const arrived = new Promise<void>((resolve) => (seen = resolve))
+  const handler = async (route: Route) => {
+    if (route.request().method() !== 'POST') return route.continue()
+    seen()
+    await released
+    await route.continue()
+  }
+  await page.route(/\/api\/.+/, handler)
+  return {
+    arrived,
+    release: async () => {
+      release()
+      await page.unroute(/\/api\/.+/, handler)
+    },
+  }
+}
