@@ -13,7 +13,8 @@ function Stars({ rating }: { rating: number }) {
   )
 }
 
-const INK = '#0f172a'
+// slate-950: dark enough that every avatar colour reaches 4.5:1 with one of the two.
+const INK = '#020617'
 
 /** White or ink, whichever contrasts more with the avatar's colour (WCAG relative luminance). */
 export function initialsColour(hex: string): string {
@@ -21,7 +22,7 @@ export function initialsColour(hex: string): string {
   const [r, g, b] = channels.map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
   const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
   const againstWhite = 1.05 / (luminance + 0.05)
-  const againstInk = (luminance + 0.05) / 0.0595
+  const againstInk = (luminance + 0.05) / 0.0514
   return againstWhite >= againstInk ? '#ffffff' : INK
 }
 

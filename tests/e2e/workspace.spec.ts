@@ -53,7 +53,7 @@ for (const size of SIZES) {
         await expect(page.getByTestId('process-button')).toBeDisabled()
         // The stage message and percentage move with the run: masked in the baseline.
         await expectState(page, `${tool.slug}-processing-${size.name}`, { mask: [page.getByTestId('progress-panel')] })
-        await held.release()
+        held.release()
 
         await expect(stage(page)).toHaveAttribute('data-phase', 'done', { timeout: 45_000 })
         await expect(page.getByTestId('download-link')).toBeInViewport({ ratio: 1 })

@@ -63,8 +63,9 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
   const hasSource = Boolean(run.file) || Boolean(pageOk)
   // Without JavaScript the page knows the applied radius only when the server echoes the fields.
   const pageBlurKnown = Boolean(pageOk?.fieldValues?.blur)
+  // No face found: no blur was applied, whatever the slider says.
   const radiusState: 'applied' | 'preview' | 'none' =
-    run.result || (pageOk && pageBlurKnown) ? 'applied' : run.file ? 'preview' : 'none'
+    faces === 0 ? 'none' : run.result || (pageOk && pageBlurKnown) ? 'applied' : run.file ? 'preview' : 'none'
   const radius = run.result ? run.result.blur : pageOk ? initialBlur : blur
 
   const options = (

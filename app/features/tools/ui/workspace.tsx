@@ -195,7 +195,8 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     )
   }
 
-  const showProgress = progress && (busy || phase === 'done' || phase === 'failed' || phase === 'no-face')
+  // Not after a blur that found no face: its last stage ('Anonymization sealed') would not be true.
+  const showProgress = progress && (busy || phase === 'done' || phase === 'failed')
 
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-4 sm:px-6 sm:py-6">
