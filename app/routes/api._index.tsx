@@ -153,7 +153,7 @@ export default function ApiTeaser() {
           </div>
           <figure className="m-0 overflow-hidden rounded-2xl bg-slate-900 shadow-xl">
             <figcaption className="border-b border-white/10 px-4 py-2 text-xs text-slate-400">Sample request (preview; subject to change)</figcaption>
-            <pre className="overflow-x-auto p-4 text-sm leading-relaxed text-emerald-200">
+            <pre tabIndex={0} className="overflow-x-auto p-4 text-sm leading-relaxed text-emerald-200">
               <code>{SAMPLE}</code>
             </pre>
           </figure>

@@ -88,7 +88,13 @@ export function useWorkspace(tool: ToolDefinition, run: RunLike) {
     // A run that ends (or is refused before sending, like a visitor's SVG conversion) moves focus.
     if (before !== run.status && (run.status === 'complete' || run.status === 'error')) {
       // After the outcome has rendered: focus lands on its heading, which the screen reader reads.
-      window.requestAnimationFrame(() => outcomeRef.current?.focus({ preventScroll: true }))
+      window.requestAnimationFrame(() => {
+        const outcome = outcomeRef.current
+        if (!outcome) return
+        outcome.focus({ preventScroll: true })
+        // Only as far as needed: an outcome already on screen stays where it is.
+        outcome.scrollIntoView({ block: 'nearest', behavior: prefersReducedMotion() ? 'auto' : 'smooth' })
+      })
     }
   }, [run.status])
 

@@ -309,7 +309,7 @@ function DropTarget({
       ) : null}
       {hydrated ? null : (
         // The browser shows no file name once its own control is hidden: this line appears when one is chosen.
-        <span className="hidden rounded-lg bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 [.peer:valid~&]:block" data-testid="chosen-no-js">
+        <span className="hidden rounded-lg bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 [.peer:valid~*_&]:block" data-testid="chosen-no-js">
           File chosen. Press “{processLabel}”.
         </span>
       )}
