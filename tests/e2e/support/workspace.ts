@@ -3,7 +3,7 @@
 // committed baselines (toHaveScreenshot), with what varies from run to run hidden or masked.
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type Locator, type Page, type Route } from '@playwright/test'
+import { expect, test, type Locator, type Page, type Route } from '@playwright/test'
 
 export const SIZES = [
   { name: 'phone', width: 360, height: 740 },
@@ -13,9 +13,26 @@ export type Size = (typeof SIZES)[number]
 
 const SCREENSHOT_STYLE = path.resolve('tests/e2e/support/screenshot.css')
 
-/** No serious or critical axe-core violation on the page as it is now. */
+/** No serious or critical axe-core violation on the page as it is now. axe-core runs as script in
+ * the page: for the no-JS project the page's HTML (without its scripts, so it stays exactly as the
+ * server drew it) is checked in a scripted twin at the same address and size. */
 export async function expectAccessible(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+  let target = page
+  let twin: Page | null = null
+  if (test.info().project.use.javaScriptEnabled === false) {
+    const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, '')
+    const browser = page.context().browser()!
+    // Test contexts inherit the project's options: scripting is switched back on explicitly.
+    const context = await browser.newContext({ viewport: page.viewportSize(), javaScriptEnabled: true })
+    twin = await context.newPage()
+    // The same address answers the captured HTML; its stylesheets and images come from the server.
+    const address = page.url()
+    await twin.route((url) => url.toString() === address, (route) => route.fulfill({ body: html, contentType: 'text/html' }))
+    await twin.goto(address)
+    target = twin
+  }
+  const results = await new AxeBuilder({ page: target }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+  if (twin) await twin.context().close()
   const blocking = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)

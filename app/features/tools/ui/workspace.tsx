@@ -170,6 +170,11 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     stage = (
       <>
         {hasFile ? <FileBar tool={tool} file={run.file!} status={run.status} inputId={inputId(tool)} locked={locked} /> : null}
+        {shownJob && busy ? (
+          <p className="rounded-xl bg-slate-50 p-4 text-sm text-slate-800" data-testid="job-waiting">
+            Your image is being processed. This page refreshes itself until the result is ready.
+          </p>
+        ) : null}
         {/* While the run works only the pictures dim: the captions keep their contrast. */}
         <div className={busy ? '[&_img]:opacity-60' : undefined}>{fileView}</div>
         {phase === 'no-face'
@@ -248,7 +253,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
                 label={props.processLabel}
                 busyLabel={props.busyLabel}
               />
-              {tool.signInRequired ? <p className="text-xs font-medium text-amber-900">Requires a Facet Studio account</p> : null}
+              {tool.signInRequired && !signedIn ? <p className="text-xs font-medium text-amber-900">Requires a Facet Studio account</p> : null}
             </div>
             {props.notes}
             {props.extra}
