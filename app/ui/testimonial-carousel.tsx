@@ -79,7 +79,8 @@ export function TestimonialCarousel({
 
   if (!hydrated) {
     return (
-      <ul className="-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-4" aria-label="Testimonials">
+      // Focusable, so a keyboard can scroll the row (it is a scrolling region without JavaScript).
+      <ul tabIndex={0} className="-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-4 focus-visible:outline-2 focus-visible:outline-indigo-600" aria-label="Testimonials">
         {testimonials.map((t) => (
           <li key={t.name} className="w-[85%] max-w-md shrink-0 snap-start">
             <TestimonialCard t={t} />
