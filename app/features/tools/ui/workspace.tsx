@@ -162,9 +162,12 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     stage = outcome(MODEL_MISSING_TITLE, 'amber', <ModelMissingText models={missingModels} />)
   } else if (phase === 'done') {
     stage = (
+      <>
+      {hasFile ? <FileBar tool={tool} file={run.file!} status={run.status} inputId={inputId(tool)} locked={locked} /> : null}
       <div ref={ws.outcomeRef as React.RefObject<HTMLDivElement>} tabIndex={-1} className="space-y-3 rounded-xl outline-none" aria-label={props.doneTitle} data-testid="state-done">
         {run.status === 'complete' ? props.resultView : shownJob ? <JobResult job={shownJob} title={props.doneTitle} /> : props.pageResultView}
       </div>
+      </>
     )
   } else if (hasFile || phase === 'uploading' || phase === 'processing' || (phase === 'failed' && run.status === 'error')) {
     stage = (
