@@ -255,3 +255,12 @@ test.describe('every page passes axe-core at both sizes', () => {
     })
   }
 })
+
+test('prices read the same on /pricing and /credits', async ({ page }) => {
+  for (const path of ['/pricing', '/credits']) {
+    await page.goto(path)
+    const main = page.getByRole('main')
+    for (const price of ['$9', '$39', '$129']) await expect(main.getByText(price, { exact: true }).first()).toBeVisible()
+    await expect(main.getByText(/\$\d+\.00\b/)).toHaveCount(0)
+  }
+})
