@@ -230,6 +230,8 @@ test.describe('every page passes axe-core at both sizes', () => {
   const PAGES = ['/', '/about', '/api', '/contact', '/pricing', '/credits', '/login', '/login?mode=register', '/login?forgot=1', '/verify-email', '/terms', '/privacy', '/no-such-page']
   for (const size of SIZES) {
     test(`public pages at ${size.width}×${size.height}`, async ({ page }) => {
+      // Thirteen pages, each checked in a twin without JavaScript: more than one test's usual minute.
+      test.setTimeout(240_000)
       await page.setViewportSize(size)
       for (const path of PAGES) {
         await page.goto(path)

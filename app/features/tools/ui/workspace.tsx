@@ -452,10 +452,8 @@ export function StageCompare({
   if (!before) {
     // A TIFF original cannot be drawn: the result alone, said so.
     return (
-      <figure className="m-0 mx-auto" style={fit}>
-        <div className="checkerboard overflow-hidden rounded-xl">
-          <img src={after.src} alt={after.alt} className="block h-auto w-full object-contain" style={after.style} data-testid="result-image" />
-        </div>
+      <figure className="m-0">
+        <StageResultImage src={after.src} alt={after.alt} checkerboard />
         <figcaption className="mt-1 text-center text-xs text-slate-600">{after.label} · the TIFF original cannot be shown beside it</figcaption>
       </figure>
     )
