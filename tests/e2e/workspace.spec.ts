@@ -27,7 +27,8 @@ const stage = (page: Page) => page.getByTestId('stage')
 
 for (const size of SIZES) {
   test.describe(`${size.width}×${size.height}`, () => {
-    test.use({ viewport: { width: size.width, height: size.height } })
+    // Scrolls happen at once, not smoothly: the screen settles where it ends, the same every run.
+    test.use({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' })
 
     for (const tool of TOOLS) {
       test(`${tool.name}: empty, chosen, processing, done, all in view`, async ({ page }, info) => {
