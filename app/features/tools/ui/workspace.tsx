@@ -157,13 +157,24 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     </StatePanel>
   )
 
+  // The panel of an outcome other than a result: under the image when there is one, else over the drop target.
+  const PANELS: Partial<Record<WorkspacePhase, () => ReactNode>> = {
+    'no-face': () => outcome('No faces found', 'amber', <p>{NO_FACE_MESSAGE}. Try a photo in which the faces are clearly visible.</p>),
+    failed: () => outcome('The run failed', 'red', <FailedText error={error} />),
+    'no-credits': () => outcome('Not enough credits', 'amber', <NoCreditsText cost={cost} balance={balance} signedIn={signedIn} allowances={allowances} />),
+    'sign-in': () => outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} />),
+  }
+  const panel = PANELS[phase]?.() ?? null
+
+  const fileBar = hasFile ? <FileBar tool={tool} file={run.file!} status={run.status} inputId={inputId(tool)} locked={locked} /> : null
+
   let stage: ReactNode
   if (phase === 'model-missing') {
     stage = outcome(MODEL_MISSING_TITLE, 'amber', <ModelMissingText models={missingModels} />)
   } else if (phase === 'done') {
     stage = (
       <>
-      {hasFile ? <FileBar tool={tool} file={run.file!} status={run.status} inputId={inputId(tool)} locked={locked} /> : null}
+      {fileBar}
       <div ref={ws.outcomeRef as React.RefObject<HTMLDivElement>} tabIndex={-1} className="space-y-3 rounded-xl outline-none" aria-label={props.doneTitle} data-testid="state-done">
         {run.status === 'complete' ? props.resultView : shownJob ? <JobResult job={shownJob} title={props.doneTitle} /> : props.pageResultView}
       </div>
@@ -172,7 +183,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   } else if (hasFile || phase === 'uploading' || phase === 'processing' || (phase === 'failed' && run.status === 'error')) {
     stage = (
       <>
-        {hasFile ? <FileBar tool={tool} file={run.file!} status={run.status} inputId={inputId(tool)} locked={locked} /> : null}
+        {fileBar}
         {shownJob && busy ? (
           <p className="rounded-xl bg-slate-50 p-4 text-sm text-slate-800" data-testid="job-waiting">
             Your image is being processed. This page refreshes itself until the result is ready.
@@ -180,21 +191,13 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
         ) : null}
         {/* While the run works only the pictures dim: the captions keep their contrast. */}
         <div className={busy ? '[&_img]:opacity-60' : undefined}>{fileView}</div>
-        {phase === 'no-face'
-          ? outcome('No faces found', 'amber', <p>{NO_FACE_MESSAGE}. Try a photo in which the faces are clearly visible.</p>)
-          : null}
-        {phase === 'failed' ? outcome('The run failed', 'red', <FailedText error={error} />) : null}
-        {phase === 'no-credits' ? outcome('Not enough credits', 'amber', <NoCreditsText cost={cost} balance={balance} signedIn={signedIn} allowances={allowances} />) : null}
-        {phase === 'sign-in' ? outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} />) : null}
+        {panel}
       </>
     )
   } else {
     stage = (
       <>
-        {phase === 'failed' ? outcome('The run failed', 'red', <FailedText error={error} />) : null}
-        {phase === 'no-face' ? outcome('No faces found', 'amber', <p>{NO_FACE_MESSAGE}.</p>) : null}
-        {phase === 'no-credits' ? outcome('Not enough credits', 'amber', <NoCreditsText cost={cost} balance={balance} signedIn={signedIn} allowances={allowances} />) : null}
-        {phase === 'sign-in' ? outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} />) : null}
+        {panel}
         {phase === 'no-credits' ? null : (
           <DropTarget tool={tool} phase={phase} message={ws.rejection} dragging={dragging} hydrated={hydrated} processLabel={props.processLabel} />
         )}
