@@ -87,14 +87,13 @@ export function useWorkspace(tool: ToolDefinition, run: RunLike) {
     }
     // A run that ends (or is refused before sending, like a visitor's SVG conversion) moves focus.
     if (before !== run.status && (run.status === 'complete' || run.status === 'error')) {
-      // After the outcome has rendered: focus lands on its heading, which the screen reader reads.
-      window.requestAnimationFrame(() => {
-        const outcome = outcomeRef.current
-        if (!outcome) return
+      // The effect runs after the outcome is in the DOM: focus its panel, which the screen reader reads.
+      const outcome = outcomeRef.current
+      if (outcome) {
         outcome.focus({ preventScroll: true })
         // Only as far as needed: an outcome already on screen stays where it is.
         outcome.scrollIntoView({ block: 'nearest', behavior: prefersReducedMotion() ? 'auto' : 'smooth' })
-      })
+      }
     }
   }, [run.status])
 
