@@ -152,6 +152,7 @@ app.all(
 
 const server = app.listen(cfg.PORT, cfg.HOST, () => {
   logger.info(`Facet Studio listening on http://localhost:${cfg.PORT}`)
+  if (cfg.publicUrlWarning) logger.warn(cfg.publicUrlWarning)
 })
 
 let stopping = false

@@ -6,6 +6,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 
+const DEFAULT_PUBLIC_URL = 'http://localhost:3000'
+
 const booleanFlag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
   .transform((v) => v === '1' || v === 'true' || v === 'yes')
@@ -14,7 +16,7 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  PUBLIC_URL: z.string().url().default(DEFAULT_PUBLIC_URL),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   SESSION_SECRET: z.string().min(32).optional(),
@@ -65,6 +67,8 @@ export type Config = z.infer<typeof schema> & {
   secureCookies: boolean
   /** TRUST_PROXY as Express's `trust proxy` takes it: hops to trust (0 = none) or the proxies' addresses. */
   trustProxy: TrustProxy
+  /** Set when PUBLIC_URL was left at its default while the server listens elsewhere (production). */
+  publicUrlWarning: string | null
 }
 
 /** How many proxies sit in front of the studio, or which addresses are proxies. */
@@ -154,7 +158,21 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     toolCosts: parseToolCosts(c.TOOL_COSTS),
     secureCookies: c.PUBLIC_URL.startsWith('https://'),
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
+    publicUrlWarning: publicUrlWarning(c, env.PUBLIC_URL !== undefined),
   }
+}
+
+const LOCAL_HOSTS = ['0.0.0.0', '::', 'localhost', '127.0.0.1', '::1']
+
+/**
+ * Mail links and the CSRF origin check are built from PUBLIC_URL. A production server that kept the
+ * default while listening elsewhere would mail links nobody can open, silently: say so instead.
+ */
+export function publicUrlWarning(c: { NODE_ENV: string; PORT: number; HOST: string; PUBLIC_URL: string }, publicUrlSet: boolean): string | null {
+  if (c.NODE_ENV !== 'production' || publicUrlSet) return null
+  const listensElsewhere = c.PORT !== Number(new URL(DEFAULT_PUBLIC_URL).port) || !LOCAL_HOSTS.includes(c.HOST)
+  if (!listensElsewhere) return null
+  return `PUBLIC_URL is not set, so mail links point to ${DEFAULT_PUBLIC_URL} while the studio listens on ${c.HOST}:${c.PORT}. Set PUBLIC_URL to the address users reach.`
 }
 
 let cached: Config | undefined

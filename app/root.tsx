@@ -38,7 +38,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { viewer, headers } = await loadViewer(request)
   const c = config()
   return data(
-    { viewer, site: { supportEmail: c.SUPPORT_EMAIL, statusPageUrl: c.STATUS_PAGE_URL } },
+    {
+      viewer,
+      site: { supportEmail: c.SUPPORT_EMAIL, statusPageUrl: c.STATUS_PAGE_URL },
+      // What the tool workspace says when a balance runs short: when it refreshes, what signing up gives.
+      allowances: { guestDaily: c.GUEST_DAILY_CREDITS, userFloor: c.USER_DAILY_FLOOR, signupBonus: c.SIGNUP_BONUS },
+    },
     { headers },
   )
 }

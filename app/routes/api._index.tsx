@@ -37,7 +37,8 @@ function Code({ children, label }: { children: string; label: string }) {
   return (
     <figure className="m-0 mt-4 overflow-hidden rounded-xl bg-slate-900">
       <figcaption className="border-b border-white/10 px-4 py-2 text-xs text-slate-400">{label}</figcaption>
-      <pre className="overflow-x-auto p-4 text-sm leading-relaxed text-emerald-200">
+      {/* Focusable: a block that scrolls sideways must be reachable by keyboard. */}
+      <pre tabIndex={0} aria-label={label} className="overflow-x-auto p-4 text-sm leading-relaxed text-emerald-200">
         <code>{children}</code>
       </pre>
     </figure>

@@ -50,7 +50,10 @@ export default function DashboardPage() {
         {/* min-w-0: long emails wrap instead of widening the page on phones. */}
         <div>
           <p className="text-sm font-semibold uppercase tracking-wide text-indigo-600">Dashboard</p>
-          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 [overflow-wrap:anywhere]">Welcome back, {name}</h1>
+          <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900 [overflow-wrap:anywhere]">
+            {/* 'back' only for someone who has been here before: a new account has not used a tool yet. */}
+            {summary.usageEvents > 0 ? 'Welcome back' : 'Welcome'}, {name}
+          </h1>
         </div>
         <div className="flex flex-wrap gap-2">
           <Link to="/credits" className={buttonClass('secondary')}>

@@ -2,6 +2,7 @@
 // purchasing-paused notice.
 import type { MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { formatPrice } from '~/features/credits/display'
 import { listPackages } from '~/features/credits/packages.server'
 import { creditFacts } from '~/features/site/facts.server'
 import { TOOL_LIST } from '~/features/tools/catalog'
@@ -17,7 +18,6 @@ export async function loader() {
   return { packages: await listPackages(), facts: creditFacts() }
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 
 export default function Pricing() {
   const { packages, facts } = useLoaderData<typeof loader>()
@@ -112,9 +112,9 @@ export default function Pricing() {
                     <p className="self-start rounded-full bg-indigo-100 px-2.5 py-0.5 text-xs font-semibold text-indigo-800">{p.label}</p>
                   ) : null}
                   <p className="mt-3 text-3xl font-bold text-slate-900">{p.credits.toLocaleString('en-US')} credits</p>
-                  <p className="mt-1 text-lg text-slate-700">{usd.format(p.price)}</p>
+                  <p className="mt-1 text-lg text-slate-700">{formatPrice(p.price)}</p>
                   <p className="mt-1 text-sm text-slate-500">
-                    {usd.format((p.price / p.credits) * 100)} per 100 credits
+                    {formatPrice((p.price / p.credits) * 100)} per 100 credits
                   </p>
                   {facts.purchasingPaused ? (
                     <button type="button" disabled className={buttonClass('secondary', 'mt-6')}>

@@ -3,7 +3,6 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 import { useRootData } from '~/root'
 import { TOOLS } from '~/features/tools/catalog'
 import { FaceRestorerScreen } from '~/features/tools/ui/face-restorer-screen'
-import { MissingModelsNotice } from '~/features/tools/ui/missing-models-notice'
 import { runToolPageAction } from '~/features/tools/ui/page-action.server'
 import { gfpganAvailable } from '~/features/tools/models/registry.server'
 import { loadToolPage } from '~/features/tools/ui/page-loader.server'
@@ -24,13 +23,12 @@ export function action({ request }: ActionFunctionArgs) {
 }
 
 export default function FaceRestorerPage() {
-  const { cost, missingModels, gfpganInstalled, pageResult: postedResult } = useLoaderData<typeof loader>()
+  const { cost, gfpganInstalled, pageResult: postedResult } = useLoaderData<typeof loader>()
   // A failed post renders from the action; a run that delivered redirected here with ?result=<id>.
   const pageResult = useActionData<typeof action>() ?? postedResult ?? undefined
   const root = useRootData()
   return (
     <>
-      <MissingModelsNotice models={missingModels} />
       <FaceRestorerScreen cost={cost} viewer={root?.viewer} pageResult={pageResult} gfpganInstalled={gfpganInstalled} />
     </>
   )

@@ -3,7 +3,6 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 import { useRootData } from '~/root'
 import { TOOLS } from '~/features/tools/catalog'
 import { ImageEnhancerScreen } from '~/features/tools/ui/image-enhancer-screen'
-import { MissingModelsNotice } from '~/features/tools/ui/missing-models-notice'
 import { runToolPageAction } from '~/features/tools/ui/page-action.server'
 import { loadToolPage } from '~/features/tools/ui/page-loader.server'
 import { jobRefreshMeta } from '~/features/tools/ui/page-result'
@@ -23,13 +22,12 @@ export function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ImageEnhancerPage() {
-  const { cost, missingModels, pageResult: postedResult } = useLoaderData<typeof loader>()
+  const { cost, pageResult: postedResult } = useLoaderData<typeof loader>()
   // A failed post renders from the action; a run that delivered redirected here with ?result=<id>.
   const pageResult = useActionData<typeof action>() ?? postedResult ?? undefined
   const root = useRootData()
   return (
     <>
-      <MissingModelsNotice models={missingModels} />
       <ImageEnhancerScreen cost={cost} viewer={root?.viewer} pageResult={pageResult} />
     </>
   )

@@ -9,7 +9,7 @@ function Wordmark({ name, index }: { name: string; index: number }) {
     <path key="p" d="M8 1 15 15H1Z" />,
   ]
   return (
-    <span className="flex items-center gap-2 whitespace-nowrap text-lg font-semibold tracking-tight text-slate-400">
+    <span className="flex items-center gap-2 whitespace-nowrap text-lg font-semibold tracking-tight text-slate-600">
       <svg viewBox="0 0 16 16" className="h-5 w-5 fill-current" aria-hidden="true">
         {shapes[index % shapes.length]}
       </svg>

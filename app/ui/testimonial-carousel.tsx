@@ -13,12 +13,25 @@ function Stars({ rating }: { rating: number }) {
   )
 }
 
+// slate-950: dark enough that every avatar colour reaches 4.5:1 with one of the two.
+const INK = '#020617'
+
+/** White or ink, whichever contrasts more with the avatar's colour (WCAG relative luminance). */
+export function initialsColour(hex: string): string {
+  const channels = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+  const [r, g, b] = channels.map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+  const againstWhite = 1.05 / (luminance + 0.05)
+  const againstInk = (luminance + 0.05) / 0.0514
+  return againstWhite >= againstInk ? '#ffffff' : INK
+}
+
 function Avatar({ initials, colour }: Testimonial['avatar']) {
   return (
     <span
       aria-hidden="true"
-      className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-sm font-bold text-white"
-      style={{ backgroundColor: colour }}
+      className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-sm font-bold"
+      style={{ backgroundColor: colour, color: initialsColour(colour) }}
     >
       {initials}
     </span>
@@ -66,7 +79,8 @@ export function TestimonialCarousel({
 
   if (!hydrated) {
     return (
-      <ul className="-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-4" aria-label="Testimonials">
+      // Focusable, so a keyboard can scroll the row (it is a scrolling region without JavaScript).
+      <ul tabIndex={0} className="-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-4 focus-visible:outline-2 focus-visible:outline-indigo-600" aria-label="Testimonials">
         {testimonials.map((t) => (
           <li key={t.name} className="w-[85%] max-w-md shrink-0 snap-start">
             <TestimonialCard t={t} />

@@ -89,7 +89,8 @@ export function Toaster() {
     <div
       aria-live="polite"
       role="status"
-      className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex justify-center p-4 sm:justify-end"
+      className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex justify-center p-2 sm:justify-end sm:p-4"
+      data-toaster=""
     >
       <ol className="flex w-full max-w-sm flex-col gap-2">
         {current.map((item) => (

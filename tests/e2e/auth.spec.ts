@@ -56,7 +56,12 @@ async function register(page: Page, info: TestInfo, email: string) {
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome Back' })).toBeVisible()
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/)
   for (const name of ['GitHub', 'Google', 'Facebook', 'Twitter']) {
-    await expect(page.getByRole('button', { name: `${name} sign-in (coming soon)` })).toBeDisabled()
+    // Named by its visible text, described as coming soon; smaller than the real form's button.
+    const social = page.getByRole('button', { name, exact: true })
+    await expect(social).toBeDisabled()
+    await expect(social).toHaveAccessibleDescription(/coming soon/)
+    const [small, real] = await Promise.all([social.boundingBox(), page.getByRole('button', { name: 'Sign in', exact: true }).boundingBox()])
+    expect(small!.height * small!.width).toBeLessThan((real!.height * real!.width) / 3)
   }
   await expect(page.getByRole('main').getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms')
   await expect(page.getByRole('main').getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy')
@@ -90,10 +95,17 @@ async function register(page: Page, info: TestInfo, email: string) {
   await expect(check).toContainText('Check your email')
   await expect(check).toContainText(email)
   await expect(check).toContainText('expires in 24 hours')
+  // The filled form gives way to the panel: nothing left to submit twice, a resend at hand.
+  await expect(page.getByLabel('Confirm password', { exact: true })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Create account' })).toHaveCount(0)
+  await expect(check.getByRole('button', { name: 'Send a new verification email' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Welcome Back' })).toHaveCount(0)
   if (!isNoJs(info)) {
     await expect(page.getByText('Verify your email', { exact: true })).toBeVisible()
-    await expect(page.getByLabel('Confirm password', { exact: true })).toHaveValue('')
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeFocused()
   }
+  await check.getByRole('button', { name: 'Send a new verification email' }).click()
+  await expect(page.getByText("If that account still needs verifying", { exact: false }).first()).toBeVisible()
   await fitsPhone(page, info, 'register')
 }
 

@@ -35,7 +35,7 @@ const ROUTES: { path: string; texts: string[] }[] = [
   },
   {
     path: '/pricing',
-    texts: ['Purchasing temporarily paused', 'Cost per run', '100 credits', '$9.00', '500 credits', '$39.00', 'Most popular', '2,000 credits', '$129.00', 'Best value'],
+    texts: ['Purchasing temporarily paused', 'Cost per run', '100 credits', '$9', '500 credits', '$39', 'Most popular', '2,000 credits', '$129', 'Best value'],
   },
   { path: '/terms', texts: ['Terms of Service', 'Last updated October 16, 2025', '4. Credit model', 'non-transferable', '5. Content policy', '6. Limitation of liability'] },
   { path: '/privacy', texts: ['Privacy Policy', 'Last updated October 16, 2025', '5. Deletion of uploaded images', 'deleted automatically after 24 hours', 'portable'] },

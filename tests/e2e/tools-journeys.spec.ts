@@ -46,7 +46,7 @@ test('background remover: transparent cutout and a coloured download', async ({ 
     await page.getByRole('radio', { name: 'Custom colour' }).check()
     await page.getByLabel('Custom colour (hex)').fill('#336699')
     await page.getByTestId('process-button').click()
-    await expect(page.getByTestId('download-box')).toContainText('Credits remaining: 3')
+    await expect(page.getByTestId('credits-remaining')).toContainText('Credits remaining: 3')
     const custom = await clickDownload(page, page.getByTestId('download-link'))
     expect(custom).toMatchObject({ name: 'cutout-336699.png', format: 'png', width: 220, height: 203 })
     expect(await pixelAt(custom.bytes, 0, 0)).toEqual([51, 102, 153, 255])
@@ -141,7 +141,7 @@ test('face restorer: a restored portrait at twice the size', async ({ page }, in
   await page.getByTestId('file-input').setInputFiles(fixture('photos/degraded-face-astronaut-128px-q35.jpg'))
   await page.getByTestId('process-button').click()
   await expect(page.getByTestId('download-box')).toContainText('Portrait ready', { timeout: 45_000 })
-  await expect(page.getByTestId('download-box')).toContainText('Credits remaining: 3')
+  await expect(page.getByTestId('credits-remaining')).toContainText('Credits remaining: 3')
   const file = await clickDownload(page, page.getByTestId('download-link'))
   // At 2×, as GFPGAN's --upscale 2 (decision 019).
   expect(file).toMatchObject({ name: 'face-restored.png', format: 'png', width: 256, height: 256 })

@@ -24,4 +24,9 @@ describe('GET /healthz', () => {
     )
     await stopBoss({ timeoutMs: 2_000 })
   })
+
+  it('says which PUBLIC_URL mail links use, and whether it looks wrong', async () => {
+    const { body } = await readResult(await loader())
+    expect(body.publicUrl).toEqual({ value: expect.stringMatching(/^https?:\/\//), warning: null })
+  })
 })

@@ -32,27 +32,8 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
         data-testid="mobile-menu-panel"
       >
         <nav aria-label="Mobile" className="mx-auto max-w-6xl px-4 py-3">
-          <ul className="space-y-1">
-            {PRIMARY_LINKS.map((link) => (
-              <li key={link.to}>
-                <NavLink to={link.to} end={link.to === '/'} className={itemClass}>
-                  {link.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-          <p className="mt-3 px-3 text-xs font-semibold uppercase tracking-wide text-slate-500">Tools</p>
-          <ul className="mt-1 space-y-1">
-            {TOOL_LINKS.map((tool) => (
-              <li key={tool.to}>
-                <Link to={tool.to} className={`block rounded-lg px-3 py-2 hover:bg-slate-50 ${focusRing}`}>
-                  <span className="block text-sm font-semibold text-slate-900">{tool.label}</span>
-                  <span className="block text-xs text-slate-600">{tool.description}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-          <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 pt-4">
+          {/* The account row comes first, so 'Sign out' is never below the fold of the panel. */}
+          <div className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-3 pb-3">
             <CreditsButton credits={viewer.credits} testId="mobile-credits-button" />
             {viewer.user ? (
               <>
@@ -76,6 +57,26 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
               </Link>
             )}
           </div>
+          <ul className="mt-2 grid grid-cols-2 gap-1">
+            {PRIMARY_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end={link.to === '/'} className={itemClass}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-2 px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">Tools</p>
+          <ul className="mt-1 space-y-0.5">
+            {TOOL_LINKS.map((tool) => (
+              <li key={tool.to}>
+                <Link to={tool.to} className={`block rounded-lg px-3 py-2 hover:bg-slate-50 ${focusRing}`}>
+                  <span className="block text-sm font-semibold text-slate-900">{tool.label}</span>
+                  <span className="block truncate text-xs text-slate-600">{tool.description}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
         </nav>
       </div>
     </details>

@@ -108,25 +108,18 @@ export function RegisterForm({ from, actionData }: { from: string; actionData: A
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'register'
 
-  // The confirm field is cleared once the account is created (conform leaves typed values alone).
-  const formRef = useRef<HTMLFormElement>(null)
   useEffect(() => {
     if (!registered) return
     toast({ title: 'Verify your email', description: `We sent a verification link to ${registered.email}.`, variant: 'success' })
-    const confirm = formRef.current?.elements.namedItem('confirm_password')
-    if (confirm instanceof HTMLInputElement) confirm.value = ''
   }, [registered])
 
+  // Once the account exists the form gives way: nothing is left to fill in, only the mail to open.
+  if (registered) return <CheckInbox email={registered.email} expiresInHours={registered.expiresInHours} from={from} />
+
   return (
-    <Form method="post" action={loginHref({ mode: 'register' }, from)} {...getFormProps(form)} ref={formRef} className="space-y-4">
+    <Form method="post" action={loginHref({ mode: 'register' }, from)} {...getFormProps(form)} className="space-y-4">
       <input type="hidden" name="intent" value="register" />
       <input type="hidden" name="from" value={from} />
-      {registered ? (
-        <Alert variant="success" title="Check your email" testId="check-email">
-          We sent a verification link to <strong>{registered.email}</strong>. It expires in {registered.expiresInHours} hours.
-          Open it to activate your account and collect your free credits.
-        </Alert>
-      ) : null}
       <UnableToContinue errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField field={fields.first_name} label="First name (optional)" autoComplete="given-name" />
@@ -139,6 +132,31 @@ export function RegisterForm({ from, actionData }: { from: string; actionData: A
         {busy ? 'Creating account...' : 'Create account'}
       </button>
     </Form>
+  )
+}
+
+function CheckInbox({ email, expiresInHours, from }: { email: string; expiresInHours: number; from: string }) {
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => heading.current?.focus(), [])
+  return (
+    <section aria-labelledby="check-email-title" className="space-y-4" data-testid="check-email">
+      <div className="rounded-xl border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-900">
+        <h2 id="check-email-title" ref={heading} tabIndex={-1} className="text-lg font-semibold outline-none">
+          Check your email
+        </h2>
+        <p className="mt-2">
+          We sent a verification link to <strong className="[overflow-wrap:anywhere]">{email}</strong>. It expires in {expiresInHours} hours.
+        </p>
+        <p className="mt-1">Open it to activate your account and collect your free credits. You can close this page.</p>
+      </div>
+      <ResendVerification email={email} from={from} />
+      <p className="text-center text-sm text-slate-700">
+        Wrong address?{' '}
+        <a href={loginHref({ mode: 'register' }, from)} className={linkClass}>
+          Register again
+        </a>
+      </p>
+    </section>
   )
 }
 
@@ -267,25 +285,23 @@ export function ForgotPasswordDialog({ open, onClose, from }: { open: boolean; o
 
 const SOCIAL = ['GitHub', 'Google', 'Facebook', 'Twitter'] as const
 
+/** Shown, disabled, and named by their visible text (DESIGN.md): smaller than the real form. */
 export function SocialButtons() {
   return (
-    <div>
-      <div className="relative my-6 text-center text-xs uppercase tracking-wide text-slate-500">
-        <span className="relative z-10 bg-white px-3">Or continue with</span>
-        <span className="absolute inset-x-0 top-1/2 h-px bg-slate-200" aria-hidden="true" />
-      </div>
-      <ul className="grid grid-cols-2 gap-2">
+    <div className="mt-6 border-t border-slate-100 pt-4">
+      <p id="social-soon" className="text-center text-xs text-slate-600">
+        Sign-in with other accounts is coming soon:
+      </p>
+      <ul className="mt-2 flex flex-wrap justify-center gap-1.5">
         {SOCIAL.map((name) => (
           <li key={name}>
             <button
               type="button"
               disabled
-              aria-label={`${name} sign-in (coming soon)`}
-              title="Coming soon"
-              className="flex w-full cursor-not-allowed flex-col items-center rounded-xl border border-slate-200 bg-slate-50 px-3 py-2 text-sm font-medium text-slate-500"
+              aria-describedby="social-soon"
+              className="cursor-not-allowed rounded-md border border-slate-200 bg-slate-50 px-2.5 py-1 text-xs font-medium text-slate-600"
             >
               {name}
-              <span className="text-[11px] font-normal">Coming soon</span>
             </button>
           </li>
         ))}
@@ -293,4 +309,3 @@ export function SocialButtons() {
     </div>
   )
 }
-

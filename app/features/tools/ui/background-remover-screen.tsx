@@ -3,25 +3,19 @@ import { useState, type CSSProperties } from 'react'
 import { BACKGROUND_PRESETS, TOOLS } from '~/features/tools/catalog'
 import type { Viewer } from '~/features/viewer'
 import { trackEvent } from '~/features/analytics/track'
-import { CompareSlider } from '~/ui/compare-slider'
 import { toast } from '~/ui/toast'
 import { useHydrated } from '~/ui/use-hydrated'
 import { appliedColour, cutoutFilename, DEFAULT_CUSTOM_COLOUR, isHexColour, type BackgroundChoice } from './background-colour'
 import { CHECKERBOARD_STYLE, renderColouredCutout, saveBlob } from './canvas-cutout'
 import { DownloadBox } from './download-box'
-import { ErrorBox } from './error-box'
-import { shownStatus, type ToolPageResult } from './page-result'
-import { ProgressPanel } from './progress-panel'
-import { StatusBadge } from './status-badge'
-import { ToolForm } from './tool-form'
-import { ToolHero } from './tool-hero'
-import { CreditsLine, EmptyPreview, ProcessButton, ToolLayout } from './tool-layout'
+import type { ToolPageResult } from './page-result'
 import { COLOURED_DOWNLOAD_FAILED, ERROR_TOAST_MS } from './tool-messages'
-import { UploadCard } from './upload-card'
 import { useToolRun } from './use-tool-run'
-import { UploadPreview } from './upload-preview'
+import { useWorkspace } from './use-workspace'
+import { StageCompare, StageResultImage, ToolWorkspace } from './workspace'
 
 const tool = TOOLS['background-remover']
+const DONE_TITLE = 'Cutout ready'
 
 interface Cutout {
   url: string
@@ -37,10 +31,9 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
     interpret: async (response) => ({ url: URL.createObjectURL(response.body) }),
     release: (cutout) => URL.revokeObjectURL(cutout.url),
   })
+  const ws = useWorkspace(tool, run)
   const colour = appliedColour(choice)
-  const busy = run.status === 'processing'
-  const shownPage = run.status === 'idle' && !run.error ? pageResult : undefined
-  const balance = run.remaining ?? (shownPage ? shownPage.remaining : null) ?? viewer?.credits?.balance
+  const pageOk = pageResult?.ok ? pageResult : undefined
 
   function choose(next: BackgroundChoice) {
     setChoice(next)
@@ -59,112 +52,90 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
     }
   }
 
-  const controls = (
-    <ToolForm
-      label="Remove background"
-      onRun={(form) => {
-        if (run.file) form.set(tool.fileField, run.file)
-        // The server returns the transparent cutout; colours are composited here, free of charge.
-        form.delete('background')
-        form.delete('background_custom')
-        void run.run(form)
-      }}
-    >
-      <UploadCard
-        tool={tool}
-        file={run.file}
-        onFile={run.selectFile}
-        disabled={busy}
-        aside={<StatusBadge tool={tool.slug} status={shownStatus(run.status, shownPage)} />}
-      />
-      <fieldset className="space-y-3">
-        <legend className="text-sm font-semibold text-slate-900">Background</legend>
-        <div className="flex flex-wrap gap-2">
+  const options = (
+    <fieldset className="space-y-3">
+      <legend className="text-sm font-semibold text-slate-900">Background</legend>
+      <div className="flex flex-wrap gap-2">
+        <ColourOption
+          label="Transparent"
+          value=""
+          checked={choice.mode === 'transparent'}
+          onSelect={() => choose({ mode: 'transparent' })}
+          swatchStyle={CHECKERBOARD_STYLE}
+        />
+        {BACKGROUND_PRESETS.map((preset) => (
           <ColourOption
-            label="Transparent"
-            value=""
-            checked={choice.mode === 'transparent'}
-            onSelect={() => choose({ mode: 'transparent' })}
-            swatchStyle={CHECKERBOARD_STYLE}
+            key={preset}
+            label={PRESET_LABELS[preset] ?? preset}
+            value={preset}
+            checked={choice.mode === 'preset' && choice.preset === preset}
+            onSelect={() => choose({ mode: 'preset', preset })}
+            swatchStyle={{ backgroundColor: preset }}
           />
-          {BACKGROUND_PRESETS.map((preset) => (
-            <ColourOption
-              key={preset}
-              label={PRESET_LABELS[preset] ?? preset}
-              value={preset}
-              checked={choice.mode === 'preset' && choice.preset === preset}
-              onSelect={() => choose({ mode: 'preset', preset })}
-              swatchStyle={{ backgroundColor: preset }}
-            />
-          ))}
-        </div>
-        {/* Without JavaScript the form posts background=custom and the typed colour; the server
-            checks it. With JavaScript the colour is applied in the browser as it is typed. */}
-        <div className="space-y-1">
-          <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input
-              type="radio"
-              name="background"
-              value="custom"
-              checked={choice.mode === 'custom'}
-              onChange={() => choose({ mode: 'custom', value: custom })}
-              className="h-4 w-4 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-            />
-            Custom colour
+        ))}
+      </div>
+      {/* Without JavaScript the form posts background=custom and the typed colour; the server
+          checks it. With JavaScript the colour is applied in the browser as it is typed. */}
+      <div className="space-y-1">
+        <label className="flex items-center gap-2 text-sm text-slate-800">
+          <input
+            type="radio"
+            name="background"
+            value="custom"
+            checked={choice.mode === 'custom'}
+            onChange={() => choose({ mode: 'custom', value: custom })}
+            className="h-4 w-4 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+          />
+          Custom colour
+        </label>
+        <div className="flex items-center gap-2">
+          <label htmlFor="custom-colour" className="sr-only">
+            Custom colour (hex)
           </label>
-          <div className="flex items-center gap-2">
-            <label htmlFor="custom-colour" className="sr-only">
-              Custom colour (hex)
-            </label>
-            <input
-              id="custom-colour"
-              name="background_custom"
-              type="text"
-              inputMode="text"
-              autoComplete="off"
-              spellCheck={false}
-              value={custom}
-              onFocus={() => choice.mode !== 'custom' && choose({ mode: 'custom', value: custom })}
-              onChange={(event) => {
-                const value = event.currentTarget.value
-                setCustom(value)
-                choose({ mode: 'custom', value })
-              }}
-              aria-invalid={choice.mode === 'custom' && !isHexColour(custom)}
-              aria-describedby="custom-colour-hint"
-              className="w-32 rounded-lg border border-slate-300 px-3 py-2 font-mono text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
-              data-testid="custom-colour"
-            />
-            {/* The swatch follows the typing only once hydrated; before that it would be stale. */}
-            {hydrated ? (
-              <span aria-hidden="true" className="h-8 w-8 rounded-md border border-slate-300" style={isHexColour(custom) ? { backgroundColor: custom } : CHECKERBOARD_STYLE} />
-            ) : null}
-          </div>
-          <p id="custom-colour-hint" className="text-xs text-slate-500">
-            {hydrated
-              ? 'Hex with a leading #, 3 or 6 digits (e.g. #ffffff). Changing the colour after a run is free.'
-              : 'Choose Custom colour, then type a hex with a leading #, 3 or 6 digits (e.g. #ffffff).'}
-          </p>
+          <input
+            id="custom-colour"
+            name="background_custom"
+            type="text"
+            inputMode="text"
+            autoComplete="off"
+            spellCheck={false}
+            value={custom}
+            onFocus={() => choice.mode !== 'custom' && choose({ mode: 'custom', value: custom })}
+            onChange={(event) => {
+              const value = event.currentTarget.value
+              setCustom(value)
+              choose({ mode: 'custom', value })
+            }}
+            aria-invalid={choice.mode === 'custom' && !isHexColour(custom)}
+            aria-describedby="custom-colour-hint"
+            className="w-32 rounded-lg border border-slate-300 px-3 py-2 font-mono text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
+            data-testid="custom-colour"
+          />
+          {/* The swatch follows the typing only once hydrated; before that it would be stale. */}
+          {hydrated ? (
+            <span aria-hidden="true" className="h-8 w-8 rounded-md border border-slate-300" style={isHexColour(custom) ? { backgroundColor: custom } : CHECKERBOARD_STYLE} />
+          ) : null}
         </div>
-      </fieldset>
-      <ProcessButton disabled={!run.file || busy} busy={busy} label="Remove background" busyLabel="Removing background…" />
-      <CreditsLine balance={balance} />
-      <ProgressPanel progress={run.progress} failed={run.status === 'error'} />
-      <ErrorBox message={run.error ?? (shownPage && !shownPage.ok ? shownPage.error : null)} />
-    </ToolForm>
+        <p id="custom-colour-hint" className="text-xs text-slate-600">
+          {hydrated
+            ? 'Hex with a leading #, 3 or 6 digits (e.g. #ffffff). Changing the colour after a run is free.'
+            : 'Choose Custom colour, then type a hex with a leading #, 3 or 6 digits (e.g. #ffffff).'}
+        </p>
+      </div>
+    </fieldset>
   )
 
   const backdrop = colour ? { backgroundColor: colour } : CHECKERBOARD_STYLE
-  let preview
-  if (run.result && run.fileUrl) {
-    preview = (
+  const resultView =
+    run.result && run.fileUrl ? (
       <>
-        <CompareSlider
+        <StageCompare
+          size={ws.size}
           before={{ src: run.fileUrl, alt: 'Original upload', label: 'Original' }}
           after={{ src: run.result.url, alt: 'Cutout with the chosen background', label: 'Cutout', style: backdrop }}
         />
         <DownloadBox
-          title="Cutout ready"
+          title={DONE_TITLE}
           href={run.result.url}
           filename={tool.downloadName}
           label="Download transparent PNG"
@@ -184,27 +155,39 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
           <p>Transparent PNG at the original resolution{colour ? `, or ${cutoutFilename(colour)} on ${colour}` : ''}.</p>
         </DownloadBox>
       </>
-    )
-  } else if (run.fileUrl) {
-    preview = (
-      <UploadPreview src={run.fileUrl} alt="Original upload" />
-    )
-  } else if (shownPage?.ok) {
-    preview = (
-      <>
-        <div className="overflow-hidden rounded-xl" style={CHECKERBOARD_STYLE}>
-          <img src={shownPage.resultUrl} alt="Background removed result" className="mx-auto max-h-[28rem] w-full object-contain" data-testid="result-image" />
-        </div>
-        <DownloadBox title="Cutout ready" href={shownPage.downloadUrl} filename={shownPage.filename}>
-          <p>Credits remaining: {shownPage.remaining}</p>
-        </DownloadBox>
-      </>
-    )
-  } else {
-    preview = <EmptyPreview>Upload a photo to see the cutout here.</EmptyPreview>
-  }
+    ) : null
 
-  return <ToolLayout hero={<ToolHero tool={tool} cost={cost} />} controls={controls} preview={preview} />
+  const pageResultView = pageOk ? (
+    <>
+      <StageResultImage src={pageOk.resultUrl} alt="Background removed result" checkerboard />
+      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename} />
+    </>
+  ) : null
+
+  return (
+    <ToolWorkspace
+      tool={tool}
+      cost={cost}
+      viewer={viewer}
+      run={run}
+      ws={ws}
+      pageResult={pageResult}
+      formLabel="Remove background"
+      processLabel="Remove background"
+      busyLabel="Removing background…"
+      doneTitle={DONE_TITLE}
+      onRun={(form) => {
+        if (run.file) form.set(tool.fileField, run.file)
+        // The server returns the transparent cutout; colours are composited here, free of charge.
+        form.delete('background')
+        form.delete('background_custom')
+        void run.run(form)
+      }}
+      options={options}
+      resultView={resultView}
+      pageResultView={pageResultView}
+    />
+  )
 }
 
 function ColourOption({

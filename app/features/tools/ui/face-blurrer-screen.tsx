@@ -4,21 +4,17 @@ import { useRef, useState } from 'react'
 import { BLUR, TOOLS } from '~/features/tools/catalog'
 import type { Viewer } from '~/features/viewer'
 import { trackEvent } from '~/features/analytics/track'
-import { CompareSlider } from '~/ui/compare-slider'
+import { toast } from '~/ui/toast'
 import { blurRadiusText, displayBlur, facesDetectedText, normaliseBlur, sourceText } from './blur-wording'
 import { DownloadBox } from './download-box'
-import { ErrorBox } from './error-box'
-import { shownStatus, type ToolPageResult } from './page-result'
-import { ProgressPanel } from './progress-panel'
-import { remainingFrom } from './tool-messages'
-import { StatusBadge } from './status-badge'
-import { ToolForm } from './tool-form'
-import { ToolHero } from './tool-hero'
-import { CreditsLine, EmptyPreview, ProcessButton, ToolLayout } from './tool-layout'
-import { UploadCard } from './upload-card'
+import type { ToolPageResult } from './page-result'
+import { remainingFrom, SUCCESS_TOAST_MS, TOOL_MESSAGES } from './tool-messages'
 import { useToolRun } from './use-tool-run'
+import { useWorkspace } from './use-workspace'
+import { ChosenPreview, StageCompare, StageResultImage, ToolWorkspace } from './workspace'
 
 const tool = TOOLS['face-blurrer']
+const DONE_TITLE = 'Image secured'
 const EXTRA_STAGES = [
   { percent: 55, message: 'Scrubbing metadata & EXIF' },
   { percent: 55, message: 'Finalizing anonymization' },
@@ -46,10 +42,18 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
       blur: submittedBlur.current,
     }),
     release: (result) => URL.revokeObjectURL(result.url),
-    onSuccess: (result) => trackEvent('face_blur_processed', { faces: result.faces, blur: result.blur }),
+    // No face found is not a success: nothing was blurred (and nothing charged), so no success toast.
+    quietSuccess: true,
+    onSuccess: (result) => {
+      if (result.faces > 0) {
+        const success = TOOL_MESSAGES[tool.slug].success
+        if (success) toast({ ...success, variant: 'success', durationMs: SUCCESS_TOAST_MS })
+      }
+      trackEvent('face_blur_processed', { faces: result.faces, blur: result.blur })
+    },
     onFailure: (message) => trackEvent('face_blur_failed', { error: message }),
   })
-  const busy = run.status === 'processing'
+  const ws = useWorkspace(tool, run)
   const shownPage = run.status === 'idle' && !run.error ? pageResult : undefined
   const pageOk = shownPage?.ok ? shownPage : undefined
   const balance = run.remaining ?? (shownPage ? shownPage.remaining : null) ?? viewer?.credits?.balance
@@ -59,13 +63,96 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
   const hasSource = Boolean(run.file) || Boolean(pageOk)
   // Without JavaScript the page knows the applied radius only when the server echoes the fields.
   const pageBlurKnown = Boolean(pageOk?.fieldValues?.blur)
+  // No face found: no blur was applied, whatever the slider says.
   const radiusState: 'applied' | 'preview' | 'none' =
-    run.result || (pageOk && pageBlurKnown) ? 'applied' : run.file ? 'preview' : 'none'
+    faces === 0 ? 'none' : run.result || (pageOk && pageBlurKnown) ? 'applied' : run.file ? 'preview' : 'none'
   const radius = run.result ? run.result.blur : pageOk ? initialBlur : blur
 
-  const controls = (
-    <ToolForm
-      label="Blur faces"
+  const options = (
+    <div className="space-y-2">
+      <div className="flex items-center justify-between text-sm">
+        <label htmlFor="blur-intensity" className="font-semibold text-slate-900">
+          Blur intensity
+        </label>
+        <output htmlFor="blur-intensity" className="tabular-nums text-slate-700" data-testid="blur-value">
+          {displayBlur(blur)}px
+        </output>
+      </div>
+      <input
+        id="blur-intensity"
+        type="range"
+        name="blur"
+        min={BLUR.min}
+        max={BLUR.max}
+        step={BLUR.step}
+        value={blur}
+        onChange={(event) => setBlur(normaliseBlur(event.currentTarget.valueAsNumber))}
+        aria-valuetext={`${displayBlur(blur)} pixels`}
+        className="w-full accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+      />
+      <div className="flex justify-between text-xs text-slate-600" aria-hidden="true">
+        <span>{BLUR.min}px</span>
+        <span>{BLUR.max}px</span>
+      </div>
+    </div>
+  )
+
+  const tiles = (
+    <dl className="grid grid-cols-3 gap-2" data-testid="blur-tiles">
+      <Tile label="Source" value={sourceText(hasSource)} />
+      <Tile label="Faces detected" value={facesDetectedText(faces)} />
+      <Tile label="Blur radius" value={blurRadiusText(radius, radiusState)} />
+    </dl>
+  )
+
+  // Before a run the after side shows the blur as CSS, on the whole frame (spec).
+  const chosenView = !run.file || !run.fileUrl ? null : run.result?.faces === 0 ? (
+    <ChosenPreview file={run.file} url={run.fileUrl} size={ws.size} />
+  ) : (
+    <StageCompare
+      size={ws.size}
+      before={{ src: run.fileUrl, alt: 'Original upload', label: 'Original upload' }}
+      after={
+        run.result
+          ? { src: run.result.url, alt: 'Blurred output', label: 'Blurred output' }
+          : { src: run.fileUrl, alt: 'Blur preview', label: 'Blurred output', style: { filter: `blur(${displayBlur(blur)}px)` } }
+      }
+      hint={run.result ? undefined : 'Run blur to generate final output'}
+    />
+  )
+
+  const resultView = run.result ? (
+    <>
+      {chosenView}
+      <DownloadBox title={DONE_TITLE} href={run.result.url} filename={tool.downloadName}>
+        <p data-testid="faces-detected">Faces detected: {run.result.faces}</p>
+        {balance !== null && balance !== undefined ? <p>Credits remaining: {balance}</p> : null}
+      </DownloadBox>
+    </>
+  ) : null
+
+  const pageResultView = pageOk ? (
+    <>
+      <StageResultImage src={pageOk.resultUrl} alt="Blurred output" />
+      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename}>
+        <p data-testid="faces-detected">Faces detected: {pageOk.facesFound ?? 0}</p>
+        <p>Credits remaining: {pageOk.remaining}</p>
+      </DownloadBox>
+    </>
+  ) : null
+
+  return (
+    <ToolWorkspace
+      tool={tool}
+      cost={cost}
+      viewer={viewer}
+      run={run}
+      ws={ws}
+      pageResult={pageResult}
+      formLabel="Blur faces"
+      processLabel="Blur this image"
+      busyLabel="Running AI blur…"
+      doneTitle={DONE_TITLE}
       onRun={(form) => {
         if (run.file) form.set(tool.fileField, run.file)
         form.set('blur', String(blur))
@@ -73,108 +160,22 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
         trackEvent('face_blur_requested', { blur })
         void run.run(form)
       }}
-    >
-      <UploadCard
-        tool={tool}
-        file={run.file}
-        onFile={run.selectFile}
-        disabled={busy}
-        aside={<StatusBadge tool={tool.slug} status={shownStatus(run.status, shownPage)} />}
-      />
-      <div className="space-y-2">
-        <div className="flex items-center justify-between text-sm">
-          <label htmlFor="blur-intensity" className="font-semibold text-slate-900">
-            Blur intensity
-          </label>
-          <output htmlFor="blur-intensity" className="tabular-nums text-slate-700" data-testid="blur-value">
-            {displayBlur(blur)}px
-          </output>
-        </div>
-        <input
-          id="blur-intensity"
-          type="range"
-          name="blur"
-          min={BLUR.min}
-          max={BLUR.max}
-          step={BLUR.step}
-          value={blur}
-          onChange={(event) => setBlur(normaliseBlur(event.currentTarget.valueAsNumber))}
-          aria-valuetext={`${displayBlur(blur)} pixels`}
-          className="w-full accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-        />
-        <div className="flex justify-between text-xs text-slate-500" aria-hidden="true">
-          <span>{BLUR.min}px</span>
-          <span>{BLUR.max}px</span>
-        </div>
-      </div>
-      <ProcessButton disabled={!run.file || busy} busy={busy} label="Blur this image" busyLabel="Running AI blur…" />
-      <div className="space-y-1 text-sm">
-        {signedIn ? null : <p className="text-slate-600">{VISITOR_BLUR_MESSAGE}</p>}
-        <CreditsLine balance={balance} />
-      </div>
-      <ProgressPanel progress={run.progress} failed={run.status === 'error'} />
-      <ErrorBox message={run.error ?? (shownPage && !shownPage.ok ? shownPage.error : null)} />
-    </ToolForm>
+      options={options}
+      notes={signedIn ? null : <p className="text-sm text-slate-600">{VISITOR_BLUR_MESSAGE}</p>}
+      extra={tiles}
+      chosenView={chosenView}
+      resultView={resultView}
+      pageResultView={pageResultView}
+      facesFound={run.result ? run.result.faces : null}
+    />
   )
-
-  let compare
-  if (run.fileUrl) {
-    compare = (
-      <CompareSlider
-        before={{ src: run.fileUrl, alt: 'Original upload', label: 'Original upload' }}
-        after={
-          run.result
-            ? { src: run.result.url, alt: 'Blurred output', label: 'Blurred output' }
-            : { src: run.fileUrl, alt: 'Blur preview', label: 'Blurred output', style: { filter: `blur(${displayBlur(blur)}px)` } }
-        }
-        hint={run.result ? undefined : 'Run blur to generate final output'}
-      />
-    )
-  } else if (pageOk) {
-    compare = (
-      <figure className="m-0">
-        <div className="overflow-hidden rounded-xl bg-slate-100">
-          <img src={pageOk.resultUrl} alt="Blurred output" className="mx-auto max-h-[28rem] w-full object-contain" data-testid="result-image" />
-        </div>
-        <figcaption className="mt-2 text-center text-xs text-slate-500">Blurred output</figcaption>
-      </figure>
-    )
-  } else {
-    compare = <EmptyPreview>Upload a photo to preview the blur on every face.</EmptyPreview>
-  }
-
-  const resultBox = run.result ? (
-    <DownloadBox title="Image secured" href={run.result.url} filename={tool.downloadName}>
-      <p data-testid="faces-detected">Faces detected: {run.result.faces}</p>
-      {balance !== null && balance !== undefined ? <p>Credits remaining: {balance}</p> : null}
-    </DownloadBox>
-  ) : pageOk ? (
-    <DownloadBox title="Image secured" href={pageOk.downloadUrl} filename={pageOk.filename}>
-      <p data-testid="faces-detected">Faces detected: {pageOk.facesFound ?? 0}</p>
-      <p>Credits remaining: {pageOk.remaining}</p>
-    </DownloadBox>
-  ) : null
-
-  const preview = (
-    <>
-      {compare}
-      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3" data-testid="blur-tiles">
-        <Tile label="Source" value={sourceText(hasSource)} />
-        <Tile label="Faces detected" value={facesDetectedText(faces)} />
-        <Tile label="Blur radius" value={blurRadiusText(radius, radiusState)} />
-      </dl>
-      {resultBox}
-    </>
-  )
-
-  return <ToolLayout hero={<ToolHero tool={tool} cost={cost} />} controls={controls} preview={preview} />
 }
 
 function Tile({ label, value }: { label: string; value: string }) {
   return (
-    <div className="rounded-xl border border-slate-200 bg-slate-50 p-3">
-      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
-      <dd className="mt-1 text-base font-semibold text-slate-900">{value}</dd>
+    <div className="rounded-xl border border-slate-200 bg-slate-50 p-2">
+      <dt className="text-xs font-medium text-slate-600">{label}</dt>
+      <dd className="mt-0.5 text-sm font-semibold text-slate-900">{value}</dd>
     </div>
   )
 }

@@ -3,22 +3,17 @@ import { useState } from 'react'
 import { TOOLS } from '~/features/tools/catalog'
 import type { Viewer } from '~/features/viewer'
 import { trackEvent } from '~/features/analytics/track'
-import { CompareSlider } from '~/ui/compare-slider'
 import { DownloadBox } from './download-box'
-import { ErrorBox } from './error-box'
-import { shownStatus, type ToolPageResult } from './page-result'
-import { ProgressPanel } from './progress-panel'
+import type { ToolPageResult } from './page-result'
 import { readJson } from './send-tool-request'
-import { StatusBadge } from './status-badge'
-import { ToolForm } from './tool-form'
-import { ToolHero } from './tool-hero'
-import { CreditsLine, EmptyPreview, ProcessButton, ToolLayout } from './tool-layout'
 import { MISSING_RESTORED_URL } from './tool-messages'
-import { UploadCard } from './upload-card'
 import { ToolRunError, useToolRun } from './use-tool-run'
-import { UploadPreview } from './upload-preview'
+import { useWorkspace } from './use-workspace'
+import { StageCompare, StageResultImage, ToolWorkspace } from './workspace'
+import { browserCanShow } from './file-checks'
 
 const tool = TOOLS['face-restorer']
+const DONE_TITLE = 'Portrait ready'
 
 export const GFPGAN_ENGINE_LABEL = 'GFPGAN v1.4 · signature detail'
 export const FALLBACK_ENGINE_LABEL = 'Fallback detail mode'
@@ -61,70 +56,64 @@ export function FaceRestorerScreen({
       trackEvent('face_restore_failed', { error: message })
     },
   })
-  const busy = run.status === 'processing'
-  const shownPage = run.status === 'idle' && !run.error ? pageResult : undefined
-  const pageOk = shownPage?.ok ? shownPage : undefined
-  const balance = run.remaining ?? (shownPage ? shownPage.remaining : null) ?? viewer?.credits?.balance
+  const ws = useWorkspace(tool, run)
+  const pageOk = pageResult?.ok ? pageResult : undefined
 
-  const controls = (
-    <ToolForm
-      label="Restore portrait"
+  const engine = (
+    <div className="rounded-xl border border-slate-200 p-3 text-sm" data-testid="engine">
+      <p className="text-xs font-medium text-slate-600">Engine</p>
+      <p className="mt-1 font-semibold text-slate-900" data-testid="engine-label">
+        {gfpgan ? GFPGAN_ENGINE_LABEL : FALLBACK_ENGINE_LABEL}
+      </p>
+      {gfpgan ? null : (
+        <p className="mt-1 text-slate-600" data-testid="engine-note">
+          {BACKEND_UNAVAILABLE_NOTE}
+        </p>
+      )}
+    </div>
+  )
+
+  const resultView =
+    run.result && run.file && run.fileUrl ? (
+      <>
+        <StageCompare
+          size={ws.size}
+          before={browserCanShow(run.file.type) ? { src: run.fileUrl, alt: 'Original portrait', label: 'Original' } : null}
+          after={{ src: run.result.url, alt: 'Restored portrait', label: 'Restored' }}
+        />
+        <DownloadBox title={DONE_TITLE} href={run.result.url} filename={tool.downloadName}>
+          <p>Restored with {run.result.gfpganAvailable ? GFPGAN_ENGINE_LABEL : FALLBACK_ENGINE_LABEL}.</p>
+        </DownloadBox>
+      </>
+    ) : null
+
+  const pageResultView = pageOk ? (
+    <>
+      <StageResultImage src={pageOk.resultUrl} alt="Restored portrait" />
+      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename} />
+    </>
+  ) : null
+
+  return (
+    <ToolWorkspace
+      tool={tool}
+      cost={cost}
+      viewer={viewer}
+      run={run}
+      ws={ws}
+      pageResult={pageResult}
+      formLabel="Restore portrait"
+      processLabel="Restore portrait"
+      busyLabel="Restoring portrait…"
+      doneTitle={DONE_TITLE}
       onRun={(form) => {
         if (run.file) form.set(tool.fileField, run.file)
         trackEvent('face_restore_requested', {})
         void run.run(form)
       }}
-    >
-      <UploadCard tool={tool} file={run.file} onFile={run.selectFile} disabled={busy} aside={<StatusBadge tool={tool.slug} status={shownStatus(run.status, shownPage)} />} />
-      <div className="rounded-xl border border-slate-200 p-3 text-sm" data-testid="engine">
-        <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Engine</p>
-        <p className="mt-1 font-semibold text-slate-900" data-testid="engine-label">
-          {gfpgan ? GFPGAN_ENGINE_LABEL : FALLBACK_ENGINE_LABEL}
-        </p>
-        {gfpgan ? null : (
-          <p className="mt-1 text-slate-600" data-testid="engine-note">
-            {BACKEND_UNAVAILABLE_NOTE}
-          </p>
-        )}
-      </div>
-      <ProcessButton disabled={!run.file || busy} busy={busy} label="Restore portrait" busyLabel="Restoring portrait…" />
-      <CreditsLine balance={balance} />
-      <ProgressPanel progress={run.progress} failed={run.status === 'error'} />
-      <ErrorBox message={run.error ?? (shownPage && !shownPage.ok ? shownPage.error : null)} />
-    </ToolForm>
+      options={engine}
+      resultView={resultView}
+      pageResultView={pageResultView}
+    />
   )
-
-  let preview
-  if (run.result && run.fileUrl) {
-    preview = (
-      <>
-        <CompareSlider
-          before={{ src: run.fileUrl, alt: 'Original portrait', label: 'Original' }}
-          after={{ src: run.result.url, alt: 'Restored portrait', label: 'Restored' }}
-        />
-        <DownloadBox title="Portrait ready" href={run.result.url} filename={tool.downloadName}>
-          <p>Restored at the original resolution{balance !== null && balance !== undefined ? ` · Credits remaining: ${balance}` : ''}</p>
-        </DownloadBox>
-      </>
-    )
-  } else if (run.fileUrl) {
-    preview = (
-      <UploadPreview src={run.fileUrl} alt="Original portrait" />
-    )
-  } else if (pageOk) {
-    preview = (
-      <>
-        <div className="overflow-hidden rounded-xl bg-slate-100">
-          <img src={pageOk.resultUrl} alt="Restored portrait" className="mx-auto max-h-[28rem] w-full object-contain" data-testid="result-image" />
-        </div>
-        <DownloadBox title="Portrait ready" href={pageOk.downloadUrl} filename={pageOk.filename}>
-          <p>Credits remaining: {pageOk.remaining}</p>
-        </DownloadBox>
-      </>
-    )
-  } else {
-    preview = <EmptyPreview>Upload a portrait to compare it with the restored version.</EmptyPreview>
-  }
-
-  return <ToolLayout hero={<ToolHero tool={tool} cost={cost} />} controls={controls} preview={preview} />
 }

@@ -5,18 +5,14 @@ import type { Viewer } from '~/features/viewer'
 import { CompareSlider } from '~/ui/compare-slider'
 import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'
-import { ErrorBox } from './error-box'
-import { shownStatus, type ToolPageResult } from './page-result'
-import { ProgressPanel } from './progress-panel'
-import { StatusBadge } from './status-badge'
-import { ToolForm } from './tool-form'
-import { ToolHero } from './tool-hero'
-import { CreditsLine, ProcessButton, ToolLayout } from './tool-layout'
-import { UploadCard } from './upload-card'
+import { browserCanShow } from './file-checks'
+import type { ToolPageResult } from './page-result'
 import { useToolRun } from './use-tool-run'
-import { UploadPreview } from './upload-preview'
+import { useWorkspace } from './use-workspace'
+import { StageCompare, StageResultImage, ToolWorkspace } from './workspace'
 
 const tool = TOOLS['image-enhancer']
+const DONE_TITLE = 'Enhancement ready'
 export const VISITOR_ENHANCER_MESSAGE = 'Sign in to track usage credits.'
 
 /** The demo shown before any upload: a soft, dull, low-resolution copy against the clean photo. */
@@ -44,74 +40,64 @@ export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number
     }),
     release: (result) => URL.revokeObjectURL(result.url),
   })
-  const busy = run.status === 'processing'
-  const shownPage = run.status === 'idle' && !run.error ? pageResult : undefined
-  const pageOk = shownPage?.ok ? shownPage : undefined
-  const balance = run.remaining ?? (shownPage ? shownPage.remaining : null) ?? viewer?.credits?.balance
+  const ws = useWorkspace(tool, run)
+  const pageOk = pageResult?.ok ? pageResult : undefined
   const signedIn = Boolean(viewer?.user)
 
-  const controls = (
-    <ToolForm
-      label="Enhance image"
-      onRun={(form) => {
-        if (run.file) form.set(tool.fileField, run.file)
-        void run.run(form)
-      }}
-    >
-      <UploadCard tool={tool} file={run.file} onFile={run.selectFile} disabled={busy} aside={<StatusBadge tool={tool.slug} status={shownStatus(run.status, shownPage)} />} />
-      <ProcessButton disabled={!run.file || busy} busy={busy} label="Enhance image" busyLabel="Enhancing image…" />
-      <div className="space-y-1 text-sm">
-        {signedIn ? null : <p className="text-slate-600">{VISITOR_ENHANCER_MESSAGE}</p>}
-        <CreditsLine balance={balance} />
-      </div>
-      <ProgressPanel progress={run.progress} failed={run.status === 'error'} />
-      <ErrorBox message={run.error ?? (shownPage && !shownPage.ok ? shownPage.error : null)} />
-    </ToolForm>
-  )
+  const resultView =
+    run.result && run.file && run.fileUrl ? (
+      <>
+        <StageCompare
+          size={ws.size}
+          before={browserCanShow(run.file.type) ? { src: run.fileUrl, alt: 'Original upload', label: 'Original' } : null}
+          after={{ src: run.result.url, alt: 'Enhanced image', label: 'Enhanced' }}
+        />
+        <DownloadBox title={DONE_TITLE} href={run.result.url} filename={run.result.filename} />
+      </>
+    ) : null
 
-  let preview
-  if (run.fileUrl) {
-    preview = (
-      <>
-        {run.result ? (
-          <CompareSlider
-            before={{ src: run.fileUrl, alt: 'Original upload', label: 'Original' }}
-            after={{ src: run.result.url, alt: 'Enhanced image', label: 'Enhanced' }}
-          />
-        ) : (
-          <UploadPreview src={run.fileUrl} alt="Original upload" />
-        )}
-        {run.result ? (
-          <DownloadBox title="Enhancement ready" href={run.result.url} filename={run.result.filename}>
-            {balance !== null && balance !== undefined ? <p>Credits remaining: {balance}</p> : null}
-          </DownloadBox>
-        ) : null}
-      </>
-    )
-  } else if (pageOk) {
-    preview = (
-      <>
-        <div className="overflow-hidden rounded-xl bg-slate-100">
-          <img src={pageOk.resultUrl} alt="Enhanced image" className="mx-auto max-h-[28rem] w-full object-contain" data-testid="result-image" />
-        </div>
-        <DownloadBox title="Enhancement ready" href={pageOk.downloadUrl} filename={pageOk.filename || tool.downloadName}>
-          <p>Credits remaining: {pageOk.remaining}</p>
-        </DownloadBox>
-      </>
-    )
-  } else {
-    preview = (
+  const pageResultView = pageOk ? (
+    <>
+      <StageResultImage src={pageOk.resultUrl} alt="Enhanced image" />
+      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename || tool.downloadName} />
+    </>
+  ) : null
+
+  // The spec's demo: what the enhancer does, while nothing is uploaded.
+  const demo =
+    run.file || pageOk ? null : (
       <div data-testid="demo-preview">
         <CompareSlider
           before={{ src: DEMO_IMAGES.before, alt: 'Demo photo before enhancement', label: 'Before' }}
           after={{ src: DEMO_IMAGES.after, alt: 'Demo photo after enhancement', label: 'After' }}
           width={DEMO_IMAGES.width}
           height={DEMO_IMAGES.height}
+          className="mx-auto max-w-72"
         />
-        <p className="mt-2 text-center text-xs text-slate-500">Demo image. Upload your own to see it enhanced.</p>
+        <p className="mt-1 text-center text-xs text-slate-600">Demo image. Upload your own to see it enhanced.</p>
       </div>
     )
-  }
 
-  return <ToolLayout hero={<ToolHero tool={tool} cost={cost} />} controls={controls} preview={preview} />
+  return (
+    <ToolWorkspace
+      tool={tool}
+      cost={cost}
+      viewer={viewer}
+      run={run}
+      ws={ws}
+      pageResult={pageResult}
+      formLabel="Enhance image"
+      processLabel="Enhance image"
+      busyLabel="Enhancing image…"
+      doneTitle={DONE_TITLE}
+      onRun={(form) => {
+        if (run.file) form.set(tool.fileField, run.file)
+        void run.run(form)
+      }}
+      notes={signedIn ? null : <p className="text-sm text-slate-600">{VISITOR_ENHANCER_MESSAGE}</p>}
+      extra={demo}
+      resultView={resultView}
+      pageResultView={pageResultView}
+    />
+  )
 }

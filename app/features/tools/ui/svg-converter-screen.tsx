@@ -4,14 +4,10 @@ import { Link } from '@remix-run/react'
 import { useRef, useState } from 'react'
 import { DEFAULT_BACKGROUND, SVG_FORMATS, TOOLS, type SvgFormat } from '~/features/tools/catalog'
 import type { Viewer } from '~/features/viewer'
-import { CompareSlider } from '~/ui/compare-slider'
 import { useHydrated } from '~/ui/use-hydrated'
 import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'
-import { ErrorBox } from './error-box'
-import { shownStatus, type ToolPageResult } from './page-result'
-import { ProgressPanel } from './progress-panel'
-import { StatusBadge } from './status-badge'
+import type { ToolPageResult } from './page-result'
 import {
   convertedFilename,
   DEFAULT_FORMAT,
@@ -21,14 +17,13 @@ import {
   SCALE_OPTIONS,
   svgBackgroundField,
 } from './svg-options'
-import { ToolForm } from './tool-form'
-import { ToolHero } from './tool-hero'
-import { CreditsLine, EmptyPreview, ProcessButton, ToolLayout } from './tool-layout'
 import { SVG_SIGN_IN_MESSAGE, SVG_SIGN_IN_TOAST } from './tool-messages'
-import { UploadCard } from './upload-card'
 import { useToolRun } from './use-tool-run'
+import { useWorkspace } from './use-workspace'
+import { StageCompare, StageResultImage, ToolWorkspace } from './workspace'
 
 const tool = TOOLS['svg-converter']
+const DONE_TITLE = 'Export ready'
 export const SVG_LOGIN_PATH = `/login?from=${tool.path}`
 
 interface Converted {
@@ -62,16 +57,136 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
     }),
     release: (result) => URL.revokeObjectURL(result.url),
   })
-  const busy = run.status === 'processing'
-  const shownPage = run.status === 'idle' && !run.error ? pageResult : undefined
-  const pageOk = shownPage?.ok ? shownPage : undefined
-  const pageError = shownPage && !shownPage.ok ? shownPage : undefined
-  const balance = run.remaining ?? (shownPage ? shownPage.remaining : null) ?? viewer?.credits?.balance
-  const needsSignIn = run.error === SVG_SIGN_IN_MESSAGE || pageError?.status === 401
+  const ws = useWorkspace(tool, run)
+  const pageOk = pageResult?.ok ? pageResult : undefined
 
-  const controls = (
-    <ToolForm
-      label="Convert SVG"
+  const options = (
+    <>
+      <div className="grid gap-3 sm:grid-cols-2">
+      <label className="block text-sm font-semibold text-slate-900">
+        Export format
+        <select name="format" value={format} onChange={(e) => setFormat(asFormat(e.currentTarget.value))} className={selectClass}>
+          {FORMAT_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="block text-sm font-semibold text-slate-900">
+        Scale
+        <select name="scale" value={scale} onChange={(e) => setScale(e.currentTarget.value)} className={selectClass}>
+          {SCALE_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+    {hydrated ? (
+      <div className="space-y-2">
+        <label className="flex items-center justify-between gap-3 text-sm font-semibold text-slate-900">
+          <span>
+            Transparent background
+            <span className="block text-xs font-normal text-slate-500">Alpha is preserved for PNG and WebP only.</span>
+          </span>
+          <input
+            type="checkbox"
+            role="switch"
+            checked={transparent}
+            onChange={(e) => setTransparent(e.currentTarget.checked)}
+            aria-checked={transparent}
+            className="peer sr-only"
+            data-testid="transparent-switch"
+          />
+          <span
+            aria-hidden="true"
+            className="relative inline-flex h-6 w-11 shrink-0 rounded-full bg-slate-300 transition-colors peer-checked:bg-indigo-600 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-indigo-600 after:absolute after:left-0.5 after:top-0.5 after:h-5 after:w-5 after:rounded-full after:bg-white after:shadow after:transition-transform peer-checked:after:translate-x-5"
+          />
+        </label>
+        {transparent ? null : (
+          <label className="block text-sm font-semibold text-slate-900">
+            Background colour
+            <input
+              type="text"
+              value={background}
+              onChange={(e) => setBackground(e.currentTarget.value)}
+              autoComplete="off"
+              spellCheck={false}
+              className={`${selectClass} font-mono`}
+              data-testid="svg-background"
+            />
+          </label>
+        )}
+      </div>
+    ) : (
+      // Without JavaScript the colour field cannot appear on demand: a checkbox sends the default
+      // colour, and leaving it clear keeps the background transparent.
+      <label className="flex items-start gap-2 text-sm text-slate-900">
+        <input type="checkbox" name="background" value={DEFAULT_BACKGROUND} defaultChecked={Boolean(fields?.background)} className="mt-0.5 h-4 w-4 accent-indigo-600" />
+        <span>
+          <span className="font-semibold">Solid {DEFAULT_BACKGROUND} background</span>
+          <span className="block text-xs text-slate-500">Leave clear for a transparent background (alpha preserved for PNG/WebP only).</span>
+        </span>
+      </label>
+    )}
+    </>
+  )
+
+  const chosenView = run.fileUrl ? (
+    <figure className="m-0">
+      <div className="flex justify-center overflow-hidden rounded-xl bg-slate-100 p-4">
+        <img src={run.fileUrl} alt="Original SVG" className="block h-auto w-full object-contain" style={{ maxHeight: 'var(--stage-max)' }} data-testid="upload-preview" />
+      </div>
+      <figcaption className="mt-1 text-center text-xs text-slate-600">Original SVG · {formatPreviewLabel(format)} after converting</figcaption>
+    </figure>
+  ) : null
+
+  const resultView = run.result && run.fileUrl ? (
+    <>
+      <StageCompare
+        size={ws.size}
+        before={{ src: run.fileUrl, alt: 'Original SVG', label: 'Original SVG' }}
+        after={{ src: run.result.url, alt: run.result.filename, label: run.result.filename }}
+      />
+      <DownloadBox title={DONE_TITLE} href={run.result.url} filename={run.result.filename}>
+        <p>
+          {run.result.format.toUpperCase()} at {scale}×
+        </p>
+      </DownloadBox>
+    </>
+  ) : null
+
+  const pageResultView = pageOk ? (
+    <>
+      <StageResultImage src={pageOk.resultUrl} alt={pageOk.filename} checkerboard />
+      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={convertedFilename(pageOk.filename, asFormat(fields?.format))} />
+    </>
+  ) : null
+
+  const notes = signedIn ? null : (
+    <p className="text-sm text-slate-600">
+      Converting SVG files needs a free account.{' '}
+      <Link to={SVG_LOGIN_PATH} className="font-semibold text-indigo-700 underline underline-offset-2">
+        Sign in or create one
+      </Link>
+      .
+    </p>
+  )
+
+  return (
+    <ToolWorkspace
+      tool={tool}
+      cost={cost}
+      viewer={viewer}
+      run={run}
+      ws={ws}
+      pageResult={pageResult}
+      formLabel="Convert SVG"
+      processLabel="Convert asset"
+      busyLabel="Converting…"
+      doneTitle={DONE_TITLE}
       onRun={(form) => {
         if (!signedIn) {
           run.refuse(SVG_SIGN_IN_MESSAGE, SVG_SIGN_IN_TOAST)
@@ -86,149 +201,13 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
         else form.set('background', bg)
         void run.run(form)
       }}
-    >
-      <UploadCard
-        tool={tool}
-        file={run.file}
-        onFile={run.selectFile}
-        disabled={busy}
-        aside={run.file || shownPage ? <StatusBadge tool={tool.slug} status={shownStatus(run.status, shownPage)} /> : null}
-      />
-      <div className="grid gap-3 sm:grid-cols-2">
-        <label className="block text-sm font-semibold text-slate-900">
-          Export format
-          <select name="format" value={format} onChange={(e) => setFormat(asFormat(e.currentTarget.value))} className={selectClass}>
-            {FORMAT_OPTIONS.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block text-sm font-semibold text-slate-900">
-          Scale
-          <select name="scale" value={scale} onChange={(e) => setScale(e.currentTarget.value)} className={selectClass}>
-            {SCALE_OPTIONS.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      {hydrated ? (
-        <div className="space-y-2">
-          <label className="flex items-center justify-between gap-3 text-sm font-semibold text-slate-900">
-            <span>
-              Transparent background
-              <span className="block text-xs font-normal text-slate-500">Alpha is preserved for PNG and WebP only.</span>
-            </span>
-            <input
-              type="checkbox"
-              role="switch"
-              checked={transparent}
-              onChange={(e) => setTransparent(e.currentTarget.checked)}
-              aria-checked={transparent}
-              className="peer sr-only"
-              data-testid="transparent-switch"
-            />
-            <span
-              aria-hidden="true"
-              className="relative inline-flex h-6 w-11 shrink-0 rounded-full bg-slate-300 transition-colors peer-checked:bg-indigo-600 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-indigo-600 after:absolute after:left-0.5 after:top-0.5 after:h-5 after:w-5 after:rounded-full after:bg-white after:shadow after:transition-transform peer-checked:after:translate-x-5"
-            />
-          </label>
-          {transparent ? null : (
-            <label className="block text-sm font-semibold text-slate-900">
-              Background colour
-              <input
-                type="text"
-                value={background}
-                onChange={(e) => setBackground(e.currentTarget.value)}
-                autoComplete="off"
-                spellCheck={false}
-                className={`${selectClass} font-mono`}
-                data-testid="svg-background"
-              />
-            </label>
-          )}
-        </div>
-      ) : (
-        // Without JavaScript the colour field cannot appear on demand: a checkbox sends the default
-        // colour, and leaving it clear keeps the background transparent.
-        <label className="flex items-start gap-2 text-sm text-slate-900">
-          <input type="checkbox" name="background" value={DEFAULT_BACKGROUND} defaultChecked={Boolean(fields?.background)} className="mt-0.5 h-4 w-4 accent-indigo-600" />
-          <span>
-            <span className="font-semibold">Solid {DEFAULT_BACKGROUND} background</span>
-            <span className="block text-xs text-slate-500">Leave clear for a transparent background (alpha preserved for PNG/WebP only).</span>
-          </span>
-        </label>
-      )}
-      <ProcessButton disabled={!run.file || busy} busy={busy} label="Convert asset" busyLabel="Converting…" />
-      {signedIn ? (
-        <CreditsLine balance={balance} />
-      ) : (
-        <p className="text-sm text-slate-600">
-          Converting SVG files needs a free account.{' '}
-          <Link to={SVG_LOGIN_PATH} className="font-semibold text-indigo-700 underline underline-offset-2">
-            Sign in or create one
-          </Link>
-          .
-        </p>
-      )}
-      <ProgressPanel progress={run.progress} failed={run.status === 'error'} />
-      <ErrorBox message={run.error ?? pageError?.error}>
-        {needsSignIn ? (
-          <p className="mt-1">
-            <Link to={SVG_LOGIN_PATH} className="font-semibold underline underline-offset-2">
-              Sign in to convert SVG files
-            </Link>
-          </p>
-        ) : null}
-      </ErrorBox>
-    </ToolForm>
+      options={options}
+      notes={notes}
+      chosenView={chosenView}
+      resultView={resultView}
+      pageResultView={pageResultView}
+      needsSignIn={run.error === SVG_SIGN_IN_MESSAGE}
+      signInPath={SVG_LOGIN_PATH}
+    />
   )
-
-  let preview
-  if (run.fileUrl) {
-    const outputLabel = run.result ? run.result.filename : formatPreviewLabel(format)
-    preview = (
-      <>
-        {run.result ? (
-          <CompareSlider
-            before={{ src: run.fileUrl, alt: 'Original SVG', label: 'Original SVG' }}
-            after={{ src: run.result.url, alt: outputLabel, label: outputLabel }}
-          />
-        ) : (
-          <figure className="m-0">
-            <div className="overflow-hidden rounded-xl bg-slate-100 p-4">
-              <img src={run.fileUrl} alt="Original SVG" className="mx-auto max-h-[24rem] w-full object-contain" />
-            </div>
-            <figcaption className="mt-2 text-center text-xs text-slate-500">Original SVG · {outputLabel} after converting</figcaption>
-          </figure>
-        )}
-        {run.result ? (
-          <DownloadBox title="Export ready" href={run.result.url} filename={run.result.filename}>
-            <p>
-              {run.result.format.toUpperCase()} at {scale}×{balance !== null && balance !== undefined ? ` · Credits remaining: ${balance}` : ''}
-            </p>
-          </DownloadBox>
-        ) : null}
-      </>
-    )
-  } else if (pageOk) {
-    preview = (
-      <>
-        <div className="overflow-hidden rounded-xl bg-slate-100 p-4">
-          <img src={pageOk.resultUrl} alt={pageOk.filename} className="mx-auto max-h-[24rem] w-full object-contain" data-testid="result-image" />
-        </div>
-        <DownloadBox title="Export ready" href={pageOk.downloadUrl} filename={convertedFilename(pageOk.filename, asFormat(fields?.format))}>
-          <p>Credits remaining: {pageOk.remaining}</p>
-        </DownloadBox>
-      </>
-    )
-  } else {
-    preview = <EmptyPreview>Upload an SVG to preview it next to the raster export.</EmptyPreview>
-  }
-
-  return <ToolLayout hero={<ToolHero tool={tool} cost={cost} />} controls={controls} preview={preview} />
 }

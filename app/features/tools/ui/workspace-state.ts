@@ -1,0 +1,129 @@
+// The workspace's states (issue 13): one name for what the screen is showing, derived from the
+// browser run, a page posted without JavaScript, a job the page follows, and the balance. Each state
+// has its own look and words (workspace.tsx). Client-safe and pure, so it is unit-tested.
+import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
+import type { JobView } from '~/features/tools/jobs/view'
+import type { ToolPageResult } from './page-result'
+import type { RunStatus } from './use-tool-run'
+
+export type WorkspacePhase =
+  | 'empty'
+  | 'checking'
+  | 'rejected'
+  | 'chosen'
+  | 'uploading'
+  | 'processing'
+  | 'done'
+  | 'no-face'
+  | 'failed'
+  | 'no-credits'
+  | 'sign-in'
+  | 'model-missing'
+
+export interface PhaseInput {
+  tool: ToolDefinition
+  missingModels: readonly string[]
+  checking: boolean
+  rejection: string | null
+  status: RunStatus
+  progress: ProgressStep | null
+  /** Faces found by the browser run that just ended (face blurrer), else null. */
+  facesFound: number | null
+  /** The run was refused before it was sent (the SVG converter for visitors). */
+  needsSignIn: boolean
+  pageResult: ToolPageResult | undefined
+  job: JobView | null
+  balance: number | null
+  cost: number
+}
+
+export function workspacePhase(input: PhaseInput): WorkspacePhase {
+  const { tool, status } = input
+  if (input.missingModels.length > 0) return 'model-missing'
+  if (input.checking) return 'checking'
+  if (input.rejection) return 'rejected'
+  if (status === 'processing') return input.progress?.message === tool.steps[0].message ? 'uploading' : 'processing'
+  if (status === 'complete') return input.facesFound === 0 ? 'no-face' : 'done'
+  const short = input.balance !== null && input.balance < input.cost
+  // A failure that leaves the balance short (a 402, or a charge elsewhere meanwhile) says what to do about it.
+  if (status === 'error') return input.needsSignIn ? 'sign-in' : short ? 'no-credits' : 'failed'
+  if (status === 'ready') return short ? 'no-credits' : 'chosen'
+  const job = input.job
+  if (job) {
+    if (job.status === 'queued' || job.status === 'running') return 'processing'
+    if (job.status === 'succeeded') return job.facesFound === 0 ? 'no-face' : 'done'
+    return 'failed'
+  }
+  const page = input.pageResult
+  if (page?.ok) return page.facesFound === 0 ? 'no-face' : 'done'
+  if (page && !page.ok) {
+    if (page.status === 402) return 'no-credits'
+    if (page.status === 401 && tool.signInRequired) return 'sign-in'
+    return 'failed'
+  }
+  if (tool.signInRequired && input.needsSignIn) return 'sign-in'
+  return short ? 'no-credits' : 'empty'
+}
+
+/** The phases in which a run is under way: the stage shows the progress and nothing can be changed. */
+export const BUSY_PHASES: readonly WorkspacePhase[] = ['checking', 'uploading', 'processing']
+
+/** The phases that end a run: focus moves to their panel and the live region announces it. */
+export const OUTCOME_PHASES: readonly WorkspacePhase[] = ['done', 'no-face', 'failed', 'no-credits', 'sign-in']
+
+export const NO_FACE_MESSAGE = 'No faces found: nothing was blurred and you were not charged'
+export const NOT_CHARGED_AFTER_FAILURE = 'You were not charged: a run that fails is refunded in full.'
+export const MODEL_MISSING_TITLE = 'This tool is not installed on this server'
+
+export interface CreditAllowances {
+  guestDaily: number
+  userFloor: number
+  signupBonus: number
+}
+
+export function creditsWord(n: number): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? 'credit' : 'credits'}`
+}
+
+/** The not-enough-credits panel's sentences: the cost, the balance, when it refreshes. */
+export function notEnoughCreditsText({
+  cost,
+  balance,
+  signedIn,
+  allowances,
+}: {
+  cost: number
+  balance: number | null
+  signedIn: boolean
+  allowances: CreditAllowances
+}): { title: string; lines: string[]; signUp: string | null } {
+  const lines = [`A run costs ${creditsWord(cost)}; your balance is ${creditsWord(balance ?? 0)}.`]
+  if (!signedIn) {
+    lines.push(`Visitor credits refresh to ${allowances.guestDaily} on your first visit after midnight UTC.`)
+  } else if (allowances.userFloor > 0) {
+    lines.push(`A balance under ${allowances.userFloor} is topped up to ${allowances.userFloor} on your first visit after midnight UTC.`)
+  }
+  return {
+    title: 'Not enough credits',
+    lines,
+    signUp: signedIn ? null : `Create a free account for ${allowances.signupBonus} credits`,
+  }
+}
+
+/** What the live region says when a run ends. */
+export function announcement(phase: WorkspacePhase, detail: { doneTitle: string; error: string | null }): string {
+  switch (phase) {
+    case 'done':
+      return `${detail.doneTitle}. The result and its download are shown.`
+    case 'no-face':
+      return NO_FACE_MESSAGE
+    case 'failed':
+      return `${(detail.error ?? 'The run failed').replace(/\.$/, '')}. ${NOT_CHARGED_AFTER_FAILURE}`
+    case 'no-credits':
+      return detail.error ?? 'Not enough credits for this run.'
+    case 'sign-in':
+      return detail.error ?? 'Sign in to use this tool.'
+    default:
+      return ''
+  }
+}

@@ -1,0 +1,584 @@
+// The one workspace of the five tools (issue 13): the image first. A large drop target (drop, click,
+// paste) with samples to try; the chosen image, its progress, then the before/after result and its
+// download in that same place; the tool's options beside it on wide screens and below on narrow ones.
+// Every state has its own panel and words (workspace-state.ts). The form is a real multipart POST, so
+// all of it works without JavaScript; the browser run takes it over once hydrated.
+import { Link, useLoaderData } from '@remix-run/react'
+import { useEffect, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react'
+import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
+import type { JobView } from '~/features/tools/jobs/view'
+import type { Viewer } from '~/features/viewer'
+import { useRootData } from '~/root'
+import { CompareSlider, type CompareImage } from '~/ui/compare-slider'
+import { useHydrated } from '~/ui/use-hydrated'
+import { DownloadBox } from './download-box'
+import { browserCanShow, formatMegabytes } from './file-checks'
+import type { ToolPageResult } from './page-result'
+import { ProgressPanel } from './progress-panel'
+import { fetchSample, SAMPLES } from './samples'
+import { StatusBadge } from './status-badge'
+import { ToolForm } from './tool-form'
+import { ToolHero } from './tool-hero'
+import { CreditsLine, ProcessButton } from './tool-layout'
+import { FAILED_STAGE_MESSAGE } from './use-tool-run'
+import type { ImageSize, RunLike, useWorkspace } from './use-workspace'
+import {
+  announcement,
+  BUSY_PHASES,
+  creditsWord,
+  MODEL_MISSING_TITLE,
+  NO_FACE_MESSAGE,
+  NOT_CHARGED_AFTER_FAILURE,
+  notEnoughCreditsText,
+  OUTCOME_PHASES,
+  workspacePhase,
+  type CreditAllowances,
+  type WorkspacePhase,
+} from './workspace-state'
+
+const DEFAULT_ALLOWANCES: CreditAllowances = { guestDaily: 5, userFloor: 10, signupBonus: 50 }
+
+export interface ToolWorkspaceProps {
+  tool: ToolDefinition
+  cost: number
+  viewer: Viewer | undefined
+  run: RunLike
+  ws: ReturnType<typeof useWorkspace>
+  /** The outcome of a form posted without JavaScript, while the browser has not run anything itself. */
+  pageResult: ToolPageResult | undefined
+  formLabel: string
+  processLabel: string
+  busyLabel: string
+  onRun: (form: FormData) => void
+  /** The done heading ('Cutout ready'): announced when a run ends. */
+  doneTitle: string
+  /** The tool's settings, beside the image. */
+  options?: ReactNode
+  /** Sentences for visitors or about the engine, under the button. */
+  notes?: ReactNode
+  /** Shown after the settings (the blurrer's tiles, the enhancer's demo). */
+  extra?: ReactNode
+  /** Replaces the plain preview of the chosen file (the blurrer's live blur). */
+  chosenView?: ReactNode
+  /** The browser run's result: before/after and download. */
+  resultView?: ReactNode
+  /** The result of a page post (no JavaScript). */
+  pageResultView?: ReactNode
+  /** The face blurrer: faces the finished browser run found. */
+  facesFound?: number | null
+  /** The run was refused before sending because it needs an account. */
+  needsSignIn?: boolean
+  signInPath?: string
+}
+
+/** The loader data every tool page has: the missing models, and the job a no-JS post follows. */
+function useToolPageExtras(): { missingModels: readonly string[]; job: JobView | null } {
+  const data = useLoaderData() as { missingModels?: unknown; job?: unknown } | null
+  const missingModels = Array.isArray(data?.missingModels) ? (data.missingModels as string[]) : []
+  const job = data?.job && typeof data.job === 'object' ? (data.job as JobView) : null
+  return { missingModels, job }
+}
+
+export function ToolWorkspace(props: ToolWorkspaceProps) {
+  const { tool, cost, viewer, run, ws } = props
+  const hydrated = useHydrated()
+  const root = useRootData()
+  const allowances = root?.allowances ?? DEFAULT_ALLOWANCES
+  const { missingModels, job } = useToolPageExtras()
+  const signedIn = Boolean(viewer?.user)
+  const shownJob = run.status === 'idle' && !ws.rejection ? job : null
+  const page = run.status === 'idle' && !ws.rejection && !shownJob ? props.pageResult : undefined
+  const balance = run.remaining ?? (page ? page.remaining : null) ?? shownJob?.remaining ?? viewer?.credits?.balance ?? null
+
+  const phase = workspacePhase({
+    tool,
+    missingModels,
+    checking: ws.checking,
+    rejection: ws.rejection,
+    status: run.status,
+    progress: run.progress,
+    facesFound: props.facesFound ?? null,
+    needsSignIn: Boolean(props.needsSignIn) || (tool.signInRequired && !signedIn && run.status === 'error'),
+    pageResult: page,
+    job: shownJob,
+    balance,
+    cost,
+  })
+  const busy = BUSY_PHASES.includes(phase)
+  const short = balance !== null && balance < cost
+  const error = ws.rejection ?? run.error ?? (page && !page.ok ? page.error : null) ?? shownJob?.error ?? null
+
+  // The live region speaks when a run ends, once per outcome.
+  const [spoken, setSpoken] = useState('')
+  useEffect(() => {
+    if (!OUTCOME_PHASES.includes(phase) || run.status === 'idle' || run.status === 'ready') return
+    setSpoken(announcement(phase, { doneTitle: props.doneTitle, error }))
+  }, [phase, run.status, error, props.doneTitle])
+
+  const [dragging, setDragging] = useState(false)
+  const locked = busy || phase === 'model-missing'
+
+  // A pasted image (Ctrl/Cmd+V anywhere on the page) is taken like a dropped one.
+  useEffect(() => {
+    function onPaste(event: ClipboardEvent) {
+      const file = event.clipboardData?.files?.[0]
+      if (!file || locked) return
+      event.preventDefault()
+      void ws.choose(file)
+    }
+    document.addEventListener('paste', onPaste)
+    return () => document.removeEventListener('paste', onPaste)
+  }, [locked, ws])
+
+  function onDragOver(event: DragEvent<HTMLElement>) {
+    event.preventDefault()
+    if (!locked) setDragging(true)
+  }
+  function onDrop(event: DragEvent<HTMLElement>) {
+    event.preventDefault()
+    setDragging(false)
+    const file = event.dataTransfer.files?.[0]
+    if (file && !locked) void ws.choose(file)
+  }
+
+  const progress: ProgressStep | null = shownJob
+    ? { percent: shownJob.progress, message: shownJob.status === 'failed' ? FAILED_STAGE_MESSAGE : (shownJob.stage ?? 'Waiting in the queue') }
+    : run.progress
+
+  const hasFile = Boolean(run.file)
+  const fileView = hasFile
+    ? ws.unreadable
+      ? <NoPreview file={run.file!} reason="unreadable" />
+      : (props.chosenView ?? <ChosenPreview file={run.file!} url={run.fileUrl} size={ws.size} />)
+    : null
+  const outcome = (title: string, tone: PanelTone, body: ReactNode) => (
+    <StatePanel tone={tone} title={title} focusRef={ws.outcomeRef} testId={`state-${phase}`}>
+      {body}
+    </StatePanel>
+  )
+
+  // The panel of an outcome other than a result: under the image when there is one, else over the drop target.
+  const PANELS: Partial<Record<WorkspacePhase, () => ReactNode>> = {
+    'no-face': () => outcome('No faces found', 'amber', <p>{NO_FACE_MESSAGE}. Try a photo in which the faces are clearly visible.</p>),
+    failed: () => outcome('The run failed', 'red', <FailedText error={error} />),
+    'no-credits': () => outcome('Not enough credits', 'amber', <NoCreditsText cost={cost} balance={balance} signedIn={signedIn} allowances={allowances} />),
+    'sign-in': () => outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} />),
+  }
+  const panel = PANELS[phase]?.() ?? null
+
+  const fileBar = hasFile ? <FileBar tool={tool} file={run.file!} status={run.status} inputId={inputId(tool)} locked={locked} /> : null
+
+  let stage: ReactNode
+  if (phase === 'model-missing') {
+    stage = outcome(MODEL_MISSING_TITLE, 'amber', <ModelMissingText models={missingModels} />)
+  } else if (phase === 'done') {
+    stage = (
+      <>
+      {fileBar}
+      <div ref={ws.outcomeRef as React.RefObject<HTMLDivElement>} tabIndex={-1} className="space-y-3 rounded-xl outline-none" aria-label={props.doneTitle} data-testid="state-done">
+        {run.status === 'complete' ? props.resultView : shownJob ? <JobResult job={shownJob} title={props.doneTitle} /> : props.pageResultView}
+      </div>
+      </>
+    )
+  } else if (hasFile || phase === 'uploading' || phase === 'processing' || (phase === 'failed' && run.status === 'error')) {
+    stage = (
+      <>
+        {fileBar}
+        {shownJob && busy ? (
+          <p className="rounded-xl bg-slate-50 p-4 text-sm text-slate-800" data-testid="job-waiting">
+            Your image is being processed. This page refreshes itself until the result is ready.
+          </p>
+        ) : null}
+        {/* While the run works only the pictures dim: the captions keep their contrast. */}
+        <div className={busy ? '[&_img]:opacity-60' : undefined}>{fileView}</div>
+        {panel}
+      </>
+    )
+  } else {
+    stage = (
+      <>
+        {panel}
+        {phase === 'no-credits' ? null : (
+          <DropTarget tool={tool} phase={phase} message={ws.rejection} dragging={dragging} hydrated={hydrated} processLabel={props.processLabel} />
+        )}
+        {hydrated && phase !== 'no-credits' ? <Samples tool={tool} onPick={(file) => void ws.choose(file)} disabled={locked} /> : null}
+      </>
+    )
+  }
+
+  // Not after a blur that found no face: its last stage ('Anonymization sealed') would not be true.
+  const showProgress = progress && (busy || phase === 'done' || phase === 'failed')
+
+  return (
+    <div className="mx-auto w-full max-w-6xl px-4 py-4 sm:px-6 sm:py-6">
+      <ToolHero tool={tool} />
+      <ToolForm label={props.formLabel} onRun={props.onRun}>
+        <div className="mt-4 grid gap-4 lg:grid-cols-[minmax(0,7fr)_minmax(0,4fr)] lg:items-start">
+          <section
+            ref={ws.stageRef as React.RefObject<HTMLElement>}
+            aria-label="Image"
+            onDragOver={onDragOver}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+            className={`workspace-stage min-w-0 scroll-mt-20 space-y-3 rounded-2xl border bg-white p-3 shadow-sm sm:p-4 ${dragging ? 'border-indigo-500 ring-2 ring-indigo-200' : 'border-slate-200'}`}
+            data-testid="stage"
+            data-phase={phase}
+          >
+            <input
+              ref={ws.inputRef}
+              id={inputId(tool)}
+              type="file"
+              name={tool.fileField}
+              accept={tool.accept}
+              // Without JavaScript the browser itself refuses a post with no file; with it, the button does.
+              required={!hydrated}
+              disabled={locked || phase === 'no-credits'}
+              // Its own name: the drop target (its visible label) is not shown in every state.
+              aria-label={tool.fileField === 'svg' ? 'Choose an SVG file' : 'Choose an image'}
+              aria-describedby={phase === 'no-credits' || phase === 'model-missing' ? undefined : `${inputId(tool)}-hint`}
+              onChange={(event) => void ws.choose(event.currentTarget.files?.[0] ?? null)}
+              className="peer sr-only"
+              data-testid="file-input"
+            />
+            {stage}
+            {showProgress ? <ProgressPanel progress={progress} failed={phase === 'failed'} /> : null}
+          </section>
+          <section aria-label="Settings" className="min-w-0 space-y-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+            {props.options}
+            <div className="space-y-2">
+              <p className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-sm">
+                <span className="font-semibold text-slate-900" data-testid="tool-cost">
+                  {creditsWord(cost)} per run
+                </span>
+                <CreditsLine balance={balance} />
+              </p>
+              <ProcessButton
+                disabled={!hasFile || busy || short}
+                blocked={phase === 'model-missing' || (short && !hasFile && !hydrated)}
+                busy={busy && phase !== 'checking'}
+                label={props.processLabel}
+                busyLabel={props.busyLabel}
+              />
+              {tool.signInRequired && !signedIn ? <p className="text-xs font-medium text-amber-900">Requires a Facet Studio account</p> : null}
+            </div>
+            {props.notes}
+            {props.extra}
+          </section>
+        </div>
+      </ToolForm>
+      <p role="status" aria-live="polite" className="sr-only" data-testid="announcer">
+        {spoken}
+      </p>
+    </div>
+  )
+}
+
+const inputId = (tool: ToolDefinition) => `file-${tool.slug}`
+
+function DropTarget({
+  tool,
+  phase,
+  message,
+  dragging,
+  hydrated,
+  processLabel,
+}: {
+  tool: ToolDefinition
+  phase: WorkspacePhase
+  message: string | null
+  dragging: boolean
+  hydrated: boolean
+  processLabel: string
+}) {
+  const noun = tool.fileField === 'svg' ? 'an SVG file' : 'an image'
+  return (
+    <label
+      htmlFor={inputId(tool)}
+      className={`flex min-h-64 cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed px-4 py-8 text-center transition-colors peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-indigo-600 peer-disabled:cursor-not-allowed sm:min-h-80 ${
+        dragging ? 'border-indigo-500 bg-indigo-50' : 'border-indigo-200 bg-indigo-50/40 hover:border-indigo-400 hover:bg-indigo-50'
+      }`}
+      data-testid="drop-zone"
+    >
+      <svg viewBox="0 0 24 24" className="h-10 w-10 text-indigo-600" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true">
+        <path d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      <span className="text-lg font-semibold text-slate-900">
+        {hydrated ? `Drop ${noun} here, or click to choose` : `Click to choose ${noun}`}
+      </span>
+      <span id={`${inputId(tool)}-hint`} className="text-sm text-slate-600">
+        {tool.acceptedLabel} up to {tool.maxMegabytes}MB{hydrated ? ' · or paste with Ctrl+V / ⌘V' : ''}
+      </span>
+      {phase === 'checking' ? (
+        <span role="status" className="text-sm font-medium text-indigo-800" data-testid="checking">
+          Checking the file…
+        </span>
+      ) : null}
+      {message ? (
+        <span role="alert" className="mt-1 max-w-md rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800" data-testid="error-box">
+          {message}
+        </span>
+      ) : null}
+      {hydrated ? null : (
+        // The browser shows no file name once its own control is hidden: this line appears when one is chosen.
+        <span className="hidden rounded-lg bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 [.peer:valid~*_&]:block" data-testid="chosen-no-js">
+          File chosen. Press “{processLabel}”.
+        </span>
+      )}
+    </label>
+  )
+}
+
+function Samples({ tool, onPick, disabled }: { tool: ToolDefinition; onPick: (file: File) => void; disabled: boolean }) {
+  const [failed, setFailed] = useState<string | null>(null)
+  const samples = SAMPLES[tool.slug]
+  if (samples.length === 0) return null
+  return (
+    <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="samples">
+      <span className="text-slate-700">No image at hand? Try a sample (a real run, charged like any upload):</span>
+      <ul className="flex gap-2">
+        {samples.map((sample) => (
+          <li key={sample.src}>
+            <button
+              type="button"
+              disabled={disabled}
+              onClick={async () => {
+                setFailed(null)
+                try {
+                  onPick(await fetchSample(sample))
+                } catch (error) {
+                  setFailed((error as Error).message)
+                }
+              }}
+              className="block overflow-hidden rounded-lg border border-slate-300 bg-slate-50 hover:border-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-50"
+              aria-label={`Try the sample: ${sample.alt}`}
+              data-testid="sample"
+            >
+              <img src={sample.src} alt="" width={56} height={56} loading="lazy" decoding="async" className="h-14 w-14 object-cover" />
+            </button>
+          </li>
+        ))}
+      </ul>
+      {failed ? (
+        <p role="alert" className="w-full text-red-800">
+          {failed}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+function FileBar({ tool, file, status, inputId: id, locked }: { tool: ToolDefinition; file: File; status: RunLike['status']; inputId: string; locked: boolean }) {
+  return (
+    <div className="flex items-center gap-3 rounded-xl bg-slate-50 px-3 py-2 text-sm">
+      <div className="min-w-0 flex-1" role="group" aria-label="Chosen file" data-testid="file-summary">
+        <p className="truncate font-medium text-slate-900" title={file.name}>
+          {file.name}
+        </p>
+        <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
+          <span>{formatMegabytes(file.size)}</span>
+          <span>{file.type || 'unknown type'}</span>
+          <StatusBadge tool={tool.slug} status={status} />
+        </p>
+      </div>
+      <label
+        htmlFor={id}
+        className={`inline-flex min-h-10 shrink-0 items-center rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-800 ${
+          locked ? 'cursor-not-allowed opacity-50' : 'cursor-pointer hover:bg-slate-100'
+        } [.peer:focus-visible~*_&]:outline-2 [.peer:focus-visible~*_&]:outline-offset-2 [.peer:focus-visible~*_&]:outline-indigo-600`}
+        data-testid="choose-another"
+      >
+        Change<span className="sr-only"> image</span>
+      </label>
+    </div>
+  )
+}
+
+/** The chosen file before a run: the image itself, or for TIFF a placeholder the browser can draw. */
+export function ChosenPreview({ file, url, size }: { file: File; url: string | null; size: ImageSize | null }) {
+  if (!url || !browserCanShow(file.type)) return <NoPreview file={file} />
+  return (
+    <figure className="m-0">
+      <div className="flex justify-center overflow-hidden rounded-xl bg-slate-100">
+        <img
+          src={url}
+          alt="Original upload"
+          width={size?.width}
+          height={size?.height}
+          className="block h-auto max-w-full object-contain"
+          style={{ maxHeight: 'var(--stage-max)' }}
+          data-testid="upload-preview"
+        />
+      </div>
+      <figcaption className="mt-1 text-center text-xs text-slate-600">Original upload</figcaption>
+    </figure>
+  )
+}
+
+const NO_PREVIEW_WORDS = {
+  tiff: { title: 'TIFF image · no preview', text: 'Browsers cannot show TIFF files. The file is ready to run; the result will show here.' },
+  unreadable: {
+    title: 'No preview',
+    text: 'The browser could not draw this image: it may be damaged. You can still run it; the server checks it and charges nothing if it cannot be read.',
+  },
+}
+
+function NoPreview({ file, reason = 'tiff' }: { file: File; reason?: keyof typeof NO_PREVIEW_WORDS }) {
+  const words = NO_PREVIEW_WORDS[reason]
+  return (
+    <div
+      role="img"
+      aria-label={`${file.name}: ${words.title}`}
+      className="flex min-h-48 flex-col items-center justify-center gap-1 rounded-xl border border-slate-200 bg-slate-100 p-6 text-center"
+      data-testid="no-preview"
+    >
+      <span className="text-base font-semibold text-slate-800">{words.title}</span>
+      <span className="text-sm text-slate-600">{words.text}</span>
+    </div>
+  )
+}
+
+/** The before/after comparison, shaped like the image and no taller than the stage allows. */
+export function StageCompare({
+  size,
+  before,
+  after,
+  hint,
+}: {
+  size: ImageSize | null
+  before: CompareImage | null
+  after: CompareImage & { style?: CSSProperties }
+  hint?: string
+}) {
+  const width = size?.width ?? 800
+  const height = size?.height ?? 600
+  const fit: CSSProperties = { maxWidth: `calc(var(--stage-max) * ${(width / height).toFixed(4)})` }
+  if (!before) {
+    // A TIFF original cannot be drawn: the result alone, said so.
+    return (
+      <figure className="m-0">
+        <StageResultImage src={after.src} alt={after.alt} checkerboard />
+        <figcaption className="mt-1 text-center text-xs text-slate-600">{after.label} · the TIFF original cannot be shown beside it</figcaption>
+      </figure>
+    )
+  }
+  return (
+    <div className="mx-auto" style={fit}>
+      <CompareSlider before={before} after={after} width={width} height={height} hint={hint} loading="eager" />
+    </div>
+  )
+}
+
+/** A page result's image (no JavaScript), shaped to the stage. */
+export function StageResultImage({ src, alt, checkerboard }: { src: string; alt: string; checkerboard?: boolean }) {
+  return (
+    <div className={`flex justify-center overflow-hidden rounded-xl ${checkerboard ? 'checkerboard' : 'bg-slate-100'}`}>
+      <img src={src} alt={alt} className="block h-auto max-w-full object-contain" style={{ maxHeight: 'var(--stage-max)' }} data-testid="result-image" />
+    </div>
+  )
+}
+
+function JobResult({ job, title }: { job: JobView; title: string }) {
+  if (!job.resultUrl) return null
+  return (
+    <>
+      <StageResultImage src={job.resultUrl} alt={title} />
+      <DownloadBox title={title} href={job.resultUrl} filename={job.filename ?? 'result.png'} />
+    </>
+  )
+}
+
+type PanelTone = 'amber' | 'red'
+const PANEL_TONES: Record<PanelTone, string> = {
+  amber: 'border-amber-300 bg-amber-50 text-amber-950',
+  red: 'border-red-200 bg-red-50 text-red-900',
+}
+
+function StatePanel({
+  tone,
+  title,
+  children,
+  focusRef,
+  testId,
+}: {
+  tone: PanelTone
+  title: string
+  children: ReactNode
+  focusRef: React.RefObject<HTMLElement | null>
+  testId: string
+}) {
+  return (
+    <section
+      ref={focusRef as React.RefObject<HTMLElement>}
+      tabIndex={-1}
+      aria-label={title}
+      className={`space-y-2 rounded-xl border p-4 text-sm outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 ${PANEL_TONES[tone]}`}
+      data-testid={testId}
+    >
+      <h2 className="text-base font-semibold">{title}</h2>
+      {children}
+    </section>
+  )
+}
+
+function FailedText({ error }: { error: string | null }) {
+  return (
+    <>
+      <p className="font-medium" data-testid="error-box">
+        {error ?? 'The run failed.'}
+      </p>
+      <p>{NOT_CHARGED_AFTER_FAILURE} Try again, or choose another image.</p>
+    </>
+  )
+}
+
+function NoCreditsText({ cost, balance, signedIn, allowances }: { cost: number; balance: number | null; signedIn: boolean; allowances: CreditAllowances }) {
+  const text = notEnoughCreditsText({ cost, balance, signedIn, allowances })
+  return (
+    <>
+      {text.lines.map((line) => (
+        <p key={line}>{line}</p>
+      ))}
+      <p className="flex flex-wrap gap-2 pt-1">
+        {text.signUp ? (
+          <Link
+            to="/login?mode=register"
+            className="inline-flex min-h-11 items-center rounded-lg bg-indigo-600 px-4 font-semibold text-white hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+            data-testid="sign-up-cta"
+          >
+            {text.signUp}
+          </Link>
+        ) : null}
+        <Link
+          to="/credits"
+          className="inline-flex min-h-11 items-center rounded-lg border border-amber-400 bg-white px-4 font-semibold text-amber-950 hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700"
+        >
+          See your credits
+        </Link>
+      </p>
+    </>
+  )
+}
+
+function SignInText({ error, path }: { error: string | null; path: string | undefined }) {
+  return (
+    <>
+      {error ? <p data-testid="error-box">{error}</p> : null}
+      {path ? (
+        <p>
+          <Link to={path} className="font-semibold underline underline-offset-2">
+            Sign in to convert SVG files
+          </Link>
+        </p>
+      ) : null}
+    </>
+  )
+}
+
+function ModelMissingText({ models }: { models: readonly string[] }) {
+  return (
+    <p data-testid="missing-models">
+      Runs would fail until the operator installs the model{models.length > 1 ? 's' : ''} {models.join(', ')} with{' '}
+      <code className="font-mono">npm run models</code>. Nothing can be charged meanwhile.
+    </p>
+  )
+}
