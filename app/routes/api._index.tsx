@@ -60,7 +60,8 @@ function Section({ id, title, children }: { id: string; title: string; children:
 
 function Table({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200">
+    // Focusable: on a phone the table scrolls sideways, and a keyboard must reach it.
+    <div tabIndex={0} role="region" aria-label={head.join(', ')} className="overflow-x-auto rounded-xl border border-slate-200">
       <table className="w-full min-w-[32rem] text-left text-sm">
         <thead className="bg-slate-50 text-slate-900">
           <tr>

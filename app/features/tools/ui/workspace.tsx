@@ -6,12 +6,11 @@
 import { Link, useLoaderData } from '@remix-run/react'
 import { useEffect, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react'
 import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
-import type { JobView } from '~/features/tools/jobs/view'
+import { TERMINAL_JOB_STATUSES, type JobView } from '~/features/tools/jobs/view'
 import type { Viewer } from '~/features/viewer'
 import { useRootData } from '~/root'
 import { CompareSlider, type CompareImage } from '~/ui/compare-slider'
 import { useHydrated } from '~/ui/use-hydrated'
-import { DownloadBox } from './download-box'
 import { browserCanShow, formatMegabytes } from './file-checks'
 import type { ToolPageResult } from './page-result'
 import { ProgressPanel } from './progress-panel'
@@ -86,7 +85,9 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   const allowances = root?.allowances ?? DEFAULT_ALLOWANCES
   const { missingModels, job } = useToolPageExtras()
   const signedIn = Boolean(viewer?.user)
-  const shownJob = run.status === 'idle' && !ws.rejection ? job : null
+  // The job a no-JS post redirected to is followed while it waits or runs; once it ended, the loader's
+  // pageResult says what happened (the tool's own result view, its no-face or failure wording).
+  const shownJob = run.status === 'idle' && !ws.rejection && job && !TERMINAL_JOB_STATUSES.includes(job.status) ? job : null
   const page = run.status === 'idle' && !ws.rejection && !shownJob ? props.pageResult : undefined
   const balance = run.remaining ?? (page ? page.remaining : null) ?? shownJob?.remaining ?? viewer?.credits?.balance ?? null
 
@@ -176,7 +177,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
       <>
       {fileBar}
       <div ref={ws.outcomeRef as React.RefObject<HTMLDivElement>} tabIndex={-1} className="space-y-3 rounded-xl outline-none" aria-label={props.doneTitle} data-testid="state-done">
-        {run.status === 'complete' ? props.resultView : shownJob ? <JobResult job={shownJob} title={props.doneTitle} /> : props.pageResultView}
+        {run.status === 'complete' ? props.resultView : props.pageResultView}
       </div>
       </>
     )
@@ -474,16 +475,6 @@ export function StageResultImage({ src, alt, checkerboard }: { src: string; alt:
     <div className={`flex justify-center overflow-hidden rounded-xl ${checkerboard ? 'checkerboard' : 'bg-slate-100'}`}>
       <img src={src} alt={alt} className="block h-auto max-w-full object-contain" style={{ maxHeight: 'var(--stage-max)' }} data-testid="result-image" />
     </div>
-  )
-}
-
-function JobResult({ job, title }: { job: JobView; title: string }) {
-  if (!job.resultUrl) return null
-  return (
-    <>
-      <StageResultImage src={job.resultUrl} alt={title} />
-      <DownloadBox title={title} href={job.resultUrl} filename={job.filename ?? 'result.png'} />
-    </>
   )
 }
 
