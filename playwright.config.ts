@@ -2,6 +2,8 @@ import { defineConfig, devices } from '@playwright/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 3210)
 export const E2E_DATA_DIR = `tests/.tmp/e2e-data-${PORT}`
+/** A second studio, with no models installed. */
+export const NO_MODELS_PORT = PORT + 1
 
 // Playwright cannot download its own browsers here: Debian's Chromium runs the suite.
 const chromium = {
@@ -36,20 +38,40 @@ export default defineConfig({
     { name: 'js', use: { ...devices['Desktop Chrome'], launchOptions: chromium } },
     { name: 'no-js', use: { ...devices['Desktop Chrome'], javaScriptEnabled: false, launchOptions: chromium } },
   ],
-  webServer: {
-    // The production build on a fresh embedded database, exactly as a self-hoster runs it.
-    command: `rm -rf ${E2E_DATA_DIR} && node --import tsx server.ts`,
-    url: `http://localhost:${PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      NODE_ENV: 'production',
-      PORT: String(PORT),
-      PUBLIC_URL: `http://localhost:${PORT}`,
-      DATA_DIR: E2E_DATA_DIR,
-      LOG_LEVEL: 'warn',
-      E2E: '1',
-      BUILD_DIR: process.env.BUILD_DIR ?? 'build',
+  webServer: [
+    {
+      // The production build on a fresh embedded database, exactly as a self-hoster runs it.
+      command: `rm -rf ${E2E_DATA_DIR} && node --import tsx server.ts`,
+      url: `http://localhost:${PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        NODE_ENV: 'production',
+        PORT: String(PORT),
+        PUBLIC_URL: `http://localhost:${PORT}`,
+        DATA_DIR: E2E_DATA_DIR,
+        LOG_LEVEL: 'warn',
+        E2E: '1',
+        BUILD_DIR: process.env.BUILD_DIR ?? 'build',
+      },
     },
-  },
+    {
+      // The same studio with no models installed, for the "model not installed" state.
+      command: `rm -rf ${E2E_DATA_DIR}-no-models && mkdir -p ${E2E_DATA_DIR}-no-models/models && node --import tsx server.ts`,
+      url: `http://localhost:${NO_MODELS_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        NODE_ENV: 'production',
+        PORT: String(NO_MODELS_PORT),
+        PUBLIC_URL: `http://localhost:${NO_MODELS_PORT}`,
+        DATA_DIR: `${E2E_DATA_DIR}-no-models`,
+        MODELS_DIR: `${E2E_DATA_DIR}-no-models/models`,
+        WORKER_CONCURRENCY: '0',
+        LOG_LEVEL: 'warn',
+        E2E: '1',
+        BUILD_DIR: process.env.BUILD_DIR ?? 'build',
+      },
+    },
+  ],
 })

@@ -7,6 +7,8 @@ import { type Page, type TestInfo } from '@playwright/test'
 import sharp from 'sharp'
 import { expect, test } from './support/test'
 import { fixture, isNoJs, signInNewUser, spendVisitorCredits } from './support/tools'
+import { MODEL_MISSING_TITLE } from '../../app/features/tools/ui/workspace-state'
+import { NO_MODELS_PORT } from '../../playwright.config'
 import { expectAccessible, expectState, holdToolRequest, SIZES } from './support/workspace'
 
 const TOOLS = [
@@ -177,6 +179,16 @@ for (const size of SIZES) {
         await expectState(page, `${tool.slug}-done-${size.name}`)
       })
     }
+
+    test('a tool whose model is not installed says so and takes no file', async ({ page }) => {
+      // The second studio of playwright.config.ts runs with an empty models folder.
+      await page.goto(`http://localhost:${NO_MODELS_PORT}/tools/background-remover`)
+      await expect(page.getByRole('heading', { level: 1, name: 'Background remover' })).toBeVisible()
+      await expect(stage(page)).toHaveAttribute('data-phase', 'model-missing')
+      await expect(page.getByText(MODEL_MISSING_TITLE)).toBeVisible()
+      await expect(page.getByTestId('process-button')).toBeDisabled()
+      await expectState(page, `model-missing-${size.name}`)
+    })
   })
 }
 
