@@ -133,7 +133,12 @@ export interface ToolJobsTable {
   idempotency_key: string | null
   /** sha256 of tool, options and file bytes: the same key with another request answers 422. */
   request_fingerprint: string
-  charge_transaction_id: number
+  /** The charge; null for a test key's job, and for a batch item until a worker starts it. */
+  charge_transaction_id: number | null
+  /** The API key the job was sent with. */
+  api_key_id: string | null
+  /** Sent with a test key: never charged, the result capped at TEST_RESULT_MAX_PIXELS. */
+  test_mode: Generated<boolean>
   status: Generated<ToolJobStatus>
   progress: Generated<number>
   stage: string | null

@@ -5,7 +5,8 @@
 import { resolveCaller } from '~/features/credits/caller.server'
 import { getBalance } from '~/features/credits/ledger.server'
 import { MEGABYTE, TOOLS, type ToolSlug } from '../catalog'
-import { findOwnedJob, isFinished, jobView, type ToolJobInfo } from './jobs.server'
+import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
+import { creditsCharged, findOwnedJob, isFinished, jobView, type ToolJobInfo } from './jobs.server'
 import { acceptToolRun, answerFromJob, submissionResponse } from './submit.server'
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
@@ -66,6 +67,7 @@ export async function submitJob(request: Request): Promise<Response> {
   if (!accepted.ok) return submissionResponse(accepted)
   const headers: Record<string, string> = { ...NO_STORE, ...accepted.headers, Location: jobUrl(accepted.job.id) }
   if (accepted.replayed) headers['Idempotent-Replayed'] = 'true'
+  headers[CREDITS_CHARGED_HEADER] = String(accepted.replayed ? 0 : creditsCharged(accepted.job))
   const json = { id: accepted.job.id, status: accepted.job.status, url: jobUrl(accepted.job.id) }
   return Response.json(json, { status: accepted.replayed ? 200 : 202, headers })
 }

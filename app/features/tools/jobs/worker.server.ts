@@ -18,6 +18,7 @@ import { claimJob, findJob, releaseJob, saveProgress } from './jobs.server'
 import { runnerFor } from '../runners/index.server'
 import { recordDelivered, recordFailed } from './outcome.server'
 import { progressOnSteps } from './progress'
+import { capTestResult } from './test-mode.server'
 import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
 
 /** Progress is written at most this often per job (and always when the stage changes). */
@@ -135,7 +136,8 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
 
   try {
     try {
-      const delivered = await runner.run({ bytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report })
+      const ran = await runner.run({ bytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report })
+      const delivered = job.test_mode ? await capTestResult(ran) : ran
       await pending
       const ended = await recordDelivered(job, runner, delivered, performance.now() - started)
       announceJobEnded(ended ? { jobId, job: ended, delivered } : { jobId })
