@@ -13,8 +13,9 @@ import { ensureUserAccount } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { createEndpoint } from '~/features/webhooks/endpoints.server'
 import { action as removeBg } from '~/routes/api.remove-bg'
+import { action as postJob } from '~/routes/api.jobs._index'
 import { fileOf, fixture } from '../../../../tests/integration/tools-support'
-import { formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
+import { BASE, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 
 beforeAll(() => {
   process.env.WEBHOOKS_ALLOW_PRIVATE = 'true'
@@ -117,5 +118,29 @@ describe('live keys', () => {
     const ledger = await ledgerRows(caller.accountId)
     expect(ledger.map((r) => r.delta)).toEqual([-1, 1])
     expect(all).toEqual([{ type: 'job.failed', data: expect.objectContaining({ status: 'failed', credits_charged: 0, result_url: null, error: answer.body.error }) }])
+  })
+})
+
+describe('POST /api/jobs/ reads its form with the tools’ own multipart reader', () => {
+  it('accepts a quoted boundary and a `;` in the file name (RFC 7578), and still refuses a bad tool', async () => {
+    const caller = await keyedAccount('test')
+    const boundary = 'b;ound=ary'
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="tool"\r\n\r\nbackground-remover\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="shop; front.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      fixture('photos/noface-rocket.jpg'),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ])
+    const send = (payload: Buffer) =>
+      postJob(routeArgs(new Request(`${BASE}/api/jobs/`, { method: 'POST', body: new Uint8Array(payload), headers: { ...caller.headers, 'content-type': `multipart/form-data; boundary="${boundary}"` } })))
+    const accepted = await readResult(await send(body))
+    expect(accepted.status).toBe(202)
+    expect(accepted.headers.get('X-Credits-Charged')).toBe('0')
+    const row = await getDb().selectFrom('tool_jobs').select(['original_name', 'test_mode', 'api_key_id']).where('id', '=', accepted.body.id).executeTakeFirstOrThrow()
+    expect(row).toEqual({ original_name: 'shop; front.jpg', test_mode: true, api_key_id: caller.keyId })
+
+    const wrongTool = await readResult(await send(Buffer.from(body.toString('latin1').replace('background-remover', 'nope'), 'latin1')))
+    expect(wrongTool.status).toBe(400)
+    expect(wrongTool.body.error).toMatch(/^tool must be one of/)
   })
 })

@@ -25,7 +25,7 @@ import {
   SVG_SIGN_IN_MESSAGE,
   TOOL_RUN_RATE,
 } from '../submission.server'
-import { parseToolUpload, requireFile } from '../upload.server'
+import { parseToolUpload, requireFile, toolUploadFrom, type MultipartForm } from '../upload.server'
 import { announceJobQueued } from './events.server'
 import { countWaitingJobs, creditsCharged, findJob, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
 import { runnerFor } from '../runners/index.server'
@@ -126,7 +126,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Parses, checks, charges and enqueues; or finds the job a repeated Idempotency-Key names. */
-export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<AcceptedJob | ToolRefusal> {
+export async function acceptToolRun(request: Request, tool: ToolSlug, form?: MultipartForm): Promise<AcceptedJob | ToolRefusal> {
   const definition = TOOLS[tool]
   const headers: Record<string, string> = {}
   let remaining: number | null = null
@@ -163,7 +163,8 @@ export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<A
 
     const runner = runnerFor(tool)
     uploadBytes = 0
-    const upload = await parseToolUpload(request, tool, runner.optionFields)
+    // POST /api/jobs/ has read the form already (to learn the tool): it is narrowed, not read again.
+    const upload = form ? toolUploadFrom(form, tool, runner.optionFields) : await parseToolUpload(request, tool, runner.optionFields)
     fields = upload.fields
     const file = requireFile(upload, tool)
     uploadBytes = file.bytes.byteLength
