@@ -17,7 +17,7 @@ const TOOL_MESSAGE = `tool must be one of ${Object.keys(TOOLS).join(', ')}.`
 /** The largest upload any tool takes. */
 const MAX_FILE_BYTES = Math.max(...Object.values(TOOLS).map((t) => t.maxMegabytes)) * MEGABYTE
 /** Every option field of every tool (each tool keeps its own when the form is narrowed to it). */
-const ALL_OPTION_FIELDS = [...new Set(Object.values(TOOLS).flatMap((t) => runnerFor(t.slug).optionFields))]
+export const ALL_OPTION_FIELDS = [...new Set(Object.values(TOOLS).flatMap((t) => runnerFor(t.slug).optionFields))]
 
 export function jobUrl(id: string): string {
   return `/api/jobs/${id}/`

@@ -22,6 +22,7 @@ const INFO_COLUMNS = [
   'idempotency_key', 'request_fingerprint', 'charge_transaction_id', 'status', 'progress', 'stage', 'attempts',
   'outcome', 'refunded', 'result_id', 'filename', 'faces_found', 'gfpgan_available', 'note', 'error',
   'error_status', 'created_at', 'started_at', 'heartbeat_at', 'finished_at', 'api_key_id', 'test_mode',
+  'batch_id', 'batch_position',
 ] as const
 
 export interface NewToolJob {
@@ -40,6 +41,8 @@ export interface NewToolJob {
   chargeTransactionId: number | null
   apiKeyId?: string | null
   testMode?: boolean
+  batchId?: string | null
+  batchPosition?: number | null
 }
 
 /** Inserts the job with its upload sealed under RESULTS_KEY (the job id is the additional data). */
@@ -65,6 +68,8 @@ export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<void> 
       charge_transaction_id: job.chargeTransactionId,
       api_key_id: job.apiKeyId ?? null,
       test_mode: job.testMode ?? false,
+      batch_id: job.batchId ?? null,
+      batch_position: job.batchPosition ?? null,
     })
     .execute()
 }
@@ -92,12 +97,13 @@ export async function findJobByKey(accountId: string, key: string, dbOrTx: DbOrT
   )
 }
 
-/** Jobs waiting for a worker, everywhere: the queue's depth. */
+/** Single jobs waiting for a worker, everywhere: the queue's depth (a batch is bounded by its own size limit). */
 export async function countWaitingJobs(dbOrTx: DbOrTx = getDb()): Promise<number> {
   const row = await dbOrTx
     .selectFrom('tool_jobs')
     .select(sql<number>`count(*)::int`.as('n'))
     .where('status', '=', 'queued')
+    .where('batch_id', 'is', null)
     .executeTakeFirstOrThrow()
   return row.n
 }

@@ -15,6 +15,7 @@ import type { Delivered, ToolRunner } from '../runners/types'
 import { insertToolRun } from '../runs.server'
 import { emitEvent, prepareWebhooks } from '~/features/webhooks/endpoints.server'
 import { resultUrl } from '../ui/page-result'
+import { settleBatch } from '~/features/batches/items.server'
 import { creditsCharged, finishJob, type ToolJobInfo } from './jobs.server'
 
 /**
@@ -99,6 +100,7 @@ export async function recordDelivered(
       trx,
     )
     await announceOutcome(finished, trx)
+    if (finished.batch_id) await settleBatch(finished.batch_id, trx)
     return finished
   })
   return ended
@@ -135,6 +137,7 @@ export async function recordFailed(
       trx,
     )
     await announceOutcome(finished, trx)
+    if (finished.batch_id) await settleBatch(finished.batch_id, trx)
     return finished
   })
   return ended
