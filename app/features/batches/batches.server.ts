@@ -5,6 +5,7 @@
 // job. The outcome of the last item marks the batch completed and emits `batch.completed`, in that
 // outcome's transaction, with the batch row locked so two last items cannot both miss it.
 import { randomUUID } from 'node:crypto'
+import path from 'node:path'
 import { config } from '~/config.server'
 import { executeTx, getDb } from '~/db/db.server'
 import type { Caller } from '~/features/credits/caller.server'
@@ -127,6 +128,13 @@ export async function findOwnedBatch(id: string, accountId: string | null): Prom
   return summarise(batch, await itemsOf(id, getDb()))
 }
 
+/** The client's name with the result's extension (shot.jpg → shot.png for a cut-out). */
+export function resultName(originalName: string, resultFilename: string | null): string {
+  const ext = path.posix.extname(resultFilename ?? '') || path.posix.extname(originalName)
+  const stem = originalName.slice(0, originalName.length - path.posix.extname(originalName).length) || 'file'
+  return `${stem}${ext}`
+}
+
 /** The results under their clients' names (made unique), and errors.json naming each failed file. */
 export async function batchArchive(id: string, accountId: string): Promise<Buffer | null> {
   const batch = await getDb().selectFrom('batches').select('id').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst()
@@ -138,7 +146,7 @@ export async function batchArchive(id: string, accountId: string): Promise<Buffe
     if (item.status === 'failed') errors.push({ name: item.original_name, error: item.error ?? 'The run failed.' })
     if (item.status !== 'succeeded' || !item.result_id) continue
     const stored = await readResult(item.result_id, accountId)
-    if (stored) files.push({ name: item.filename ?? item.original_name, bytes: stored.bytes })
+    if (stored) files.push({ name: resultName(item.original_name, item.filename), bytes: stored.bytes })
     else errors.push({ name: item.original_name, error: 'This result is no longer available: results are kept for 24 hours.' })
   }
   // errors.json first: it keeps its name, a result that happens to share it is renamed.
