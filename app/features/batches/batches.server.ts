@@ -26,12 +26,12 @@ import { runnerFor } from '~/features/tools/runners/index.server'
 import { asToolError } from '~/features/tools/submission.server'
 import { isUuid } from '~/utils/uuid'
 import { itemsOf, settleBatch, summarise } from './items.server'
+import { MAX_BATCH_FILES } from './limits'
 import { writeZip, type NamedBytes } from './zip.server'
 
 export { batchDownloadUrl, batchUrl } from './items.server'
 
-/** Files in one batch at most (repeated fields, or the files of its zip). */
-export const MAX_BATCH_FILES = 100
+export { MAX_BATCH_FILES } from './limits'
 export const ERRORS_FILE = 'errors.json'
 
 export function batchTooLargeMessage(): string {
