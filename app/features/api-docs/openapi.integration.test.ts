@@ -153,7 +153,10 @@ describe('the OpenAPI document', () => {
     const photo = () => new Blob([new Uint8Array(readFileSync('tests/fixtures/photos/noface-rocket.jpg'))], { type: 'image/jpeg' })
     const form = (fields: Array<[string, string | Blob]>, path: string) => {
       const body = new FormData()
-      for (const [k, v] of fields) body.append(k, v, ...(v instanceof Blob ? ['rocket.jpg'] : []))
+      for (const [k, v] of fields) {
+        if (v instanceof Blob) body.append(k, v, 'rocket.jpg')
+        else body.append(k, v)
+      }
       return new Request(BASE + path, { method: 'POST', body, headers: { 'x-facet-client-ip': uniqueAddress(), ...auth } })
     }
     const job = await conforms('post', '/api/jobs/', await call(postJob as Handler, form([['tool', 'background-remover'], ['image', photo()]], '/api/jobs/')))

@@ -57,7 +57,8 @@ export interface CreatedBatch {
  */
 export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record<string, string>, files: NamedBytes[]): Promise<CreatedBatch> {
   const runner = runnerFor(tool)
-  const options = await runner.parseOptions(fields)
+  // The studio's form sends every tool's option inputs; an empty one means "the default".
+  const options = await runner.parseOptions(Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')))
   const testMode = isTestKey(caller)
   const items: Array<NamedBytes & { width: number | null; height: number | null; notes: string[]; error: ToolError | null; fingerprint: string }> = []
   for (const file of files) {
