@@ -9,16 +9,16 @@ import { resolveCaller, type Caller } from '~/features/credits/caller.server'
 import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
 import { MEGABYTE, TOOLS, type ToolSlug } from '~/features/tools/catalog'
 import { ToolError, tooLarge } from '~/features/tools/errors.server'
-import { ALL_OPTION_FIELDS } from '~/features/tools/jobs/api.server'
+import { ALL_OPTION_FIELDS, TOOL_MESSAGE } from '~/features/tools/jobs/api.server'
 import { contentDisposition, INVALID_TOKEN_MESSAGE, missingModel, SVG_SIGN_IN_MESSAGE, TOOL_RUN_RATE } from '~/features/tools/submission.server'
 import { anyToolFormLimits, readMultipartForm } from '~/features/tools/upload.server'
 import { batchArchive, batchTooLargeMessage, batchUrl, createBatch, findOwnedBatch, MAX_BATCH_FILES, type CreatedBatch } from './batches.server'
+import { TOO_MANY_FILES_MESSAGE } from './limits'
 import { isZip, readZipFiles, type NamedBytes } from './zip.server'
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
 export const BATCH_NOT_FOUND = 'No such batch.'
 export const BATCH_NOT_DONE = 'The batch has not ended yet: download it once every file has run.'
-const TOOL_MESSAGE = `tool must be one of ${Object.keys(TOOLS).join(', ')}.`
 /** Entries of a zip read at most (folders and skipped hidden files count too). */
 const MAX_ZIP_ENTRIES = 1_000
 
@@ -41,7 +41,7 @@ async function batchFiles(uploaded: NamedBytes[], tool: ToolSlug): Promise<Named
     throw new ToolError(400, 'Send either files or one zip of them, not both.')
   }
   if (files.length === 0) throw new ToolError(400, `Choose the files of the batch (field "${TOOLS[tool].fileField}", repeated, or one zip).`)
-  if (files.length > MAX_BATCH_FILES) throw new ToolError(400, `A batch takes at most ${MAX_BATCH_FILES} files.`)
+  if (files.length > MAX_BATCH_FILES) throw new ToolError(400, TOO_MANY_FILES_MESSAGE)
   return files.map((file, i) => {
     if (file.bytes.byteLength > fileLimit) throw tooLarge(`${file.name || `File ${i + 1}`} is too large (max ${TOOLS[tool].maxMegabytes}MB).`)
     return { name: path.posix.basename(file.name.replaceAll('\\', '/')) || `file-${i + 1}`, bytes: file.bytes }
@@ -62,7 +62,7 @@ export async function acceptBatch(request: Request): Promise<BatchSubmission> {
     if (!limited.ok) throw new ToolError(429, 'Too many runs in a short time. Please wait a moment.', { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
 
     const limits = anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], MAX_BATCH_FILES, config().BATCH_MAX_MEGABYTES * MEGABYTE)
-    const form = await readMultipartForm(request, { ...limits, tooLargeMessage: batchTooLargeMessage(), parts: MAX_BATCH_FILES + 30 })
+    const form = await readMultipartForm(request, { ...limits, tooLargeMessage: batchTooLargeMessage(), parts: MAX_BATCH_FILES + 30, tooManyFilesMessage: TOO_MANY_FILES_MESSAGE })
     const tool = form.fields.tool?.trim()
     if (!tool || !(tool in TOOLS)) throw new ToolError(400, TOOL_MESSAGE)
     const slug = tool as ToolSlug

@@ -6,9 +6,10 @@ import path from 'node:path'
 import yauzl from 'yauzl'
 import yazl from 'yazl'
 import { badRequest, tooLarge } from '~/features/tools/errors.server'
+import { TOO_MANY_FILES_MESSAGE } from './limits'
 
 export interface ZipLimits {
-  /** Files kept at most (beyond it: refused). */
+  /** Files kept at most (beyond it: refused with TOO_MANY_FILES_MESSAGE). */
   maxFiles: number
   /** Entries of any kind read at most (folders and skipped files count too). */
   maxEntries: number
@@ -59,7 +60,7 @@ export function readZipFiles(zip: Buffer, limits: ZipLimits): Promise<NamedBytes
         entries++
         if (entries > limits.maxEntries) return fail(badRequest(`The zip has too many entries (at most ${limits.maxEntries}).`))
         if (skipped(entry.fileName)) return archive.readEntry()
-        if (files.length >= limits.maxFiles) return fail(badRequest(`A batch takes at most ${limits.maxFiles} files.`))
+        if (files.length >= limits.maxFiles) return fail(badRequest(TOO_MANY_FILES_MESSAGE))
         // The header's size first (cheap), then the real bytes as they inflate (yauzl stops at the header's size).
         if (entry.uncompressedSize > limits.maxEntryBytes) return fail(tooLarge(`${path.posix.basename(entry.fileName)} is too large once unzipped.`))
         total += entry.uncompressedSize

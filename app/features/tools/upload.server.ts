@@ -93,6 +93,8 @@ export interface FormLimits {
   notMultipartMessage: string
   /** Parts allowed in all (files + fields); defaults to UPLOAD_LIMITS.parts. */
   parts?: number
+  /** Said when more files than maxFiles (and a little room) arrive; defaults to the too-many-parts message. */
+  tooManyFilesMessage?: string
 }
 
 export interface MultipartForm {
@@ -183,7 +185,7 @@ function readParts(body: ReadableStream<Uint8Array>, parser: Busboy, limits: For
       fields[name] = value
     })
     parser.on('partsLimit', tooManyParts)
-    parser.on('filesLimit', tooManyParts)
+    parser.on('filesLimit', limits.tooManyFilesMessage ? () => fail(badRequest(limits.tooManyFilesMessage!)) : tooManyParts)
     parser.on('fieldsLimit', tooManyParts)
     parser.on('error', (error) => fail(new ToolError(400, UNREADABLE_UPLOAD_MESSAGE, { cause: error })))
     parser.on('close', () => {

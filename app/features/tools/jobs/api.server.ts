@@ -13,7 +13,7 @@ import { runnerFor } from '../runners/index.server'
 import { anyToolFormLimits, readMultipartForm, type MultipartForm } from '../upload.server'
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
-const TOOL_MESSAGE = `tool must be one of ${Object.keys(TOOLS).join(', ')}.`
+export const TOOL_MESSAGE = `tool must be one of ${Object.keys(TOOLS).join(', ')}.`
 /** The largest upload any tool takes. */
 const MAX_FILE_BYTES = Math.max(...Object.values(TOOLS).map((t) => t.maxMegabytes)) * MEGABYTE
 /** Every option field of every tool (each tool keeps its own when the form is narrowed to it). */
