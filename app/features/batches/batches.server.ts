@@ -19,9 +19,10 @@ import { announceJobQueued } from '~/features/tools/jobs/events.server'
 import { finishJob, insertJob } from '~/features/tools/jobs/jobs.server'
 import { sendToolJob, toolQueues } from '~/features/tools/jobs/queue.server'
 import { requestFingerprint } from '~/features/tools/jobs/submit.server'
-import { downscaleTestInput } from '~/features/tools/jobs/test-mode.server'
+import { inspectForRun } from '~/features/tools/jobs/test-mode.server'
 import { startJobWorker } from '~/features/tools/jobs/worker.server'
 import { readResult } from '~/features/tools/results.server'
+import { EMPTY_FILE_MESSAGE } from '~/features/tools/upload.server'
 import { runnerFor } from '~/features/tools/runners/index.server'
 import { asToolError } from '~/features/tools/submission.server'
 import { isUuid } from '~/utils/uuid'
@@ -63,13 +64,12 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
   const items: Array<NamedBytes & { width: number | null; height: number | null; notes: string[]; error: ToolError | null; fingerprint: string }> = []
   for (const file of files) {
     const fingerprint = requestFingerprint(tool, options, file.bytes)
-    const bytes = testMode ? await downscaleTestInput(file.bytes) : file.bytes
     try {
-      if (bytes.byteLength === 0) throw new ToolError(400, 'The uploaded file is empty.')
-      const inspected = await runner.inspect(bytes, options)
+      if (file.bytes.byteLength === 0) throw new ToolError(400, EMPTY_FILE_MESSAGE)
+      const { bytes, inspected } = await inspectForRun(runner, file.bytes, options, testMode)
       items.push({ name: file.name, bytes, fingerprint, width: inspected.width, height: inspected.height, notes: inspected.notes, error: null })
     } catch (thrown) {
-      items.push({ name: file.name, bytes, fingerprint, width: null, height: null, notes: [], error: asToolError(thrown, tool) })
+      items.push({ name: file.name, bytes: file.bytes, fingerprint, width: null, height: null, notes: [], error: asToolError(thrown, tool) })
     }
   }
   const runnable = items.filter((i) => !i.error).length

@@ -35,6 +35,7 @@ export function fileTooLargeMessage(tool: ToolSlug): string {
   return `File too large (max ${TOOLS[tool].maxMegabytes}MB)`
 }
 
+export const EMPTY_FILE_MESSAGE = 'The uploaded file is empty.'
 export const UNREADABLE_UPLOAD_MESSAGE = 'The upload could not be read: send a multipart/form-data body.'
 export const TOO_MANY_PARTS_MESSAGE = `The upload has too many parts: send the file and its options only (at most ${UPLOAD_LIMITS.parts}).`
 
@@ -217,7 +218,7 @@ export function requireFile(upload: ParsedUpload, tool: ToolSlug): UploadedFile 
   const definition = TOOLS[tool]
   const what = definition.fileField === 'svg' ? 'an SVG file' : 'an image'
   if (!upload.file) throw badRequest(`Choose ${what} to upload (field "${definition.fileField}").`)
-  if (upload.file.bytes.byteLength === 0) throw badRequest('The uploaded file is empty.')
+  if (upload.file.bytes.byteLength === 0) throw badRequest(EMPTY_FILE_MESSAGE)
   return upload.file
 }
 

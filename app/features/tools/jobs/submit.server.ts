@@ -32,7 +32,7 @@ import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
 import { sendToolJob, toolQueues } from './queue.server'
 import { waitForJobEnd } from './wait.server'
-import { downscaleTestInput } from './test-mode.server'
+import { inspectForRun } from './test-mode.server'
 import { CREDITS_CHARGED_HEADER, isTestKey } from '~/features/api-keys/environments'
 import { abortLocalRun, startJobWorker } from './worker.server'
 
@@ -172,8 +172,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     const fingerprint = requestFingerprint(tool, options, file.bytes)
     const testMode = caller !== null && isTestKey(caller)
     // A test key's run works on the input downscaled to the result cap (checked again after).
-    const bytes = testMode ? await downscaleTestInput(file.bytes) : file.bytes
-    const inspected = await runner.inspect(bytes, options)
+    const { bytes, inspected } = await inspectForRun(runner, file.bytes, options, testMode)
 
     if (key && caller) {
       const existing = await findJobByKey(caller.accountId, key)

@@ -3,7 +3,7 @@
 // too (tools that enlarge, such as the enhancer, or render, such as the SVG converter).
 import sharp from 'sharp'
 import { TEST_RESULT_MAX_PIXELS } from '~/features/api-keys/environments'
-import type { Delivered } from '../runners/types'
+import type { Delivered, Inspected, ToolRunner } from '../runners/types'
 
 /** The size that fits `width × height` into TEST_RESULT_MAX_PIXELS, or null when it fits already. */
 export function testModeSize(width: number, height: number): { width: number; height: number } | null {
@@ -34,4 +34,23 @@ export async function capTestResult(delivered: Delivered): Promise<Delivered> {
   if (!size || !meta.format) return delivered
   const bytes = await sharp(delivered.bytes).resize({ ...size, fit: 'inside' }).toFormat(meta.format).toBuffer()
   return { ...delivered, bytes }
+}
+
+/**
+ * The checks without a decode on the bytes as sent (type, pixel limits: a test key must not make
+ * sharp decode what a live key could not send), then for a test run the downscaled input, checked again.
+ */
+export async function inspectForRun(
+  runner: ToolRunner<unknown>,
+  bytes: Buffer,
+  options: unknown,
+  testMode: boolean,
+): Promise<{ bytes: Buffer; inspected: Inspected }> {
+  const inspected = await runner.inspect(bytes, options)
+  if (!testMode) return { bytes, inspected }
+  const smaller = await downscaleTestInput(bytes)
+  if (smaller === bytes) return { bytes, inspected }
+  const again = await runner.inspect(smaller, options)
+  // The notes (a first frame used...) are about what was sent.
+  return { bytes: smaller, inspected: { ...again, notes: inspected.notes } }
 }
