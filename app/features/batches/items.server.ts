@@ -20,12 +20,14 @@ export function batchDownloadUrl(id: string): string {
 }
 
 /**
- * A batch item starts on a worker: it is charged now (once: the charge's key is the job's). False
- * when the balance no longer covers it (spent elsewhere meanwhile): the item then fails unpaid.
+ * A batch item starts on a worker: it is charged now (once: the charge's key is the job's), only
+ * while the job is still running. False when the balance no longer covers it (spent elsewhere
+ * meanwhile): the item then fails unpaid. Null when nothing is (or was) charged.
  */
 export async function chargeItemOnStart(job: ToolJobInfo): Promise<number | null | false> {
   if (!job.batch_id || job.test_mode || job.charge_transaction_id !== null) return job.charge_transaction_id
   const tool = job.tool as ToolSlug
+  const ended = new Error('job ended before its charge')
   return executeTx(getDb(), async (trx) => {
     const charged = await charge(
       {
@@ -39,8 +41,19 @@ export async function chargeItemOnStart(job: ToolJobInfo): Promise<number | null
       trx,
     )
     if (!charged.ok) return false as const
-    await trx.updateTable('tool_jobs').set({ charge_transaction_id: charged.transactionId }).where('id', '=', job.id).execute()
+    const updated = await trx
+      .updateTable('tool_jobs')
+      .set({ charge_transaction_id: charged.transactionId })
+      .where('id', '=', job.id)
+      .where('status', '=', 'running')
+      .where('charge_transaction_id', 'is', null)
+      .executeTakeFirst()
+    // Ended meanwhile (its outcome is written, without a charge to refund): the charge rolls back.
+    if (Number(updated.numUpdatedRows) === 0) throw ended
     return charged.transactionId
+  }).catch((error: unknown) => {
+    if (error === ended) return null
+    throw error
   })
 }
 
