@@ -38,6 +38,8 @@ const schema = z.object({
   JOBS_PER_ACCOUNT: z.coerce.number().int().min(1).max(64).default(2),
   TOOL_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).default(8),
   TOOL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** A batch's whole upload (its files, or its zip and the zip's unpacked contents), in megabytes. */
+  BATCH_MAX_MEGABYTES: z.coerce.number().int().min(1).max(4096).default(200),
   TOOL_COSTS: z.string().optional(),
   SVG_RENDERERS: z.coerce.number().int().min(1).max(16).default(2),
   SVG_RENDER_TIMEOUT_MS: z.coerce.number().int().min(10).default(30_000),

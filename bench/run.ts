@@ -1,4 +1,4 @@
-// npm run bench [-- credits tools svg jobs]: runs the benchmarks, prints their tables and saves the figures to
+// npm run bench [-- credits tools svg jobs batches]: runs the benchmarks, prints their tables and saves the figures to
 // bench/results/<timestamp>.json. Each part compares against a baseline measured in the same process.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -9,6 +9,7 @@ const parts: Record<string, () => Promise<object>> = {
   tools: async () => (await import('./tools')).benchTools(),
   svg: async () => (await import('./svg')).benchSvg(),
   jobs: async () => (await import('./jobs')).benchJobs(),
+  batches: async () => (await import('./batches')).benchBatches(),
 }
 
 const wanted = process.argv.slice(2).filter((a) => a !== '--')

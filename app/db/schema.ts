@@ -133,7 +133,15 @@ export interface ToolJobsTable {
   idempotency_key: string | null
   /** sha256 of tool, options and file bytes: the same key with another request answers 422. */
   request_fingerprint: string
-  charge_transaction_id: number
+  /** The charge; null for a test key's job, and for a batch item until a worker starts it. */
+  charge_transaction_id: number | null
+  /** The API key the job was sent with. */
+  api_key_id: string | null
+  /** Sent with a test key: never charged, the result capped at TEST_RESULT_MAX_PIXELS. */
+  test_mode: Generated<boolean>
+  /** The batch this job is an item of, and its place in it. */
+  batch_id: string | null
+  batch_position: number | null
   status: Generated<ToolJobStatus>
   progress: Generated<number>
   stage: string | null
@@ -151,6 +159,17 @@ export interface ToolJobsTable {
   started_at: Timestamp | null
   heartbeat_at: Timestamp | null
   finished_at: Timestamp | null
+}
+
+export interface BatchesTable {
+  id: string
+  account_id: string
+  api_key_id: string | null
+  tool: string
+  total: number
+  status: Generated<'running' | 'completed'>
+  created_at: CreatedAt
+  completed_at: Timestamp | null
 }
 
 export interface AnalyticsEventsTable {
@@ -233,6 +252,7 @@ export interface Database {
   tool_runs: ToolRunsTable
   results: ResultsTable
   tool_jobs: ToolJobsTable
+  batches: BatchesTable
   analytics_events: AnalyticsEventsTable
   contact_messages: ContactMessagesTable
   api_waitlist: ApiWaitlistTable

@@ -25,6 +25,14 @@ import { action as svg } from '../../routes/api.svg2image.convert'
 import { action as removeWebhook } from '../../routes/api.webhooks.$id'
 import { action as redeliver } from '../../routes/api.webhooks.deliveries.$id.redeliver'
 import { action as createWebhook, loader as listWebhooks } from '../../routes/api.webhooks'
+import { action as postJob } from '../../routes/api.jobs._index'
+import { loader as getJob } from '../../routes/api.jobs.$id'
+import { loader as getJobAnswer } from '../../routes/api.jobs.$id.answer'
+import { action as postBatch } from '../../routes/api.batches._index'
+import { loader as getBatch } from '../../routes/api.batches.$id'
+import { loader as getBatchDownload } from '../../routes/api.batches.$id.download'
+import { readFileSync } from 'node:fs'
+import { vi } from 'vitest'
 import { openApiDocument } from './openapi'
 
 type Handler = (args: ReturnType<typeof routeArgs>) => Promise<unknown> | unknown
@@ -137,5 +145,36 @@ describe('the OpenAPI document', () => {
     const svgFile = new Blob(['<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="red"/></svg>'], { type: 'image/svg+xml' })
     await conforms('post', '/api/svg2image/convert/', await call(svg as Handler, form({ svg: svgFile, format: 'png', scale: '1' }, { authorization: `Token ${token}` })('/api/svg2image/convert/')))
     await conforms('get', '/api/results/{id}', await call(result as Handler, get('/api/results/00000000-0000-4000-8000-000000000000')))
+  })
+
+  it('matches the answers of the job and batch endpoints', async () => {
+    const { token } = await createVerifiedUser()
+    const auth = { authorization: `Token ${token}` }
+    const photo = () => new Blob([new Uint8Array(readFileSync('tests/fixtures/photos/noface-rocket.jpg'))], { type: 'image/jpeg' })
+    const form = (fields: Array<[string, string | Blob]>, path: string) => {
+      const body = new FormData()
+      for (const [k, v] of fields) {
+        if (v instanceof Blob) body.append(k, v, 'rocket.jpg')
+        else body.append(k, v)
+      }
+      return new Request(BASE + path, { method: 'POST', body, headers: { 'x-facet-client-ip': uniqueAddress(), ...auth } })
+    }
+    const job = await conforms('post', '/api/jobs/', await call(postJob as Handler, form([['tool', 'background-remover'], ['image', photo()]], '/api/jobs/')))
+    await conforms('post', '/api/jobs/', await call(postJob as Handler, form([['tool', 'nope']], '/api/jobs/')))
+    const batch = await conforms('post', '/api/batches/', await call(postBatch as Handler, form([['tool', 'background-remover'], ['image', photo()], ['image', photo()]], '/api/batches/')))
+    await conforms('post', '/api/batches/', await call(postBatch as Handler, form([['tool', 'background-remover']], '/api/batches/')))
+    await conforms('get', '/api/batches/{id}/download/', await call(getBatchDownload as Handler, get(`/api/batches/${batch.body.id}/download/`, auth), { id: batch.body.id }))
+    await vi.waitFor(async () => {
+      const seen = await conforms('get', '/api/jobs/{id}/', await call(getJob as Handler, get(`/api/jobs/${job.body.id}/`, auth), { id: job.body.id }))
+      expect(seen.body.status).toBe('succeeded')
+    }, { timeout: 60_000, interval: 200 })
+    await conforms('get', '/api/jobs/{id}/answer/', await call(getJobAnswer as Handler, get(`/api/jobs/${job.body.id}/answer/`, auth), { id: job.body.id }))
+    await conforms('get', '/api/jobs/{id}/', await call(getJob as Handler, get(`/api/jobs/${job.body.id}/`), { id: job.body.id }))
+    await vi.waitFor(async () => {
+      const seen = await conforms('get', '/api/batches/{id}/', await call(getBatch as Handler, get(`/api/batches/${batch.body.id}/`, auth), { id: batch.body.id }))
+      expect(seen.body.status).toBe('completed')
+    }, { timeout: 60_000, interval: 200 })
+    await conforms('get', '/api/batches/{id}/download/', await call(getBatchDownload as Handler, get(`/api/batches/${batch.body.id}/download/`, auth), { id: batch.body.id }))
+    await conforms('get', '/api/batches/{id}/', await call(getBatch as Handler, get(`/api/batches/${batch.body.id}/`), { id: batch.body.id }))
   })
 })

@@ -5,6 +5,7 @@ import { API_KEY_ENVIRONMENTS, API_KEY_NAME_MAX } from '~/features/api-keys/sche
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER } from '~/features/api-keys/environments'
 import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '~/features/webhooks/schemas'
 import { TOOL_APIS } from './tool-fields'
+import { MAX_BATCH_FILES } from '~/features/batches/limits'
 
 type Schema = Record<string, unknown>
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
@@ -157,6 +158,54 @@ const schemas: Record<string, Schema> = {
     required: ['type', 'timestamp', 'data'],
     properties: { type: { enum: [...WEBHOOK_EVENTS] }, timestamp: dateTime, data: { type: 'object' } },
   },
+  Accepted: {
+    type: 'object',
+    required: ['id', 'status', 'url'],
+    properties: { id: { type: 'string', format: 'uuid' }, status: { enum: ['queued', 'running', 'succeeded', 'failed'] }, url: { type: 'string', description: 'Where to follow the job.' } },
+  },
+  Job: {
+    type: 'object',
+    required: ['id', 'tool', 'status', 'progress', 'stage', 'result_url', 'error', 'remaining'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      tool: { enum: TOOL_APIS.map((a) => a.tool.slug) },
+      status: { enum: ['queued', 'running', 'succeeded', 'failed'] },
+      progress: { type: 'integer', minimum: 0, maximum: 100 },
+      stage: nullable('string'),
+      result_url: nullable('string'),
+      error: nullable('string'),
+      remaining: nullable('integer'),
+    },
+    additionalProperties: false,
+  },
+  BatchAccepted: {
+    type: 'object',
+    required: ['id', 'url', 'total'],
+    properties: { id: { type: 'string', format: 'uuid' }, url: { type: 'string' }, total: { type: 'integer', minimum: 1, maximum: MAX_BATCH_FILES } },
+    additionalProperties: false,
+  },
+  Batch: {
+    type: 'object',
+    required: ['id', 'tool', 'status', 'total', 'done', 'failed', 'items'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      tool: { enum: TOOL_APIS.map((a) => a.tool.slug) },
+      status: { enum: ['running', 'completed'] },
+      total: { type: 'integer' },
+      done: { type: 'integer' },
+      failed: { type: 'integer' },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name', 'status', 'progress', 'result_url', 'error'],
+          properties: { name: { type: 'string' }, status: { enum: ['queued', 'running', 'succeeded', 'failed'] }, progress: { type: 'integer' }, result_url: nullable('string'), error: nullable('string') },
+          additionalProperties: false,
+        },
+      },
+    },
+    additionalProperties: false,
+  },
   Restored: {
     type: 'object',
     required: ['restored_url', 'gfpgan_available'],
@@ -297,6 +346,76 @@ export function openApiDocument() {
         responses: { '202': json({ type: 'object', required: ['id', 'status'], properties: { id: { type: 'string' }, status: { const: 'pending' } } }, 'Queued.'), '401': auth401, '404': error('Unknown, or another account’s delivery.') },
       },
     },
+    '/api/jobs/': {
+      post: {
+        tags: ['Jobs'],
+        summary: 'Run a tool as a job: answered at once, followed at its url',
+        description: 'multipart/form-data: `tool` and that tool’s own fields (as on its endpoint). A repeated Idempotency-Key answers 200 with the job it named.',
+        security: ANYONE,
+        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 } }],
+        requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['tool'], properties: { tool: { enum: TOOL_APIS.map((a) => a.tool.slug) } } } } } },
+        responses: {
+          '200': json(ref('Accepted'), 'The job this Idempotency-Key named.'),
+          '202': json(ref('Accepted'), 'Accepted (Location: the job).', { [CREDITS_CHARGED_HEADER]: { schema: { type: 'integer' } }, 'X-Credits-Remaining': { schema: { type: 'integer' } } }),
+          '400': error('No or unknown tool, or the tool’s input is not valid.'),
+          '401': auth401,
+          '402': error('Not enough credits.'),
+          '409': error('The Idempotency-Key names a run that failed or is still running.'),
+          '413': error('The file is too large.'),
+          '415': error('The file is not of a type the tool takes.'),
+          '422': error('The Idempotency-Key was used for another request.'),
+          '429': error('Too many requests; see Retry-After.'),
+          '503': error('The studio is busy; see Retry-After.'),
+        },
+      },
+    },
+    '/api/jobs/{id}/': {
+      get: { tags: ['Jobs'], summary: 'A job’s status and progress (its owner only)', security: ANYONE, parameters: [idParam('The job id.')], responses: { '200': json(ref('Job'), 'The job.'), '404': error('Unknown, or another account’s job.') } },
+    },
+    '/api/jobs/{id}/answer/': {
+      get: {
+        tags: ['Jobs'],
+        summary: 'An ended job’s answer, exactly as its tool’s endpoint gives it',
+        security: ANYONE,
+        parameters: [idParam('The job id.')],
+        responses: {
+          '200': { description: 'The result (as the tool’s endpoint answers it).', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } }, 'application/json': { schema: ref('Restored') } } },
+          '404': error('Unknown, or another account’s job.'),
+          '409': error('The job has not ended yet.'),
+          '410': error('The result has expired (kept 24 hours).'),
+        },
+      },
+    },
+    '/api/batches/': {
+      post: {
+        tags: ['Batches'],
+        summary: `Run up to ${MAX_BATCH_FILES} files through one tool`,
+        description: `multipart/form-data: \`tool\`, that tool’s options, and the files as repeated file fields (\`image\`, or \`svg\` for the SVG converter), or one zip of them (folders and hidden files are skipped). Each file is a job, charged when it runs and refunded if it fails; a batch the balance cannot pay in full is refused (402) with how many files it covers. The whole upload is limited by the BATCH_MAX_MEGABYTES setting.`,
+        security: ANYONE,
+        requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['tool'], properties: { tool: { enum: TOOL_APIS.map((a) => a.tool.slug) }, image: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } } } } } },
+        responses: {
+          '202': json(ref('BatchAccepted'), 'Accepted (Location: the batch). Nothing is charged yet.', { [CREDITS_CHARGED_HEADER]: { schema: { const: '0' } }, 'X-Credits-Remaining': { schema: { type: 'integer' } } }),
+          '400': error('No or unknown tool, no files, too many files, a bad option or an unreadable zip.'),
+          '401': auth401,
+          '402': error('The balance does not cover every file: the message says how many it covers.'),
+          '413': error('A file, the zip’s contents or the whole upload is too large.'),
+          '429': error('Too many requests; see Retry-After.'),
+          '503': error('The tool’s model is not installed.'),
+        },
+      },
+    },
+    '/api/batches/{id}/': {
+      get: { tags: ['Batches'], summary: 'A batch and each file’s status (its owner only)', security: ANYONE, parameters: [idParam('The batch id.')], responses: { '200': json(ref('Batch'), 'The batch.'), '404': error('Unknown, or another account’s batch.') } },
+    },
+    '/api/batches/{id}/download/': {
+      get: {
+        tags: ['Batches'],
+        summary: 'A completed batch’s results as a zip, under the files’ own names, with errors.json for failed files',
+        security: ANYONE,
+        parameters: [idParam('The batch id.')],
+        responses: { '200': { description: 'The zip.', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } }, '404': error('Unknown, or another account’s batch.'), '409': error('The batch has not ended yet.') },
+      },
+    },
     '/api/openapi.json': { get: { tags: ['Site'], summary: 'This document', responses: { '200': json({ type: 'object', required: ['openapi', 'paths'] }, 'The OpenAPI 3.1 document.') } } },
   }
   for (const api of TOOL_APIS) paths[api.tool.apiPath] = toolPath(api)
@@ -321,7 +440,7 @@ export function openApiDocument() {
         'Every tool over HTTP. Authenticate with an API key (`Authorization: Bearer fs_live_…` or `fs_test_…`) or a session token from /api/auth/login/ (`Authorization: Token …`). Answers to a key carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; a 429 carries Retry-After.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Tools' }, { name: 'API keys' }, { name: 'Webhooks' }, { name: 'Credits' }, { name: 'Accounts' }, { name: 'Site' }],
+    tags: [{ name: 'Tools' }, { name: 'Jobs' }, { name: 'Batches' }, { name: 'API keys' }, { name: 'Webhooks' }, { name: 'Credits' }, { name: 'Accounts' }, { name: 'Site' }],
     paths,
     webhooks,
     components: {

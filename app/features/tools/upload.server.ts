@@ -12,7 +12,7 @@ import type { RgbaImage } from './image'
 export const MAX_INPUT_PIXELS = 40_000_000
 export const MAX_INPUT_SIDE = 16_384
 /** Room for the form's other fields and multipart boundaries on top of the file itself. */
-const FORM_OVERHEAD_BYTES = 64 * 1024
+export const FORM_OVERHEAD_BYTES = 64 * 1024
 /**
  * What one tool form needs, with room to spare: the file, a few options, and the parts a browser
  * adds (an empty file input, a submit button). A body past these is refused as soon as the limit is
@@ -35,6 +35,7 @@ export function fileTooLargeMessage(tool: ToolSlug): string {
   return `File too large (max ${TOOLS[tool].maxMegabytes}MB)`
 }
 
+export const EMPTY_FILE_MESSAGE = 'The uploaded file is empty.'
 export const UNREADABLE_UPLOAD_MESSAGE = 'The upload could not be read: send a multipart/form-data body.'
 export const TOO_MANY_PARTS_MESSAGE = `The upload has too many parts: send the file and its options only (at most ${UPLOAD_LIMITS.parts}).`
 
@@ -43,27 +44,80 @@ function isMultipartFormData(contentType: string): boolean {
   return contentType.split(';', 1)[0]!.trim().toLowerCase() === 'multipart/form-data'
 }
 
-/**
- * Reads the multipart body with busboy, keeping only the tool's file field and the named text
- * fields. Every byte is counted as it arrives: past the tool's limit (plus a little for the other
- * fields) the read stops with 413, so an oversized upload is cut off instead of buffered. Any
- * RFC 7578 form busboy reads is accepted: a quoted boundary, parameters in any order, any case,
- * file names with `;`, `=`, quotes or non-ASCII characters (also as filename*), and a file part
- * without a Content-Type.
- */
+/** Reads a tool's form: its one file field (the first file) and the named option fields. */
 export async function parseToolUpload(request: Request, tool: ToolSlug, fieldNames: readonly string[]): Promise<ParsedUpload> {
   const definition = TOOLS[tool]
-  const fileLimit = definition.maxMegabytes * MEGABYTE
-  const bodyLimit = fileLimit + FORM_OVERHEAD_BYTES
+  const form = await readMultipartForm(request, {
+    fileFields: [definition.fileField],
+    maxFiles: 1,
+    fieldNames,
+    fileLimit: definition.maxMegabytes * MEGABYTE,
+    bodyLimit: definition.maxMegabytes * MEGABYTE + FORM_OVERHEAD_BYTES,
+    tooLargeMessage: fileTooLargeMessage(tool),
+    notMultipartMessage: `Send the ${definition.fileField === 'svg' ? 'SVG' : 'image'} as multipart/form-data in the "${definition.fileField}" field.`,
+  })
+  return { file: form.files[0] ?? null, fields: form.fields }
+}
 
-  const contentType = request.headers.get('content-type') ?? ''
-  if (!isMultipartFormData(contentType)) {
-    throw badRequest(`Send the ${definition.fileField === 'svg' ? 'SVG' : 'image'} as multipart/form-data in the "${definition.fileField}" field.`)
+/** Every tool's file fields and option fields, for a form whose `tool` field says which tool it is for. */
+export function anyToolFormLimits(extraFields: readonly string[], maxFiles: number, totalBytes: number): FormLimits {
+  return {
+    fileFields: [...new Set(Object.values(TOOLS).map((t) => t.fileField))],
+    maxFiles,
+    fieldNames: extraFields,
+    fileLimit: Math.max(...Object.values(TOOLS).map((t) => t.maxMegabytes)) * MEGABYTE,
+    bodyLimit: totalBytes + FORM_OVERHEAD_BYTES,
+    tooLargeMessage: 'Request too large.',
+    notMultipartMessage: 'Send multipart/form-data with a tool field and the tool\'s own fields.',
   }
+}
+
+/** A form read for any tool, narrowed to `tool`: its file field's first file (within its limit) and its option fields. */
+export function toolUploadFrom(form: MultipartForm, tool: ToolSlug, fieldNames: readonly string[]): ParsedUpload {
+  const definition = TOOLS[tool]
+  const file = form.files.find((f) => f.field === definition.fileField) ?? null
+  if (file && file.bytes.byteLength > definition.maxMegabytes * MEGABYTE) throw tooLarge(fileTooLargeMessage(tool))
+  const fields = Object.fromEntries(Object.entries(form.fields).filter(([name]) => fieldNames.includes(name)))
+  return { file: file && { bytes: file.bytes, name: file.name }, fields }
+}
+
+export interface FormLimits {
+  /** The file fields kept (others are skipped unread). */
+  fileFields: readonly string[]
+  /** Files kept; later ones in the kept fields are skipped unread. */
+  maxFiles: number
+  /** The text fields kept (the first value of each). */
+  fieldNames: readonly string[]
+  fileLimit: number
+  bodyLimit: number
+  tooLargeMessage: string
+  notMultipartMessage: string
+  /** Parts allowed in all (files + fields); defaults to UPLOAD_LIMITS.parts. */
+  parts?: number
+  /** Said when more files than maxFiles (and a little room) arrive; defaults to the too-many-parts message. */
+  tooManyFilesMessage?: string
+}
+
+export interface MultipartForm {
+  files: Array<UploadedFile & { field: string }>
+  fields: Record<string, string>
+}
+
+/**
+ * The one multipart reader (tool runs, POST /api/jobs/, batches): busboy over the body with every
+ * byte counted as it arrives. Past the body limit or a file's limit the read stops with 413, so an
+ * oversized upload is cut off instead of buffered. Any RFC 7578 form busboy reads is accepted: a
+ * quoted boundary, parameters in any order, any case, file names with `;`, `=`, quotes or non-ASCII
+ * characters (also as filename*), and a file part without a Content-Type.
+ */
+export async function readMultipartForm(request: Request, limits: FormLimits): Promise<MultipartForm> {
+  const contentType = request.headers.get('content-type') ?? ''
+  if (!isMultipartFormData(contentType)) throw badRequest(limits.notMultipartMessage)
   const declaredLength = Number(request.headers.get('content-length') ?? '')
-  if (Number.isFinite(declaredLength) && declaredLength > bodyLimit) throw tooLarge(fileTooLargeMessage(tool))
+  if (Number.isFinite(declaredLength) && declaredLength > limits.bodyLimit) throw tooLarge(limits.tooLargeMessage)
   if (!request.body) throw badRequest(UNREADABLE_UPLOAD_MESSAGE)
 
+  const parts = limits.parts ?? UPLOAD_LIMITS.parts
   let parser: Busboy
   try {
     parser = busboy({
@@ -71,10 +125,10 @@ export async function parseToolUpload(request: Request, tool: ToolSlug, fieldNam
       // Browsers send a file name's UTF-8 bytes as they are; filename* says its charset itself.
       defParamCharset: 'utf8',
       limits: {
-        fileSize: fileLimit,
-        files: UPLOAD_LIMITS.files,
+        fileSize: limits.fileLimit,
+        files: Math.max(UPLOAD_LIMITS.files, limits.maxFiles + 2),
         fields: UPLOAD_LIMITS.fields,
-        parts: UPLOAD_LIMITS.parts,
+        parts,
         fieldSize: UPLOAD_LIMITS.fieldBytes,
         fieldNameSize: UPLOAD_LIMITS.fieldNameBytes,
         headerPairs: UPLOAD_LIMITS.headerPairs,
@@ -84,20 +138,17 @@ export async function parseToolUpload(request: Request, tool: ToolSlug, fieldNam
     // No boundary, or one busboy cannot use.
     throw new ToolError(400, UNREADABLE_UPLOAD_MESSAGE, { cause: error })
   }
-  return readParts(request.body, parser, { tool, fieldNames, bodyLimit })
+  return readParts(request.body, parser, limits, parts)
 }
 
-function readParts(
-  body: ReadableStream<Uint8Array>,
-  parser: Busboy,
-  { tool, fieldNames, bodyLimit }: { tool: ToolSlug; fieldNames: readonly string[]; bodyLimit: number },
-): Promise<ParsedUpload> {
-  const fileField = TOOLS[tool].fileField
+function readParts(body: ReadableStream<Uint8Array>, parser: Busboy, limits: FormLimits, parts: number): Promise<MultipartForm> {
   const fields: Record<string, string> = {}
-  let file: UploadedFile | null = null
+  const files: MultipartForm['files'] = []
+  let taken = 0
   const reader = body.getReader()
+  const tooManyPartsMessage = parts === UPLOAD_LIMITS.parts ? TOO_MANY_PARTS_MESSAGE : `The upload has too many parts (at most ${parts}).`
 
-  return new Promise<ParsedUpload>((resolve, reject) => {
+  return new Promise<MultipartForm>((resolve, reject) => {
     let settled = false
     // The first refusal wins; the rest of the body is not read.
     const fail = (error: ToolError) => {
@@ -109,37 +160,39 @@ function readParts(
       parser.destroy()
       reject(error)
     }
-    const tooManyParts = () => fail(badRequest(TOO_MANY_PARTS_MESSAGE))
+    const tooManyParts = () => fail(badRequest(tooManyPartsMessage))
 
     parser.on('file', (name, stream, info) => {
       // A refusal destroys the parser, which errors the part being read: already answered.
       stream.on('error', () => {})
-      if (name !== fileField || file) {
-        // Not ours, or a repeated file field (one run works on one file): skipped unread.
+      if (!limits.fileFields.includes(name) || taken >= limits.maxFiles) {
+        // Not ours, or more files than a run takes (one run works on one file): skipped unread.
         stream.resume()
         return
       }
+      taken++
+      const index = files.length
+      files.push({ field: name, bytes: Buffer.alloc(0), name: info.filename ?? '' })
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-      stream.on('limit', () => fail(tooLarge(fileTooLargeMessage(tool))))
+      stream.on('limit', () => fail(tooLarge(limits.tooLargeMessage)))
       stream.on('end', () => {
-        if (settled || file) return
-        file = { bytes: Buffer.concat(chunks), name: info.filename ?? '' }
+        if (!settled) files[index]!.bytes = Buffer.concat(chunks)
       })
     })
     parser.on('field', (name, value, info) => {
-      if (!fieldNames.includes(name) || name in fields) return
+      if (!limits.fieldNames.includes(name) || name in fields) return
       if (info.valueTruncated) return fail(badRequest(`The field "${name}" is too long.`))
       fields[name] = value
     })
     parser.on('partsLimit', tooManyParts)
-    parser.on('filesLimit', tooManyParts)
+    parser.on('filesLimit', limits.tooManyFilesMessage ? () => fail(badRequest(limits.tooManyFilesMessage!)) : tooManyParts)
     parser.on('fieldsLimit', tooManyParts)
     parser.on('error', (error) => fail(new ToolError(400, UNREADABLE_UPLOAD_MESSAGE, { cause: error })))
     parser.on('close', () => {
       if (settled) return
       settled = true
-      resolve({ file, fields })
+      resolve({ files, fields })
     })
 
     const pump = async () => {
@@ -152,7 +205,7 @@ function readParts(
           return
         }
         received += value.byteLength
-        if (received > bodyLimit) return fail(tooLarge(fileTooLargeMessage(tool)))
+        if (received > limits.bodyLimit) return fail(tooLarge(limits.tooLargeMessage))
         // Respect busboy's back-pressure: a slow consumer never makes the whole body pile up here.
         if (!parser.write(value)) await new Promise((resume) => parser.once('drain', resume))
       }
@@ -165,7 +218,7 @@ export function requireFile(upload: ParsedUpload, tool: ToolSlug): UploadedFile 
   const definition = TOOLS[tool]
   const what = definition.fileField === 'svg' ? 'an SVG file' : 'an image'
   if (!upload.file) throw badRequest(`Choose ${what} to upload (field "${definition.fileField}").`)
-  if (upload.file.bytes.byteLength === 0) throw badRequest('The uploaded file is empty.')
+  if (upload.file.bytes.byteLength === 0) throw badRequest(EMPTY_FILE_MESSAGE)
   return upload.file
 }
 

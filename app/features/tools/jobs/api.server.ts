@@ -5,13 +5,19 @@
 import { resolveCaller } from '~/features/credits/caller.server'
 import { getBalance } from '~/features/credits/ledger.server'
 import { MEGABYTE, TOOLS, type ToolSlug } from '../catalog'
-import { findOwnedJob, isFinished, jobView, type ToolJobInfo } from './jobs.server'
+import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
+import { creditsCharged, findOwnedJob, isFinished, jobView, type ToolJobInfo } from './jobs.server'
 import { acceptToolRun, answerFromJob, submissionResponse } from './submit.server'
+import { ToolError } from '../errors.server'
+import { runnerFor } from '../runners/index.server'
+import { anyToolFormLimits, readMultipartForm, type MultipartForm } from '../upload.server'
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
-const TOOL_MESSAGE = `tool must be one of ${Object.keys(TOOLS).join(', ')}.`
-/** The largest upload any tool takes, plus room for the other fields. */
-const MAX_BODY_BYTES = Math.max(...Object.values(TOOLS).map((t) => t.maxMegabytes)) * MEGABYTE + 64 * 1024
+export const TOOL_MESSAGE = `tool must be one of ${Object.keys(TOOLS).join(', ')}.`
+/** The largest upload any tool takes. */
+const MAX_FILE_BYTES = Math.max(...Object.values(TOOLS).map((t) => t.maxMegabytes)) * MEGABYTE
+/** Every option field of every tool (each tool keeps its own when the form is narrowed to it). */
+export const ALL_OPTION_FIELDS = [...new Set(Object.values(TOOLS).flatMap((t) => runnerFor(t.slug).optionFields))]
 
 export function jobUrl(id: string): string {
   return `/api/jobs/${id}/`
@@ -35,37 +41,23 @@ function errorResponse(status: number, error: string, remaining: number | null =
   return Response.json({ error, remaining }, { status, headers: { ...NO_STORE, ...headers } })
 }
 
-/** The body, read once with a cap, so the `tool` field can be read before the tool's own parser runs. */
-async function readBody(request: Request): Promise<Buffer | null> {
-  const declared = Number(request.headers.get('content-length') ?? 0)
-  if (declared > MAX_BODY_BYTES) return null
-  if (!request.body) return Buffer.alloc(0)
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength
-    if (size > MAX_BODY_BYTES) return null
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
-}
-
 export async function submitJob(request: Request): Promise<Response> {
-  const body = await readBody(request)
-  if (!body) return errorResponse(413, 'Request too large.')
-  const copy = () => new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(body) })
-  let tool: string | null = null
+  // One read of the body, by the same busboy reader the tools use (undici's formData() refuses
+  // RFC-legal forms busboy accepts: quoted boundaries, `;` in file names...).
+  let form: MultipartForm
   try {
-    const value = (await copy().formData()).get('tool')
-    tool = typeof value === 'string' ? value.trim() : null
-  } catch {
-    return errorResponse(400, 'Send multipart/form-data with a tool field and the tool\'s own fields.')
+    form = await readMultipartForm(request, anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], 1, MAX_FILE_BYTES))
+  } catch (thrown) {
+    if (thrown instanceof ToolError) return errorResponse(thrown.status, thrown.message)
+    throw thrown
   }
+  const tool = form.fields.tool?.trim() ?? null
   if (!tool || !(tool in TOOLS)) return errorResponse(400, TOOL_MESSAGE)
-  const accepted = await acceptToolRun(copy(), tool as ToolSlug)
+  const accepted = await acceptToolRun(request, tool as ToolSlug, form)
   if (!accepted.ok) return submissionResponse(accepted)
   const headers: Record<string, string> = { ...NO_STORE, ...accepted.headers, Location: jobUrl(accepted.job.id) }
   if (accepted.replayed) headers['Idempotent-Replayed'] = 'true'
+  headers[CREDITS_CHARGED_HEADER] = String(accepted.replayed ? 0 : creditsCharged(accepted.job))
   const json = { id: accepted.job.id, status: accepted.job.status, url: jobUrl(accepted.job.id) }
   return Response.json(json, { status: accepted.replayed ? 200 : 202, headers })
 }

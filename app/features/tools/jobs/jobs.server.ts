@@ -5,6 +5,7 @@
 import { sql, type Selectable } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import type { ToolJobsTable } from '~/db/schema'
+import { toolCost } from '~/features/credits/costs.server'
 import type { ToolSlug } from '../catalog'
 import { openBytes, sealBytes } from '../results.server'
 import { resultUrl } from '../ui/page-result'
@@ -20,7 +21,8 @@ const INFO_COLUMNS = [
   'id', 'account_id', 'tool', 'options', 'original_name', 'input_bytes', 'input_width', 'input_height', 'notes',
   'idempotency_key', 'request_fingerprint', 'charge_transaction_id', 'status', 'progress', 'stage', 'attempts',
   'outcome', 'refunded', 'result_id', 'filename', 'faces_found', 'gfpgan_available', 'note', 'error',
-  'error_status', 'created_at', 'started_at', 'heartbeat_at', 'finished_at',
+  'error_status', 'created_at', 'started_at', 'heartbeat_at', 'finished_at', 'api_key_id', 'test_mode',
+  'batch_id', 'batch_position',
 ] as const
 
 export interface NewToolJob {
@@ -35,7 +37,12 @@ export interface NewToolJob {
   notes: string[]
   idempotencyKey: string | null
   fingerprint: string
-  chargeTransactionId: number
+  /** Null for a test key's job (never charged) and a batch item (charged when a worker starts it). */
+  chargeTransactionId: number | null
+  apiKeyId?: string | null
+  testMode?: boolean
+  batchId?: string | null
+  batchPosition?: number | null
 }
 
 /** Inserts the job with its upload sealed under RESULTS_KEY (the job id is the additional data). */
@@ -59,6 +66,10 @@ export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<void> 
       idempotency_key: job.idempotencyKey,
       request_fingerprint: job.fingerprint,
       charge_transaction_id: job.chargeTransactionId,
+      api_key_id: job.apiKeyId ?? null,
+      test_mode: job.testMode ?? false,
+      batch_id: job.batchId ?? null,
+      batch_position: job.batchPosition ?? null,
     })
     .execute()
 }
@@ -86,12 +97,13 @@ export async function findJobByKey(accountId: string, key: string, dbOrTx: DbOrT
   )
 }
 
-/** Jobs waiting for a worker, everywhere: the queue's depth. */
+/** Single jobs waiting for a worker, everywhere: the queue's depth (a batch is bounded by its own size limit). */
 export async function countWaitingJobs(dbOrTx: DbOrTx = getDb()): Promise<number> {
   const row = await dbOrTx
     .selectFrom('tool_jobs')
     .select(sql<number>`count(*)::int`.as('n'))
     .where('status', '=', 'queued')
+    .where('batch_id', 'is', null)
     .executeTakeFirstOrThrow()
   return row.n
 }
@@ -177,6 +189,11 @@ export async function finishJob(id: string, ending: JobEnding, dbOrTx: DbOrTx): 
     .returning(INFO_COLUMNS)
     .executeTakeFirst()
   return row ?? null
+}
+
+/** Credits the job took and kept: its charge unless refunded (0 for test keys and uncharged items). */
+export function creditsCharged(job: Pick<ToolJobInfo, 'tool' | 'charge_transaction_id' | 'refunded'>): number {
+  return job.charge_transaction_id !== null && !job.refunded ? toolCost(job.tool as ToolSlug) : 0
 }
 
 export function isFinished(job: Pick<ToolJobInfo, 'status'>): boolean {

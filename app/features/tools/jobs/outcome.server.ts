@@ -13,12 +13,31 @@ import { storeResult } from '../results.server'
 import type { RunOutcome } from '../errors.server'
 import type { Delivered, ToolRunner } from '../runners/types'
 import { insertToolRun } from '../runs.server'
-import { finishJob, type ToolJobInfo } from './jobs.server'
+import { emitEvent, prepareWebhooks } from '~/features/webhooks/endpoints.server'
+import { resultUrl } from '../ui/page-result'
+import { settleBatch } from '~/features/batches/items.server'
+import { creditsCharged, finishJob, type ToolJobInfo } from './jobs.server'
 
-/** The API key the run was charged through (the charge's ledger row carries it), for tool_runs. */
-async function chargedKey(trx: Transaction<Database>, chargeTransactionId: number): Promise<string | null> {
-  const row = await trx.selectFrom('credit_transactions').select('api_key_id').where('id', '=', chargeTransactionId).executeTakeFirst()
-  return row?.api_key_id ?? null
+/**
+ * The job's end as a webhook event (`job.succeeded` / `job.failed`), queued in the outcome's own
+ * transaction: an outcome that rolls back never announced anything.
+ */
+async function announceOutcome(finished: ToolJobInfo, trx: Transaction<Database>): Promise<void> {
+  await emitEvent(
+    {
+      accountId: finished.account_id,
+      type: finished.status === 'succeeded' ? 'job.succeeded' : 'job.failed',
+      data: {
+        id: finished.id,
+        tool: finished.tool,
+        status: finished.status,
+        result_url: finished.result_id ? resultUrl(finished.result_id) : null,
+        error: finished.error,
+        credits_charged: creditsCharged(finished),
+      },
+    },
+    trx,
+  )
 }
 
 export function failureRefundReason(tool: ToolSlug): string {
@@ -37,6 +56,7 @@ export async function recordDelivered(
   const note = notes.join(' ') || null
   const filename = runner.outputName(job.options, job.original_name)
   const resultId = randomUUID()
+  await prepareWebhooks()
   const ended = await executeTx(getDb(), async (trx) => {
     const finished = await finishJob(
       job.id,
@@ -63,12 +83,12 @@ export async function recordDelivered(
       },
       trx,
     )
-    if (refundReason) await refund(job.charge_transaction_id, refundReason, trx)
+    if (refundReason && job.charge_transaction_id !== null) await refund(job.charge_transaction_id, refundReason, trx)
     await insertToolRun(
       {
         tool: job.tool as ToolSlug,
         accountId: job.account_id,
-        apiKeyId: await chargedKey(trx, job.charge_transaction_id),
+        apiKeyId: job.api_key_id,
         outcome: finished.outcome ?? 'success',
         durationMs: runMs,
         modelMs: delivered.modelMs,
@@ -79,6 +99,8 @@ export async function recordDelivered(
       },
       trx,
     )
+    await announceOutcome(finished, trx)
+    if (finished.batch_id) await settleBatch(finished.batch_id, trx)
     return finished
   })
   return ended
@@ -86,10 +108,11 @@ export async function recordDelivered(
 
 /** The run failed (or was stopped): the charge is given back, once. */
 export async function recordFailed(
-  job: Pick<ToolJobInfo, 'id' | 'tool' | 'account_id' | 'charge_transaction_id' | 'input_bytes' | 'input_width' | 'input_height'>,
+  job: Pick<ToolJobInfo, 'id' | 'tool' | 'account_id' | 'charge_transaction_id' | 'api_key_id' | 'input_bytes' | 'input_width' | 'input_height'>,
   failure: { status: number; message: string; outcome?: RunOutcome },
   runMs: number | null,
 ): Promise<ToolJobInfo | null> {
+  await prepareWebhooks()
   const ended = await executeTx(getDb(), async (trx) => {
     const finished = await finishJob(
       job.id,
@@ -97,12 +120,12 @@ export async function recordFailed(
       trx,
     )
     if (!finished) return null
-    await refund(job.charge_transaction_id, failureRefundReason(job.tool as ToolSlug), trx)
+    if (job.charge_transaction_id !== null) await refund(job.charge_transaction_id, failureRefundReason(job.tool as ToolSlug), trx)
     await insertToolRun(
       {
         tool: job.tool as ToolSlug,
         accountId: job.account_id,
-        apiKeyId: await chargedKey(trx, job.charge_transaction_id),
+        apiKeyId: job.api_key_id,
         // A refusal found only by the worker (a file that does not decode) is still 'rejected'.
         outcome: failure.outcome ?? 'failed',
         error: failure.message,
@@ -113,6 +136,8 @@ export async function recordFailed(
       },
       trx,
     )
+    await announceOutcome(finished, trx)
+    if (finished.batch_id) await settleBatch(finished.batch_id, trx)
     return finished
   })
   return ended

@@ -25,13 +25,15 @@ import {
   SVG_SIGN_IN_MESSAGE,
   TOOL_RUN_RATE,
 } from '../submission.server'
-import { parseToolUpload, requireFile } from '../upload.server'
+import { parseToolUpload, requireFile, toolUploadFrom, type MultipartForm } from '../upload.server'
 import { announceJobQueued } from './events.server'
-import { countWaitingJobs, findJob, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
+import { countWaitingJobs, creditsCharged, findJob, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
 import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
 import { sendToolJob, toolQueues } from './queue.server'
 import { waitForJobEnd } from './wait.server'
+import { inspectForRun } from './test-mode.server'
+import { CREDITS_CHARGED_HEADER, isTestKey } from '~/features/api-keys/environments'
 import { abortLocalRun, startJobWorker } from './worker.server'
 
 export const REPLAY_UNAVAILABLE =
@@ -86,6 +88,8 @@ export interface AcceptedJob {
 
 function refusal(tool: ToolSlug, error: ToolError, remaining: number | null, headers: Record<string, string>, fieldValues?: Record<string, string>): ToolRefusal {
   Object.assign(headers, error.headers)
+  // A refusal keeps nothing: either nothing was charged or the charge was refunded.
+  headers[CREDITS_CHARGED_HEADER] = '0'
   if (remaining !== null) headers['X-Credits-Remaining'] = String(remaining)
   return {
     ok: false,
@@ -122,7 +126,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Parses, checks, charges and enqueues; or finds the job a repeated Idempotency-Key names. */
-export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<AcceptedJob | ToolRefusal> {
+export async function acceptToolRun(request: Request, tool: ToolSlug, form?: MultipartForm): Promise<AcceptedJob | ToolRefusal> {
   const definition = TOOLS[tool]
   const headers: Record<string, string> = {}
   let remaining: number | null = null
@@ -159,13 +163,16 @@ export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<A
 
     const runner = runnerFor(tool)
     uploadBytes = 0
-    const upload = await parseToolUpload(request, tool, runner.optionFields)
+    // POST /api/jobs/ has read the form already (to learn the tool): it is narrowed, not read again.
+    const upload = form ? toolUploadFrom(form, tool, runner.optionFields) : await parseToolUpload(request, tool, runner.optionFields)
     fields = upload.fields
     const file = requireFile(upload, tool)
     uploadBytes = file.bytes.byteLength
     const options = await runner.parseOptions(upload.fields)
-    const inspected = await runner.inspect(file.bytes, options)
     const fingerprint = requestFingerprint(tool, options, file.bytes)
+    const testMode = caller !== null && isTestKey(caller)
+    // A test key's run works on the input downscaled to the result cap (checked again after).
+    const { bytes, inspected } = await inspectForRun(runner, file.bytes, options, testMode)
 
     if (key && caller) {
       const existing = await findJobByKey(caller.accountId, key)
@@ -198,7 +205,10 @@ export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<A
     let job: ToolJobInfo
     try {
       ;({ job, remaining } = await executeTx(getDb(), async (trx) => {
-        const charged = await charge(
+        // A test key runs the whole contract but is never charged: no ledger row at all.
+        const charged = testMode
+          ? { ok: true as const, transactionId: null, balance: remaining ?? (await getBalance(payer.accountId, trx)) }
+          : await charge(
           {
             accountId: payer.accountId,
             amount: cost,
@@ -217,13 +227,15 @@ export async function acceptToolRun(request: Request, tool: ToolSlug): Promise<A
             tool,
             options,
             originalName: file.name,
-            bytes: file.bytes,
+            bytes,
             width: inspected.width,
             height: inspected.height,
             notes: inspected.notes,
             idempotencyKey: key,
             fingerprint,
             chargeTransactionId: charged.transactionId,
+            apiKeyId: payer.apiKey?.id ?? null,
+            testMode,
           },
           trx,
         )
@@ -274,7 +286,7 @@ export async function runToolSubmission(request: Request, tool: ToolSlug): Promi
   if (accepted.replayed) {
     if (job.status !== 'succeeded') return refusal(tool, new ToolError(409, REPLAY_UNAVAILABLE), accepted.remaining, headers, fieldValues)
     headers['Idempotent-Replayed'] = 'true'
-    return answerFromJob(job, undefined, headers, fieldValues)
+    return answerFromJob(job, undefined, headers, fieldValues, false)
   }
   const timeoutMs = config().TOOL_TIMEOUT_MS
   let ended = await waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()))
@@ -284,7 +296,7 @@ export async function runToolSubmission(request: Request, tool: ToolSlug): Promi
     ended = await waitForJobEnd(job.id, 0)
     if (!ended) throw new Error(`job ${job.id} neither ended nor stopped`)
   }
-  return answerFromJob(ended.job, ended.delivered, headers, fieldValues)
+  return answerFromJob(ended.job, ended.delivered, headers, fieldValues, true)
 }
 
 /** An ended job as the endpoint's answer (its bytes from the local worker, else from the results store). */
@@ -293,6 +305,8 @@ export async function answerFromJob(
   delivered: Delivered | undefined,
   headers: Record<string, string>,
   fieldValues?: Record<string, string>,
+  /** False for a replay or a later read of the answer: that request took nothing. */
+  tookCredits = false,
 ): Promise<ToolSubmission> {
   const tool = job.tool as ToolSlug
   const remaining = await getBalance(job.account_id)
@@ -312,6 +326,7 @@ export async function answerFromJob(
   }
   headers['Content-Type'] = contentType
   headers['Content-Disposition'] = contentDisposition(job.filename)
+  headers[CREDITS_CHARGED_HEADER] = String(tookCredits ? creditsCharged(job) : 0)
   if (job.note) headers['X-Facet-Note'] = job.note
   if (job.faces_found !== null) headers['X-Faces-Found'] = String(job.faces_found)
   return {

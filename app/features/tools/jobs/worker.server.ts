@@ -18,6 +18,8 @@ import { claimJob, findJob, releaseJob, saveProgress } from './jobs.server'
 import { runnerFor } from '../runners/index.server'
 import { recordDelivered, recordFailed } from './outcome.server'
 import { progressOnSteps } from './progress'
+import { capTestResult } from './test-mode.server'
+import { chargeItemOnStart, ITEM_UNPAID_MESSAGE } from '~/features/batches/items.server'
 import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
 
 /** Progress is written at most this often per job (and always when the stage changes). */
@@ -86,7 +88,16 @@ export function abortLocalRun(jobId: string): void {
 async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal): Promise<void> {
   const claimed = await claimJob(jobId)
   if (!claimed) return // ended already (its outcome is recorded): nothing to run
-  const { job, bytes } = claimed
+  const { bytes } = claimed
+  let { job } = claimed
+  // A batch item is paid when its run starts (docs/decisions/055): unpaid, it fails at once.
+  const chargeId = await chargeItemOnStart(job)
+  if (chargeId === false) {
+    const ended = await recordFailed(job, { status: 402, message: ITEM_UNPAID_MESSAGE, outcome: 'rejected' }, null)
+    announceJobEnded({ jobId, job: ended ?? undefined })
+    return
+  }
+  job = { ...job, charge_transaction_id: chargeId }
   const tool = job.tool as ToolSlug
   const runner = runnerFor(tool)
   const controller = new AbortController()
@@ -135,7 +146,8 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
 
   try {
     try {
-      const delivered = await runner.run({ bytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report })
+      const ran = await runner.run({ bytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report })
+      const delivered = job.test_mode ? await capTestResult(ran) : ran
       await pending
       const ended = await recordDelivered(job, runner, delivered, performance.now() - started)
       announceJobEnded(ended ? { jobId, job: ended, delivered } : { jobId })

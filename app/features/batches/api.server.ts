@@ -1,0 +1,118 @@
+// The batch endpoints: POST /api/batches/ (multipart: `tool`, that tool's options, and up to
+// MAX_BATCH_FILES files as repeated file fields, or one zip of them) → 202 {id, url, total};
+// GET /api/batches/<id>/ → the batch and its items; GET /api/batches/<id>/download/ → a zip of
+// the results with errors.json. Batches are their owner's only: anyone else gets 404.
+import path from 'node:path'
+import { config } from '~/config.server'
+import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
+import { resolveCaller, type Caller } from '~/features/credits/caller.server'
+import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
+import { MEGABYTE, TOOLS, type ToolSlug } from '~/features/tools/catalog'
+import { ToolError, tooLarge } from '~/features/tools/errors.server'
+import { ALL_OPTION_FIELDS, TOOL_MESSAGE } from '~/features/tools/jobs/api.server'
+import { contentDisposition, INVALID_TOKEN_MESSAGE, missingModel, SVG_SIGN_IN_MESSAGE, TOOL_RUN_RATE } from '~/features/tools/submission.server'
+import { anyToolFormLimits, readMultipartForm } from '~/features/tools/upload.server'
+import { batchArchive, batchTooLargeMessage, batchUrl, createBatch, findOwnedBatch, MAX_BATCH_FILES, type CreatedBatch } from './batches.server'
+import { TOO_MANY_FILES_MESSAGE } from './limits'
+import { isZip, readZipFiles, type NamedBytes } from './zip.server'
+
+const NO_STORE = { 'Cache-Control': 'no-store' }
+export const BATCH_NOT_FOUND = 'No such batch.'
+export const BATCH_NOT_DONE = 'The batch has not ended yet: download it once every file has run.'
+/** Entries of a zip read at most (folders and skipped hidden files count too). */
+const MAX_ZIP_ENTRIES = 1_000
+
+function errorResponse(status: number, error: string, headers: Record<string, string> = {}) {
+  return Response.json({ error, remaining: null }, { status, headers: { ...NO_STORE, [CREDITS_CHARGED_HEADER]: '0', ...headers } })
+}
+
+/** The files of the form, or of its one zip, with the names clients gave (base names only). */
+async function batchFiles(uploaded: NamedBytes[], tool: ToolSlug): Promise<NamedBytes[]> {
+  const fileLimit = TOOLS[tool].maxMegabytes * MEGABYTE
+  let files = uploaded
+  if (uploaded.length === 1 && isZip(uploaded[0]!.bytes)) {
+    files = await readZipFiles(uploaded[0]!.bytes, {
+      maxFiles: MAX_BATCH_FILES,
+      maxEntries: MAX_ZIP_ENTRIES,
+      maxEntryBytes: fileLimit,
+      maxTotalBytes: config().BATCH_MAX_MEGABYTES * MEGABYTE,
+    })
+  } else if (uploaded.some((f) => isZip(f.bytes))) {
+    throw new ToolError(400, 'Send either files or one zip of them, not both.')
+  }
+  if (files.length === 0) throw new ToolError(400, `Choose the files of the batch (field "${TOOLS[tool].fileField}", repeated, or one zip).`)
+  if (files.length > MAX_BATCH_FILES) throw new ToolError(400, TOO_MANY_FILES_MESSAGE)
+  return files.map((file, i) => {
+    if (file.bytes.byteLength > fileLimit) throw tooLarge(`${file.name || `File ${i + 1}`} is too large (max ${TOOLS[tool].maxMegabytes}MB).`)
+    return { name: path.posix.basename(file.name.replaceAll('\\', '/')) || `file-${i + 1}`, bytes: file.bytes }
+  })
+}
+
+export type BatchSubmission = { ok: true; batch: CreatedBatch; caller: Caller; setCookie: string | null } | { ok: false; status: number; error: string; headers: Record<string, string> }
+
+/** Reads, checks and creates a batch (shared by the API and the studio's batch screen). */
+export async function acceptBatch(request: Request): Promise<BatchSubmission> {
+  try {
+    const resolved = await resolveCaller(request)
+    if (resolved.kind === 'invalid-token') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
+    if (resolved.kind === 'rate-limited') throw new ToolError(429, 'Too many new visitors from this address. Please wait a moment.', { headers: { 'Retry-After': String(resolved.retryAfterSeconds) } })
+    if (resolved.kind !== 'caller') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
+    const caller = resolved.caller
+    const limited = await consumeRateLimit(TOOL_RUN_RATE, caller.accountId ?? clientAddress(request))
+    if (!limited.ok) throw new ToolError(429, 'Too many runs in a short time. Please wait a moment.', { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+
+    const limits = anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], MAX_BATCH_FILES, config().BATCH_MAX_MEGABYTES * MEGABYTE)
+    const form = await readMultipartForm(request, { ...limits, tooLargeMessage: batchTooLargeMessage(), parts: MAX_BATCH_FILES + 30, tooManyFilesMessage: TOO_MANY_FILES_MESSAGE })
+    const tool = form.fields.tool?.trim()
+    if (!tool || !(tool in TOOLS)) throw new ToolError(400, TOOL_MESSAGE)
+    const slug = tool as ToolSlug
+    if (TOOLS[slug].signInRequired && caller.source !== 'user') throw new ToolError(401, SVG_SIGN_IN_MESSAGE)
+    const missing = missingModel(slug)
+    if (missing) throw new ToolError(503, missing.message)
+    const uploaded = form.files.filter((f) => f.field === TOOLS[slug].fileField)
+    const files = await batchFiles(uploaded, slug)
+    const batch = await createBatch(caller, slug, form.fields, files)
+    return { ok: true, batch, caller, setCookie: resolved.setCookie }
+  } catch (thrown) {
+    if (!(thrown instanceof ToolError)) throw thrown
+    return { ok: false, status: thrown.status, error: thrown.message, headers: thrown.headers }
+  }
+}
+
+export async function submitBatch(request: Request): Promise<Response> {
+  const accepted = await acceptBatch(request)
+  if (!accepted.ok) return errorResponse(accepted.status, accepted.error, accepted.headers)
+  const { batch } = accepted
+  const headers: Record<string, string> = {
+    ...NO_STORE,
+    Location: batchUrl(batch.id),
+    // Nothing is charged on acceptance: each file is charged when its run starts.
+    [CREDITS_CHARGED_HEADER]: '0',
+    'X-Credits-Remaining': String(batch.remaining),
+  }
+  if (accepted.setCookie) headers['Set-Cookie'] = accepted.setCookie
+  return Response.json({ id: batch.id, url: batchUrl(batch.id), total: batch.total }, { status: 202, headers })
+}
+
+export async function callerAccount(request: Request): Promise<string | null> {
+  const caller = await resolveCaller(request, { create: false })
+  return caller.kind === 'caller' ? caller.caller.accountId : null
+}
+
+export async function readBatch(request: Request, id: string): Promise<Response> {
+  const batch = await findOwnedBatch(id, await callerAccount(request))
+  if (!batch) return errorResponse(404, BATCH_NOT_FOUND)
+  return Response.json(batch, { headers: NO_STORE })
+}
+
+export async function downloadBatch(request: Request, id: string): Promise<Response> {
+  const accountId = await callerAccount(request)
+  const batch = await findOwnedBatch(id, accountId)
+  if (!batch || !accountId) return errorResponse(404, BATCH_NOT_FOUND)
+  if (batch.status !== 'completed') return errorResponse(409, BATCH_NOT_DONE)
+  const zip = await batchArchive(id, accountId)
+  if (!zip) return errorResponse(404, BATCH_NOT_FOUND)
+  return new Response(new Uint8Array(zip), {
+    headers: { ...NO_STORE, 'Content-Type': 'application/zip', 'Content-Disposition': contentDisposition(`batch-${id.slice(0, 8)}.zip`), 'Content-Length': String(zip.byteLength) },
+  })
+}

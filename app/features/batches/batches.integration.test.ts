@@ -1,0 +1,225 @@
+// Batches through their endpoints on a real database and real workers: a batch of 10 with one
+// broken file (9 charged, 1 refunded, the zip holds 9 images and errors.json, batch.completed
+// emitted once), a zip upload (folders, hidden files and path names ignored; a test key charges
+// nothing), zip-bomb limits, owner-only reads, and the balance check before anything runs.
+import sharp from 'sharp'
+import yauzl from 'yauzl'
+import yazl from 'yazl'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { resetConfigForTests } from '~/config.server'
+import { getDb } from '~/db/db.server'
+import { createApiKey } from '~/features/api-keys/keys.server'
+import { createVerifiedUser, uniqueAddress } from '~/features/auth/testing.server'
+import { ensureUserAccount } from '~/features/credits/ledger.server'
+import { stopBoss } from '~/features/queue/boss.server'
+import { createEndpoint } from '~/features/webhooks/endpoints.server'
+import { action as postBatch } from '~/routes/api.batches._index'
+import { loader as getBatch } from '~/routes/api.batches.$id'
+import { loader as getDownload } from '~/routes/api.batches.$id.download'
+import { fileOf, fixture, newVisitor } from '../../../tests/integration/tools-support'
+import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
+
+beforeAll(() => {
+  process.env.WEBHOOKS_ALLOW_PRIVATE = 'true'
+  resetConfigForTests()
+})
+
+afterAll(async () => {
+  await stopBoss({ timeoutMs: 5_000 })
+  delete process.env.WEBHOOKS_ALLOW_PRIVATE
+  resetConfigForTests()
+})
+
+interface Caller {
+  headers: Record<string, string>
+  accountId: string
+}
+
+async function user(environment?: 'live' | 'test'): Promise<Caller & { keyId: string | null }> {
+  const { user, token } = await createVerifiedUser()
+  const accountId = await ensureUserAccount(user.id)
+  await createEndpoint(accountId, { url: 'http://127.0.0.1:9/hook', events: ['batch.completed'] })
+  if (!environment) return { accountId, keyId: null, headers: { authorization: `Token ${token}`, 'x-facet-client-ip': uniqueAddress() } }
+  const made = await createApiKey(user.id, { name: environment, environment })
+  if (!made.ok) throw new Error('no key')
+  return { accountId, keyId: made.key.id, headers: { authorization: `Bearer ${made.key.key}`, 'x-facet-client-ip': uniqueAddress() } }
+}
+
+/** A small photo (quick to run), each one a little different. */
+async function photo(i: number): Promise<Buffer> {
+  return sharp(fixture('photos/noface-rocket.jpg')).resize(160 + i, 107).jpeg().toBuffer()
+}
+const truncated = () => fixture('photos/noface-coffee.png').subarray(0, 5000)
+
+async function post(caller: Caller, fields: Array<[string, string | Blob]>) {
+  const form = new FormData()
+  for (const [name, value] of fields) form.append(name, value)
+  return readResult(await postBatch(routeArgs(new Request(`${BASE}/api/batches/`, { method: 'POST', body: form, headers: caller.headers }))))
+}
+
+async function batchOf(caller: Caller | null, id: string) {
+  return readResult(await getBatch(routeArgs(new Request(`${BASE}/api/batches/${id}/`, { headers: caller?.headers ?? {} }), { id })))
+}
+
+async function ended(caller: Caller, id: string) {
+  let seen: any
+  await vi.waitFor(
+    async () => {
+      seen = (await batchOf(caller, id)).body
+      expect(seen.status).toBe('completed')
+    },
+    { timeout: 60_000, interval: 100 },
+  )
+  return seen
+}
+
+async function unzip(bytes: ArrayBuffer): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>()
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (e, z) => (e ? reject(e) : resolve(z!))))
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) =>
+      zip.openReadStream(entry, (e, stream) => {
+        if (e) return reject(e)
+        const chunks: Buffer[] = []
+        stream!.on('data', (c: Buffer) => chunks.push(c))
+        stream!.on('end', () => {
+          files.set(entry.fileName, Buffer.concat(chunks))
+          zip.readEntry()
+        })
+      }),
+    )
+    zip.on('end', resolve)
+    zip.readEntry()
+  })
+  return files
+}
+
+function makeZip(entries: Array<[string, Buffer | null]>): Promise<Buffer> {
+  const zip = new yazl.ZipFile()
+  for (const [name, bytes] of entries) {
+    if (bytes) zip.addBuffer(bytes, name)
+    else zip.addEmptyDirectory(name)
+  }
+  zip.end()
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c))
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)))
+  })
+}
+
+async function ledger(accountId: string) {
+  return getDb().selectFrom('credit_transactions').select(['kind', 'delta']).where('account_id', '=', accountId).where('kind', 'in', ['consume', 'adjustment']).execute()
+}
+
+async function completedEvents(accountId: string) {
+  const rows = await getDb()
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select(['d.event_type', 'd.payload'])
+    .where('e.account_id', '=', accountId)
+    .execute()
+  return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload))
+}
+
+describe('a batch of 10 with one broken file', () => {
+  it('charges 9, refunds 1, zips 9 images and errors.json, and tells its owner only', async () => {
+    const owner = await user()
+    const fields: Array<[string, string | Blob]> = [['tool', 'background-remover']]
+    for (let i = 0; i < 9; i++) fields.push(['image', fileOf(await photo(i), i === 8 ? 'shot-0.jpg' : `shot-${i}.jpg`, 'image/jpeg')])
+    fields.push(['image', fileOf(truncated(), 'broken.png', 'image/png')])
+    const accepted = await post(owner, fields)
+    expect(accepted.status).toBe(202)
+    expect(accepted.body).toEqual({ id: expect.any(String), url: `/api/batches/${accepted.body.id}/`, total: 10 })
+    expect(accepted.headers.get('X-Credits-Charged')).toBe('0')
+    const { id } = accepted.body
+
+    const batch = await ended(owner, id)
+    expect(batch).toMatchObject({ id, tool: 'background-remover', status: 'completed', total: 10, done: 9, failed: 1 })
+    expect(batch.items).toHaveLength(10)
+    expect(batch.items[0]).toEqual({ name: 'shot-0.jpg', status: 'succeeded', progress: 100, result_url: expect.stringMatching(/^\/api\/results\//), error: null })
+    expect(batch.items[9]).toMatchObject({ name: 'broken.png', status: 'failed', result_url: null, error: expect.stringMatching(/damaged or truncated/) })
+
+    const rows = await ledger(owner.accountId)
+    expect(rows.filter((r) => r.kind === 'consume')).toHaveLength(10)
+    expect(rows.filter((r) => r.kind === 'adjustment')).toEqual([{ kind: 'adjustment', delta: 1 }])
+    expect(rows.reduce((sum, r) => sum + r.delta, 0)).toBe(-9)
+
+    const download = await readResult(await getDownload(routeArgs(new Request(`${BASE}/api/batches/${id}/download/`, { headers: owner.headers }), { id })))
+    expect(download.status).toBe(200)
+    expect(download.headers.get('Content-Type')).toBe('application/zip')
+    const files = await unzip(download.body)
+    const names = [...files.keys()].sort()
+    expect(names).toHaveLength(10)
+    expect(names).toContain('errors.json')
+    // Two files were sent as shot-0.jpg: both results are kept, under distinct names.
+    expect(names).toContain('shot-0.png')
+    expect(names).toContain('shot-0 (2).png')
+    for (const name of names.filter((n) => n !== 'errors.json')) expect((await sharp(files.get(name)!).metadata()).format).toBe('png')
+    expect(JSON.parse(files.get('errors.json')!.toString())).toEqual([{ name: 'broken.png', error: expect.stringMatching(/damaged or truncated/) }])
+
+    const events = await completedEvents(owner.accountId)
+    expect(events).toHaveLength(1)
+    expect(events[0]).toMatchObject({ type: 'batch.completed', data: { id, total: 10, done: 9, failed: 1, credits_charged: 9 } })
+
+    const stranger = await user()
+    expect((await batchOf(stranger, id)).status).toBe(404)
+    expect((await batchOf(null, id)).status).toBe(404)
+    expect((await readResult(await getDownload(routeArgs(new Request(`${BASE}/api/batches/${id}/download/`, { headers: stranger.headers }), { id })))).status).toBe(404)
+    expect((await batchOf(owner, 'not-a-batch')).status).toBe(404)
+  })
+})
+
+describe('a zip upload', () => {
+  it('runs the images in it under their base names, skipping folders and hidden files; a test key charges nothing', async () => {
+    const caller = await user('test')
+    const zip = await makeZip([
+      ['pics/', null],
+      ['pics/a.jpg', await photo(1)],
+      ['deep/er/b.jpg', await photo(2)],
+      ['.DS_Store', Buffer.from('x')],
+      ['__MACOSX/pics/._a.jpg', Buffer.from('x')],
+    ])
+    const accepted = await post(caller, [['tool', 'background-remover'], ['image', fileOf(zip, 'batch.zip', 'application/zip')]])
+    expect(accepted.status).toBe(202)
+    expect(accepted.body.total).toBe(2)
+    const batch = await ended(caller, accepted.body.id)
+    expect(batch.items.map((i: any) => [i.name, i.status])).toEqual([['a.jpg', 'succeeded'], ['b.jpg', 'succeeded']])
+    expect(await ledger(caller.accountId)).toEqual([])
+  })
+
+  it('refuses a zip bomb by its sizes, and too many entries, before running anything', async () => {
+    const caller = await user()
+    const big = await makeZip([['huge.png', Buffer.alloc(60 * 1024 * 1024)]])
+    expect(big.byteLength).toBeLessThan(1024 * 1024)
+    const refused = await post(caller, [['tool', 'background-remover'], ['image', fileOf(big, 'bomb.zip')]])
+    expect(refused.status).toBe(413)
+    expect(refused.body.error).toMatch(/too large once unzipped/)
+    const many = await makeZip(Array.from({ length: 101 }, (_, i) => [`${i}.jpg`, Buffer.from('x')] as [string, Buffer]))
+    const tooMany = await post(caller, [['tool', 'background-remover'], ['image', fileOf(many, 'many.zip')]])
+    expect(tooMany.status).toBe(400)
+    expect(tooMany.body.error).toBe('A batch takes at most 100 files.')
+    expect(await getDb().selectFrom('batches').select('id').where('account_id', '=', caller.accountId).execute()).toEqual([])
+  })
+})
+
+describe('the balance check', () => {
+  it('refuses a batch the balance cannot pay in full, saying how many files it covers, before anything runs', async () => {
+    const visitor = await newVisitor() // 5 credits
+    const fields: Array<[string, string | Blob]> = [['tool', 'background-remover']]
+    for (let i = 0; i < 7; i++) fields.push(['image', fileOf(await photo(i), `p${i}.jpg`, 'image/jpeg')])
+    const refused = await post(visitor, fields)
+    expect(refused.status).toBe(402)
+    expect(refused.body.error).toBe('Not enough credits: this batch of 7 files costs 7 credits and your balance of 5 covers 5 of them.')
+    expect(await getDb().selectFrom('tool_jobs').select('id').where('account_id', '=', visitor.accountId).execute()).toEqual([])
+    expect(await ledger(visitor.accountId)).toEqual([])
+  })
+
+  it('refuses an unknown tool and an empty batch with their messages', async () => {
+    const caller = await user()
+    expect((await post(caller, [['tool', 'nope'], ['image', fileOf(await photo(0), 'a.jpg')]])).body.error).toMatch(/^tool must be one of/)
+    const empty = await post(caller, [['tool', 'background-remover']])
+    expect(empty.status).toBe(400)
+    expect(empty.body.error).toMatch(/Choose the files of the batch/)
+  })
+})

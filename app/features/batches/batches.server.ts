@@ -1,0 +1,156 @@
+// Batches (issue 12): many files through one tool, each file a tool job of its own (so fair share,
+// progress, retries and the exactly-once outcome are the jobs' own). A batch is paid item by item:
+// nothing is charged when it is accepted (after a check that the balance covers every item), each
+// item is charged when a worker starts it (chargeItemOnStart) and refunded if it fails, like any
+// job. The outcome of the last item marks the batch completed and emits `batch.completed`, in that
+// outcome's transaction, with the batch row locked so two last items cannot both miss it.
+import { randomUUID } from 'node:crypto'
+import path from 'node:path'
+import { config } from '~/config.server'
+import { executeTx, getDb } from '~/db/db.server'
+import type { Caller } from '~/features/credits/caller.server'
+import { toolCost } from '~/features/credits/costs.server'
+import { getBalance } from '~/features/credits/ledger.server'
+import { prepareWebhooks } from '~/features/webhooks/endpoints.server'
+import { isTestKey } from '~/features/api-keys/environments'
+import type { ToolSlug } from '~/features/tools/catalog'
+import { ToolError } from '~/features/tools/errors.server'
+import { announceJobQueued } from '~/features/tools/jobs/events.server'
+import { finishJob, insertJob } from '~/features/tools/jobs/jobs.server'
+import { sendToolJob, toolQueues } from '~/features/tools/jobs/queue.server'
+import { requestFingerprint } from '~/features/tools/jobs/submit.server'
+import { inspectForRun } from '~/features/tools/jobs/test-mode.server'
+import { startJobWorker } from '~/features/tools/jobs/worker.server'
+import { readResult } from '~/features/tools/results.server'
+import { EMPTY_FILE_MESSAGE } from '~/features/tools/upload.server'
+import { runnerFor } from '~/features/tools/runners/index.server'
+import { asToolError } from '~/features/tools/submission.server'
+import { isUuid } from '~/utils/uuid'
+import { itemsOf, settleBatch, summarise } from './items.server'
+import { MAX_BATCH_FILES } from './limits'
+import { writeZip, type NamedBytes } from './zip.server'
+
+export { batchDownloadUrl, batchUrl } from './items.server'
+
+export { MAX_BATCH_FILES } from './limits'
+export const ERRORS_FILE = 'errors.json'
+
+export function batchTooLargeMessage(): string {
+  return `The batch is too large (max ${config().BATCH_MAX_MEGABYTES}MB in all).`
+}
+
+/** The balance check before anything runs: how many of the batch's items the balance pays for. */
+export function unpaidBatchMessage(items: number, cost: number, balance: number): string {
+  const covered = Math.floor(balance / cost)
+  return `Not enough credits: this batch of ${items} files costs ${items * cost} credits and your balance of ${balance} covers ${covered} of them.`
+}
+
+export interface CreatedBatch {
+  id: string
+  total: number
+  remaining: number
+}
+
+/**
+ * Checks each file without a decode (the tool's inspect), checks the balance covers every file that
+ * passed, then in ONE transaction writes the batch, its items (a file refused by inspect is an item
+ * that failed at once, never charged) and their pg-boss jobs.
+ */
+export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record<string, string>, files: NamedBytes[]): Promise<CreatedBatch> {
+  const runner = runnerFor(tool)
+  // The studio's form sends every tool's option inputs; an empty one means "the default".
+  const options = await runner.parseOptions(Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')))
+  const testMode = isTestKey(caller)
+  const items: Array<NamedBytes & { width: number | null; height: number | null; notes: string[]; error: ToolError | null; fingerprint: string }> = []
+  for (const file of files) {
+    const fingerprint = requestFingerprint(tool, options, file.bytes)
+    try {
+      if (file.bytes.byteLength === 0) throw new ToolError(400, EMPTY_FILE_MESSAGE)
+      const { bytes, inspected } = await inspectForRun(runner, file.bytes, options, testMode)
+      items.push({ name: file.name, bytes, fingerprint, width: inspected.width, height: inspected.height, notes: inspected.notes, error: null })
+    } catch (thrown) {
+      items.push({ name: file.name, bytes: file.bytes, fingerprint, width: null, height: null, notes: [], error: asToolError(thrown, tool) })
+    }
+  }
+  const runnable = items.filter((i) => !i.error).length
+  const cost = toolCost(tool)
+  const balance = await getBalance(caller.accountId)
+  if (!testMode && runnable * cost > balance) throw new ToolError(402, unpaidBatchMessage(runnable, cost, balance))
+
+  const boss = await toolQueues()
+  await startJobWorker()
+  await prepareWebhooks()
+  const id = randomUUID()
+  await executeTx(getDb(), async (trx) => {
+    await trx.insertInto('batches').values({ id, account_id: caller.accountId, api_key_id: caller.apiKey?.id ?? null, tool, total: items.length }).execute()
+    for (const [position, item] of items.entries()) {
+      const jobId = randomUUID()
+      await insertJob(
+        {
+          id: jobId,
+          accountId: caller.accountId,
+          tool,
+          options,
+          originalName: item.name,
+          bytes: item.bytes,
+          width: item.width,
+          height: item.height,
+          notes: item.notes,
+          idempotencyKey: null,
+          fingerprint: item.fingerprint,
+          chargeTransactionId: null,
+          apiKeyId: caller.apiKey?.id ?? null,
+          testMode,
+          batchId: id,
+          batchPosition: position,
+        },
+        trx,
+      )
+      if (item.error) {
+        await finishJob(jobId, { outcome: 'failed', refunded: false, error: item.error.message, errorStatus: item.error.status }, trx)
+      } else {
+        await sendToolJob(boss, trx, jobId, caller.accountId)
+      }
+    }
+    // Every file refused up front: the batch is over already.
+    await settleBatch(id, trx)
+  })
+  announceJobQueued()
+  return { id, total: items.length, remaining: balance }
+}
+
+export type BatchView = ReturnType<typeof summarise>
+
+/** The batch for its owner; null for anyone else and for ids that name nothing (one answer: 404). */
+export async function findOwnedBatch(id: string, accountId: string | null): Promise<BatchView | null> {
+  if (!accountId || !isUuid(id)) return null
+  const batch = await getDb().selectFrom('batches').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst()
+  if (!batch) return null
+  return summarise(batch, await itemsOf(id, getDb()))
+}
+
+/** The client's name with the result's extension (shot.jpg → shot.png for a cut-out). */
+export function resultName(originalName: string, resultFilename: string | null): string {
+  const ext = path.posix.extname(resultFilename ?? '') || path.posix.extname(originalName)
+  const stem = originalName.slice(0, originalName.length - path.posix.extname(originalName).length) || 'file'
+  return `${stem}${ext}`
+}
+
+/** The results under their clients' names (made unique), and errors.json naming each failed file. */
+export async function batchArchive(id: string, accountId: string): Promise<Buffer | null> {
+  const batch = await getDb().selectFrom('batches').select('id').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst()
+  if (!batch) return null
+  const items = await itemsOf(id, getDb())
+  const files: NamedBytes[] = []
+  const errors: Array<{ name: string; error: string }> = []
+  for (const item of items) {
+    if (item.status === 'failed') errors.push({ name: item.original_name, error: item.error ?? 'The run failed.' })
+    if (item.status !== 'succeeded' || !item.result_id) continue
+    const stored = await readResult(item.result_id, accountId)
+    if (stored) files.push({ name: resultName(item.original_name, item.filename), bytes: stored.bytes })
+    else errors.push({ name: item.original_name, error: 'This result is no longer available: results are kept for 24 hours.' })
+  }
+  // errors.json first: it keeps its name, a result that happens to share it is renamed.
+  if (errors.length > 0) files.unshift({ name: ERRORS_FILE, bytes: Buffer.from(JSON.stringify(errors, null, 2)) })
+  return writeZip(files)
+}

@@ -1,0 +1,109 @@
+// Reading a batch's zip and writing its results' zip. Reading refuses zip bombs before they cost
+// memory: the entry count is capped, each entry's and the total uncompressed size are capped (yauzl
+// also checks every entry's real size against its header), folders and hidden files (dot files,
+// __MACOSX) are skipped, and only an entry's base name is kept, so no name can reach a path.
+import path from 'node:path'
+import yauzl from 'yauzl'
+import yazl from 'yazl'
+import { badRequest, tooLarge } from '~/features/tools/errors.server'
+import { TOO_MANY_FILES_MESSAGE } from './limits'
+
+export interface ZipLimits {
+  /** Files kept at most (beyond it: refused with TOO_MANY_FILES_MESSAGE). */
+  maxFiles: number
+  /** Entries of any kind read at most (folders and skipped files count too). */
+  maxEntries: number
+  maxEntryBytes: number
+  maxTotalBytes: number
+}
+
+export interface NamedBytes {
+  name: string
+  bytes: Buffer
+}
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04])
+
+export function isZip(bytes: Buffer): boolean {
+  return bytes.subarray(0, 4).equals(ZIP_MAGIC)
+}
+
+function skipped(entryName: string): boolean {
+  if (entryName.endsWith('/')) return true
+  return entryName.split('/').some((part) => part.startsWith('.') || part === '__MACOSX')
+}
+
+export const UNREADABLE_ZIP = 'The zip could not be read: send a valid zip of images.'
+
+export function readZipFiles(zip: Buffer, limits: ZipLimits): Promise<NamedBytes[]> {
+  return new Promise((resolve, reject) => {
+    // decodeStrings: yauzl refuses absolute names and `..` itself; the base name is kept anyway.
+    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false }, (openError, archive) => {
+      if (openError || !archive) return reject(badRequest(UNREADABLE_ZIP))
+      const files: NamedBytes[] = []
+      let entries = 0
+      let total = 0
+      let done = false
+      const fail = (error: Error) => {
+        if (done) return
+        done = true
+        archive.close()
+        reject(error)
+      }
+      archive.on('error', () => fail(badRequest(UNREADABLE_ZIP)))
+      archive.on('end', () => {
+        if (done) return
+        done = true
+        resolve(files)
+      })
+      archive.on('entry', (entry: yauzl.Entry) => {
+        entries++
+        if (entries > limits.maxEntries) return fail(badRequest(`The zip has too many entries (at most ${limits.maxEntries}).`))
+        if (skipped(entry.fileName)) return archive.readEntry()
+        if (files.length >= limits.maxFiles) return fail(badRequest(TOO_MANY_FILES_MESSAGE))
+        // The header's size first (cheap), then the real bytes as they inflate (yauzl stops at the header's size).
+        if (entry.uncompressedSize > limits.maxEntryBytes) return fail(tooLarge(`${path.posix.basename(entry.fileName)} is too large once unzipped.`))
+        total += entry.uncompressedSize
+        if (total > limits.maxTotalBytes) return fail(tooLarge('The zip is too large once unzipped.'))
+        archive.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return fail(badRequest(UNREADABLE_ZIP))
+          const chunks: Buffer[] = []
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+          stream.on('error', () => fail(badRequest(UNREADABLE_ZIP)))
+          stream.on('end', () => {
+            files.push({ name: path.posix.basename(entry.fileName.replaceAll('\\', '/')), bytes: Buffer.concat(chunks) })
+            archive.readEntry()
+          })
+        })
+      })
+      archive.readEntry()
+    })
+  })
+}
+
+/** `name`, else `name (2).ext`, `name (3).ext`...: no two entries of an archive share a name. */
+export function uniqueNames(names: string[]): string[] {
+  const taken = new Set<string>()
+  return names.map((name) => {
+    const safe = path.posix.basename(name.replaceAll('\\', '/')) || 'file'
+    let candidate = safe
+    const ext = path.posix.extname(safe)
+    const stem = safe.slice(0, safe.length - ext.length)
+    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${ext}`
+    taken.add(candidate.toLowerCase())
+    return candidate
+  })
+}
+
+export function writeZip(files: NamedBytes[]): Promise<Buffer> {
+  const archive = new yazl.ZipFile()
+  const names = uniqueNames(files.map((f) => f.name))
+  files.forEach((file, i) => archive.addBuffer(file.bytes, names[i]!, { compress: false }))
+  archive.end()
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    archive.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk))
+    archive.outputStream.on('error', reject)
+    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)))
+  })
+}
