@@ -7,6 +7,7 @@ import type { ReactNode } from 'react'
 import { TOOL_APIS } from '~/features/api-docs/tool-fields'
 import { apiDocsFacts } from '~/features/api-docs/page.server'
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER, TEST_MODE_VALUE, TEST_RESULT_MAX_PIXELS } from '~/features/api-keys/environments'
+import { TOOL_LIST } from '~/features/tools/catalog'
 import { WEBHOOK_EVENTS } from '~/features/webhooks/schemas'
 import { buttonClass } from '~/ui/button'
 
@@ -27,6 +28,7 @@ const SECTIONS = [
   ['first-call', 'Your first call'],
   ['tools', 'Tools'],
   ['errors', 'Errors'],
+  ['jobs', 'Jobs and batches'],
   ['idempotency', 'Idempotency'],
   ['rate-limits', 'Rate limits'],
   ['webhooks', 'Webhooks'],
@@ -95,6 +97,7 @@ const STATUSES: Array<[string, string]> = [
   ['403', 'Allowed for nobody with these credentials, e.g. an API key creating keys, or a cross-site browser post.'],
   ['404', 'No such endpoint or object, or it belongs to someone else.'],
   ['409', 'The Idempotency-Key names a run that failed or is still running.'],
+  ['422', 'The Idempotency-Key was used before for a different request (another file, tool or options); or a file could not be rendered.'],
   ['413', 'The file is larger than the tool’s limit.'],
   ['415', 'The file is not a type the tool accepts.'],
   ['429', 'Too many requests: wait the seconds in Retry-After.'],
@@ -247,10 +250,28 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
             <Table head={['Status', 'Meaning']} rows={STATUSES.map(([status, meaning]) => [<code key="s">{status}</code>, meaning])} />
           </Section>
 
+          <Section id="jobs" title="Jobs and batches">
+            <p>
+              Every run is a job on the studio&apos;s queue. The tool endpoints above wait for their job and answer with its result; for long runs, send the same fields plus{' '}
+              <code>tool</code> (one of {TOOL_LIST.map((t) => t.slug).join(', ')}) to <code>POST /api/jobs/</code>. It answers <code>202 {'{id, status, url}'}</code> with a{' '}
+              <code>Location</code> at once; <code>GET /api/jobs/&lt;id&gt;/</code> answers <code>{'{id, tool, status, progress, stage, result_url, error, remaining}'}</code>{' '}
+              (status is queued, running, succeeded or failed; progress 0 to 100, from the work itself), and <code>GET /api/jobs/&lt;id&gt;/answer/</code> gives an ended
+              job&apos;s answer exactly as the tool&apos;s endpoint would. Jobs are yours alone: anyone else gets 404.
+            </p>
+            <p>
+              A batch runs one tool over many files: <code>POST /api/batches/</code> with <code>tool</code>, that tool&apos;s options and up to {facts.batchMaxFiles} files as
+              repeated file fields, or one zip of them ({facts.batchMaxMegabytes} MB in all). It answers <code>202 {'{id, url, total}'}</code>;{' '}
+              <code>GET /api/batches/&lt;id&gt;/</code> reports each item, and <code>GET /api/batches/&lt;id&gt;/download/</code> is a zip of the results under their
+              original names, with <code>errors.json</code> for the items that failed. Each item is charged when it runs and refunded if it fails; a batch your balance
+              cannot pay for in full is refused before anything runs, saying how many items it covers. A test key runs everything free, with results of at most{' '}
+              {TEST_RESULT_MAX_PIXELS / 1_000_000} megapixels. The <code>job.succeeded</code>, <code>job.failed</code> and <code>batch.completed</code> webhooks tell you when work ends.
+            </p>
+          </Section>
+
           <Section id="idempotency" title="Idempotency">
             <p>
               Send an <code>Idempotency-Key</code> header (any string up to 200 characters, unique per run you mean) to retry safely. A retry of a run that delivered gets the
-              same answer again with <code>Idempotent-Replayed: true</code> and no second charge; a key whose run failed, or is still running, answers 409.
+              same answer again with <code>Idempotent-Replayed: true</code> and no second charge; a key whose run failed, or is still running, answers 409; the same key with a different request answers 422.
             </p>
           </Section>
 

@@ -3,6 +3,7 @@
 import { config } from '~/config.server'
 import { toolCost } from '~/features/credits/costs.server'
 import { TOOL_LIST, type ToolSlug } from '~/features/tools/catalog'
+import { MAX_BATCH_FILES } from '~/features/batches/batches.server'
 import { RETRY_DELAYS_SECONDS, WEBHOOK_TIMEOUT_MS } from '~/features/webhooks/delivery.server'
 
 function duration(seconds: number): string {
@@ -21,5 +22,7 @@ export function apiDocsFacts() {
     retrySchedule: RETRY_DELAYS_SECONDS.map(duration),
     attempts: RETRY_DELAYS_SECONDS.length + 1,
     timeoutSeconds: WEBHOOK_TIMEOUT_MS / 1000,
+    batchMaxFiles: MAX_BATCH_FILES,
+    batchMaxMegabytes: config().BATCH_MAX_MEGABYTES,
   }
 }
