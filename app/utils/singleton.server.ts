@@ -19,9 +19,3 @@ export function existingSingleton<T>(name: string): T | undefined {
   const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
   return store.__facetSingletons?.get(name) as T | undefined
 }
-
-/** Forgets a value (a stopped service), so the next singleton() call creates it afresh. */
-export function forgetSingleton(name: string): void {
-  const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
-  store.__facetSingletons?.delete(name)
-}

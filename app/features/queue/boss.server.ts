@@ -5,7 +5,7 @@
 import { fromPglite, PgBoss } from 'pg-boss'
 import { databaseHandle, type DatabaseHandle } from '~/db/db.server'
 import { logger } from '~/utils/logger.server'
-import { existingSingleton, forgetSingleton, singleton } from '~/utils/singleton.server'
+import { existingSingleton, singleton } from '~/utils/singleton.server'
 
 // Supervision (expired jobs, lapsed heartbeats) every 10 s instead of pg-boss's 60: a job whose
 // worker died goes back to the queue within about two heartbeats. The instance registry (the workers
@@ -35,8 +35,6 @@ export function getBoss(): Promise<PgBoss> {
 export async function stopBoss(options: { timeoutMs?: number } = {}): Promise<void> {
   const started = existingSingleton<Promise<PgBoss>>('pg-boss')
   if (!started) return
-  // Forgotten first: nobody (a health check, a late request) may use a pg-boss that is stopping.
-  forgetSingleton('pg-boss')
   const boss = await started
   await boss.stop({ graceful: true, timeout: options.timeoutMs ?? 20_000 })
 }

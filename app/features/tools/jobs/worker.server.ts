@@ -8,7 +8,7 @@
 // disappears (SIGKILL: no more heartbeats) or hands its job back at shutdown makes pg-boss retry.
 import { logger } from '~/utils/logger.server'
 import { config } from '~/config.server'
-import { existingSingleton, forgetSingleton, singleton } from '~/utils/singleton.server'
+import { existingSingleton, singleton } from '~/utils/singleton.server'
 import type { PgBoss } from 'pg-boss'
 import { TOOLS, type ToolSlug } from '../catalog'
 import { RunTimeoutError } from '../errors.server'
@@ -199,6 +199,4 @@ export async function drainJobWorker(timeoutMs: number): Promise<void> {
     controller.abort()
     await releaseJob(jobId).catch((error: Error) => logger.warn({ err: error.message, jobId }, 'could not hand the job back'))
   }
-  // A later startJobWorker() (tests do) starts afresh on a new pg-boss.
-  forgetSingleton('tool-job-worker')
 }
