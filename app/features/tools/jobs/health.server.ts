@@ -18,7 +18,8 @@ export async function queueHealth() {
     .executeTakeFirstOrThrow()
   // Only a process that started pg-boss asks it (a health check must not start the queue itself).
   const started = existingSingleton<Promise<PgBoss>>('pg-boss') ? await toolQueues() : null
-  const instances = started ? await started.getInstances() : []
+  // A pg-boss that is stopping (shutdown, or a test that stopped it) has no registry to read: no workers.
+  const instances = started ? await started.getInstances().catch(() => []) : []
   const workers = instances
     .filter((instance) => instance.live && instance.workers.some((w) => w.queue === TOOL_JOB_QUEUE))
     .map((instance) => ({
