@@ -177,7 +177,6 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
       busyLabel="Removing background…"
       doneTitle={DONE_TITLE}
       onRun={(form) => {
-        if (run.file) form.set(tool.fileField, run.file)
         // The server returns the transparent cutout; colours are composited here, free of charge.
         form.delete('background')
         form.delete('background_custom')

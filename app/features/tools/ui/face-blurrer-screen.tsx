@@ -154,7 +154,6 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
       busyLabel="Running AI blur…"
       doneTitle={DONE_TITLE}
       onRun={(form) => {
-        if (run.file) form.set(tool.fileField, run.file)
         form.set('blur', String(blur))
         submittedBlur.current = blur
         trackEvent('face_blur_requested', { blur })

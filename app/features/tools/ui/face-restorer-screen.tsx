@@ -107,7 +107,6 @@ export function FaceRestorerScreen({
       busyLabel="Restoring portrait…"
       doneTitle={DONE_TITLE}
       onRun={(form) => {
-        if (run.file) form.set(tool.fileField, run.file)
         trackEvent('face_restore_requested', {})
         void run.run(form)
       }}

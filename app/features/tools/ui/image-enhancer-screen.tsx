@@ -91,7 +91,6 @@ export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number
       busyLabel="Enhancing image…"
       doneTitle={DONE_TITLE}
       onRun={(form) => {
-        if (run.file) form.set(tool.fileField, run.file)
         void run.run(form)
       }}
       notes={signedIn ? null : <p className="text-sm text-slate-600">{VISITOR_ENHANCER_MESSAGE}</p>}

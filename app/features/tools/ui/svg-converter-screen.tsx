@@ -192,7 +192,6 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
           run.refuse(SVG_SIGN_IN_MESSAGE, SVG_SIGN_IN_TOAST)
           return
         }
-        if (run.file) form.set(tool.fileField, run.file)
         form.set('format', format)
         submittedFormat.current = format
         form.set('scale', scale)

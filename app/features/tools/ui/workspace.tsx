@@ -48,6 +48,7 @@ export interface ToolWorkspaceProps {
   formLabel: string
   processLabel: string
   busyLabel: string
+  /** Called with the form's data, the chosen file already in the tool's file field. */
   onRun: (form: FormData) => void
   /** The done heading ('Cutout ready'): announced when a run ends. */
   doneTitle: string
@@ -213,7 +214,14 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-4 sm:px-6 sm:py-6">
       <ToolHero tool={tool} />
-      <ToolForm label={props.formLabel} onRun={props.onRun}>
+      <ToolForm
+        label={props.formLabel}
+        onRun={(form) => {
+          // The chosen file (dropped, pasted or a sample) may not be the form's input's: send the run's.
+          if (run.file) form.set(tool.fileField, run.file)
+          props.onRun(form)
+        }}
+      >
         <div className="mt-4 grid gap-4 lg:grid-cols-[minmax(0,7fr)_minmax(0,4fr)] lg:items-start">
           <section
             ref={ws.stageRef as React.RefObject<HTMLElement>}
