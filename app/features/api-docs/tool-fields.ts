@@ -1,6 +1,6 @@
 // Each tool's API fields and answer, built from the catalog's names, limits and choices, for the
 // /api documentation page and the OpenAPI document alike. Client-safe.
-import { BACKGROUND_PRESETS, BLUR, SVG_FORMATS, SVG_SCALES, TOOL_LIST, type ToolDefinition, type ToolSlug } from '~/features/tools/catalog'
+import { BACKGROUND_PRESETS, BLUR, DENOISE, SVG_FORMATS, SVG_SCALES, TOOL_LIST, type ToolDefinition, type ToolSlug } from '~/features/tools/catalog'
 
 export interface ToolField {
   name: string
@@ -20,8 +20,6 @@ export interface ToolApi {
 }
 
 const NAMED_BACKGROUNDS = BACKGROUND_PRESETS.filter((p) => !p.startsWith('#'))
-// The enhancer's denoise strength: the submission schema accepts 0 to 1, and the tool uses 0.5 when it is absent.
-const DENOISE = { min: 0, max: 1, default: 0.5 }
 
 function fileField(tool: ToolDefinition): ToolField {
   return {

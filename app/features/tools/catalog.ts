@@ -157,6 +157,8 @@ export function isToolSlug(value: string): value is ToolSlug {
 
 /** Spec §9. */
 export const BLUR = { min: 12, max: 60, step: 2, default: 32, displayMin: 8 } as const
+/** The image enhancer's denoise strength: the API takes 0 to 1; absent, the enhancer uses 0.5. */
+export const DENOISE = { min: 0, max: 1, step: 0.1, default: 0.5 } as const
 export const SVG_FORMATS = ['png', 'jpeg', 'webp'] as const
 export type SvgFormat = (typeof SVG_FORMATS)[number]
 export const SVG_SCALES = ['0.75', '1', '2', '3'] as const

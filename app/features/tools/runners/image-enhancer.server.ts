@@ -1,6 +1,6 @@
 // Image enhancer: Real-ESRGAN at the scale the output cap allows, with an optional denoise strength.
 import { z } from 'zod'
-import { TOOLS } from '../catalog'
+import { DENOISE, TOOLS } from '../catalog'
 import { baseName, parseField } from './options.server'
 import { inspectRaster, runRaster } from './raster.server'
 import type { ToolRunner } from './types'
@@ -10,13 +10,13 @@ export interface ImageEnhancerOptions {
   denoise?: number
 }
 
-export const DENOISE_MESSAGE = 'denoise must be a number from 0 to 1.'
+export const DENOISE_MESSAGE = `denoise must be a number from ${DENOISE.min} to ${DENOISE.max}.`
 const denoiseSchema = z
   .string({ error: DENOISE_MESSAGE })
   .trim()
   .regex(/^(\d+(\.\d*)?|\.\d+)$/, DENOISE_MESSAGE)
   .transform(Number)
-  .refine((n) => n >= 0 && n <= 1, DENOISE_MESSAGE)
+  .refine((n) => n >= DENOISE.min && n <= DENOISE.max, DENOISE_MESSAGE)
   .optional()
 
 export const imageEnhancerRunner: ToolRunner<ImageEnhancerOptions> = {

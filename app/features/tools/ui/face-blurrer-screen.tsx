@@ -6,6 +6,7 @@ import type { Viewer } from '~/features/viewer'
 import { trackEvent } from '~/features/analytics/track'
 import { toast } from '~/ui/toast'
 import { blurRadiusText, displayBlur, facesDetectedText, normaliseBlur, sourceText } from './blur-wording'
+import { BlurOptions } from './tool-options'
 import { DownloadBox } from './download-box'
 import type { ToolPageResult } from './page-result'
 import { remainingFrom, SUCCESS_TOAST_MS, TOOL_MESSAGES } from './tool-messages'
@@ -68,34 +69,7 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
     faces === 0 ? 'none' : run.result || (pageOk && pageBlurKnown) ? 'applied' : run.file ? 'preview' : 'none'
   const radius = run.result ? run.result.blur : pageOk ? initialBlur : blur
 
-  const options = (
-    <div className="space-y-2">
-      <div className="flex items-center justify-between text-sm">
-        <label htmlFor="blur-intensity" className="font-semibold text-slate-900">
-          Blur intensity
-        </label>
-        <output htmlFor="blur-intensity" className="tabular-nums text-slate-700" data-testid="blur-value">
-          {displayBlur(blur)}px
-        </output>
-      </div>
-      <input
-        id="blur-intensity"
-        type="range"
-        name="blur"
-        min={BLUR.min}
-        max={BLUR.max}
-        step={BLUR.step}
-        value={blur}
-        onChange={(event) => setBlur(normaliseBlur(event.currentTarget.valueAsNumber))}
-        aria-valuetext={`${displayBlur(blur)} pixels`}
-        className="w-full accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-      />
-      <div className="flex justify-between text-xs text-slate-600" aria-hidden="true">
-        <span>{BLUR.min}px</span>
-        <span>{BLUR.max}px</span>
-      </div>
-    </div>
-  )
+  const options = <BlurOptions blur={blur} onBlur={setBlur} />
 
   const tiles = (
     <dl className="grid grid-cols-3 gap-2" data-testid="blur-tiles">
