@@ -210,7 +210,7 @@ describe('the balance check', () => {
     for (let i = 0; i < 7; i++) fields.push(['image', fileOf(await photo(i), `p${i}.jpg`, 'image/jpeg')])
     const refused = await post(visitor, fields)
     expect(refused.status).toBe(402)
-    expect(refused.body.error).toBe('Not enough credits: this batch of 7 files costs 7 credits and your balance of 5 covers 5 of them.')
+    expect(refused.body.error).toBe('Not enough credits: this batch of 7 files costs 7 credits and the balance of 5 covers 5 of them.')
     expect(await getDb().selectFrom('tool_jobs').select('id').where('account_id', '=', visitor.accountId).execute()).toEqual([])
     expect(await ledger(visitor.accountId)).toEqual([])
   })

@@ -27,22 +27,16 @@ import { runnerFor } from '~/features/tools/runners/index.server'
 import { asToolError } from '~/features/tools/submission.server'
 import { isUuid } from '~/utils/uuid'
 import { itemsOf, settleBatch, summarise } from './items.server'
-import { MAX_BATCH_FILES } from './limits'
+import { batchTooLargeMessage as tooLargeFor, unpaidBatchMessage } from './limits'
 import { writeZip, type NamedBytes } from './zip.server'
 
 export { batchDownloadUrl, batchUrl } from './items.server'
 
-export { MAX_BATCH_FILES } from './limits'
+export { MAX_BATCH_FILES, unpaidBatchMessage } from './limits'
 export const ERRORS_FILE = 'errors.json'
 
 export function batchTooLargeMessage(): string {
-  return `The batch is too large (max ${config().BATCH_MAX_MEGABYTES}MB in all).`
-}
-
-/** The balance check before anything runs: how many of the batch's items the balance pays for. */
-export function unpaidBatchMessage(items: number, cost: number, balance: number): string {
-  const covered = Math.floor(balance / cost)
-  return `Not enough credits: this batch of ${items} files costs ${items * cost} credits and your balance of ${balance} covers ${covered} of them.`
+  return tooLargeFor(config().BATCH_MAX_MEGABYTES)
 }
 
 export interface CreatedBatch {
