@@ -4,7 +4,6 @@
 import { Link } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { TOOLS, type ToolSlug } from '~/features/tools/catalog'
-import { NOT_CHARGED_AFTER_FAILURE } from '~/features/tools/ui/workspace-state'
 
 export interface BatchItemView {
   name: string
@@ -28,6 +27,9 @@ export interface BatchStatusView {
 export function batchHeading(batch: BatchStatusView): string {
   return `${batch.status === 'completed' ? 'Batch complete' : 'Batch running'}: ${batch.done} done, ${batch.failed} failed, ${batch.total} in all`
 }
+
+/** Under a batch with failed files: the charges of the others stand. */
+export const FAILED_FILES_NOT_CHARGED = 'A file that fails is not charged: its credits are refunded in full.'
 
 const ITEM_WORDS: Record<string, string> = { queued: 'Waiting', running: 'Running' }
 
@@ -53,7 +55,7 @@ export function BatchStatus({ batch, focusOnMount = false }: { batch: BatchStatu
           {tool.name}
           {ended
             ? batch.failed > 0
-              ? ` · ${NOT_CHARGED_AFTER_FAILURE}`
+              ? ` · ${FAILED_FILES_NOT_CHARGED}`
               : ''
             : ' · Each file is charged when it runs. This page follows the batch until every file has run.'}
         </p>
