@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import yauzl from 'yauzl'
 import { fixture, isNoJs, screenshots, signInNewUser } from './support/tools'
+import { expectAccessible } from './support/workspace'
 import { expect, test } from './support/test'
 
 function zipNames(bytes: Buffer): Promise<string[]> {
@@ -66,10 +67,12 @@ test('background remover: three files, one broken, each file followed to its end
     await expect(page.getByTestId('batch-totals')).toContainText('3 of 100 files')
     await expect(page.getByTestId('tool-cost')).toHaveText('1 credit per file · 3 credits in all')
     await screenshots(page, info, 'batch-chosen')
+    await expectAccessible(page, 'batch files chosen')
     // The page is never reloaded while the batch is followed.
     await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true))
   } else {
     await screenshots(page, info, 'batch-form')
+    await expectAccessible(page, 'batch form')
   }
   await page.getByRole('button', { name: 'Run the batch' }).click()
   await expect(page).toHaveURL(/[?&]batch=[0-9a-f-]{36}/, { timeout: 30_000 })
@@ -84,6 +87,7 @@ test('background remover: three files, one broken, each file followed to its end
   await expect(files.nth(2)).toContainText(/Failed: .*damaged or truncated/)
   if (!isNoJs(info)) expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true)
   await screenshots(page, info, 'batch-complete')
+  await expectAccessible(page, 'batch complete')
 
   // One result on its own, then all of them.
   const one = await page.request.get((await files.nth(0).getByRole('link').getAttribute('href'))!)
@@ -114,6 +118,7 @@ test('SVG converter: two SVGs to WebP at 2×, a PNG refused, one zip of .webp fi
     const refused = page.getByRole('list', { name: 'Chosen files' }).getByRole('listitem').filter({ hasText: 'noface-rocket.jpg' })
     await expect(refused).toContainText('Not sent: Invalid file type: this is a JPG image. Choose an SVG file.')
     await expect(page.getByTestId('batch-totals')).toContainText('2 of 100 files')
+    await screenshots(page, info, 'batch-svg-refused')
     await refused.getByRole('button', { name: /Remove/ }).click()
     await expect(page.getByRole('list', { name: 'Chosen files' }).getByRole('listitem')).toHaveCount(2)
   } else {
