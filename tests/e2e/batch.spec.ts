@@ -168,3 +168,35 @@ test('a batch the balance cannot pay is refused with how many files it covers, b
   }
   await expect(page).not.toHaveURL(/batch=/)
 })
+
+test('files are dropped and pasted onto the list, and removed from it', async ({ page }, info) => {
+  test.skip(isNoJs(info), 'drop and paste are JavaScript enhancements; the multiple-file input serves without it')
+  await page.goto('/tools/batch?tool=face-blurrer')
+  const bytes = [...readFileSync(fixture('photos/noface-cat-chelsea.png'))]
+  const twoFiles = await page.evaluateHandle((data) => {
+    const transfer = new DataTransfer()
+    for (const name of ['cat-1.png', 'cat-2.png']) transfer.items.add(new File([new Uint8Array(data)], name, { type: 'image/png' }))
+    return transfer
+  }, bytes)
+  await page.getByTestId('batch-stage').dispatchEvent('dragover', { dataTransfer: twoFiles })
+  await page.getByTestId('batch-stage').dispatchEvent('drop', { dataTransfer: twoFiles })
+  const chosen = page.getByRole('list', { name: 'Chosen files' }).getByRole('listitem')
+  await expect(chosen).toHaveCount(2)
+  // A paste anywhere on the page adds the pasted image.
+  await page.evaluate((data) => {
+    const transfer = new DataTransfer()
+    transfer.items.add(new File([new Uint8Array(data)], 'pasted.png', { type: 'image/png' }))
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }))
+  }, bytes)
+  await expect(chosen).toHaveCount(3)
+  await expect(chosen.nth(2)).toContainText('pasted.png')
+  await expect(page.getByTestId('batch-totals')).toContainText('3 of 100 files')
+  await chosen.nth(0).getByRole('button', { name: 'Remove cat-1.png' }).click()
+  await expect(chosen).toHaveCount(2)
+  await expect(page.getByTestId('batch-totals')).toContainText('2 of 100 files')
+  await expect(page.getByTestId('tool-cost')).toHaveText('1 credit per file · 2 credits in all')
+  // Another tool: the listed images are checked again (a PNG does not fit the SVG converter).
+  await page.getByRole('navigation', { name: 'Tool' }).getByRole('link', { name: 'SVG converter' }).click()
+  await expect(chosen.first()).toContainText('Not sent: Invalid file type: this is a PNG image. Choose an SVG file.')
+  await expect(page.getByTestId('batch-totals')).toContainText('0 of 100 files')
+})
