@@ -76,6 +76,7 @@ test('background remover: three files, one broken, each file followed to its end
   }
   await page.getByRole('button', { name: 'Run the batch' }).click()
   await expect(page).toHaveURL(/[?&]batch=[0-9a-f-]{36}/, { timeout: 30_000 })
+  await screenshots(page, info, 'batch-following')
   // Progress per file, whatever point the batch has reached.
   const files = page.getByRole('list', { name: 'Files' }).getByRole('listitem')
   await expect(files).toHaveCount(3)

@@ -52,7 +52,7 @@ export interface CreatedBatch {
  */
 export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record<string, string>, files: NamedBytes[]): Promise<CreatedBatch> {
   const runner = runnerFor(tool)
-  // The studio's form sends every tool's option inputs; an empty one means "the default".
+  // An empty option field means the tool's default, as a form's blank field does.
   const options = await runner.parseOptions(Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')))
   const testMode = isTestKey(caller)
   const items: Array<NamedBytes & { width: number | null; height: number | null; notes: string[]; error: ToolError | null; fingerprint: string }> = []
