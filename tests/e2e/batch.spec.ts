@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test'
 import yauzl from 'yauzl'
 import { fixture, isNoJs, screenshots, signInNewUser } from './support/tools'
 import { expectAccessible } from './support/workspace'
+import { NO_MODELS_PORT } from '../../playwright.config'
 import { expect, test } from './support/test'
 
 function zipNames(bytes: Buffer): Promise<string[]> {
@@ -87,6 +88,8 @@ test('background remover: three files, one broken, each file followed to its end
   await expect(files.nth(0)).toContainText('Done: download')
   await expect(files.nth(2)).toContainText(/Failed: .*damaged or truncated/)
   if (!isNoJs(info)) expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true)
+  // An ended batch's page no longer refreshes itself.
+  expect(await page.content()).not.toMatch(/http-equiv="refresh"/i)
   await screenshots(page, info, 'batch-complete')
   await expectAccessible(page, 'batch complete')
 
@@ -200,4 +203,14 @@ test('files are dropped and pasted onto the list, and removed from it', async ({
   await page.getByRole('navigation', { name: 'Tool' }).getByRole('link', { name: 'SVG converter' }).click()
   await expect(chosen.first()).toContainText('Not sent: Invalid file type: this is a PNG image. Choose an SVG file.')
   await expect(page.getByTestId('batch-totals')).toContainText('0 of 100 files')
+})
+
+test('a tool whose model is not installed says so and takes no file; the converter (no model) still works', async ({ page }) => {
+  // The second studio of playwright.config.ts runs with an empty models folder.
+  await page.goto(`http://localhost:${NO_MODELS_PORT}/tools/batch?tool=face-blurrer`)
+  await expect(page.getByRole('heading', { name: 'This tool is not installed on this server' })).toBeVisible()
+  await expect(page.getByLabel('Choose images')).toBeDisabled()
+  await expect(page.getByRole('button', { name: 'Run the batch' })).toBeDisabled()
+  await page.goto(`http://localhost:${NO_MODELS_PORT}/tools/batch?tool=svg-converter`)
+  await expect(page.getByRole('heading', { name: 'This tool is not installed on this server' })).toHaveCount(0)
 })
