@@ -128,10 +128,13 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
   const error = sendError ?? (files.length === 0 ? (props.error ?? null) : null)
 
   /** Checks each file for the tool, as the workspace does, and lists it with its verdict. */
+  const checkedFor = useRef(tool.slug)
   const check = useCallback(
     async (entries: Array<{ key: string; file: File }>) => {
       for (const entry of entries) {
         const verdict = await checkBatchFile(tool, entry.file)
+        // The tool changed meanwhile: its own check of this file wins.
+        if (checkedFor.current !== tool.slug) return
         setFiles((list) =>
           list.map((f) =>
             f.key !== entry.key
@@ -158,7 +161,6 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
   )
 
   // Another tool: the listed files are checked again for it (an SVG fits the converter only).
-  const checkedFor = useRef(tool.slug)
   useEffect(() => {
     if (checkedFor.current === tool.slug) return
     checkedFor.current = tool.slug
