@@ -171,6 +171,16 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tool.slug])
 
+  // Files chosen before the page was hydrated (the plain form's input) join the list.
+  useEffect(() => {
+    const input = inputRef.current
+    if (!hydrated || !input?.files?.length) return
+    add(input.files)
+    input.value = ''
+    // Once, when the page is hydrated.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hydrated])
+
   // A pasted image (Ctrl/Cmd+V anywhere on the page) is added like a dropped one.
   useEffect(() => {
     function onPaste(event: ClipboardEvent) {
@@ -224,7 +234,7 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
   const noun = tool.fileField === 'svg' ? 'SVG files' : 'images'
   const blocked = needsSignIn || modelMissing
   const fileInput = (
-          <input
+    <input
       ref={inputRef}
       id={inputId}
       type="file"
@@ -241,7 +251,7 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
         event.currentTarget.value = ''
       }}
       // Without JavaScript the browser's own control is the form (it lists what was chosen).
-      className={hydrated ? 'peer sr-only' : 'mt-2 block w-full max-w-md rounded-xl border border-slate-300 bg-white p-2 text-sm text-slate-800'}
+      className={hydrated ? 'sr-only' : 'mt-2 block w-full max-w-md rounded-xl border border-slate-300 bg-white p-2 text-sm text-slate-800'}
       data-testid="batch-file-input"
     />
   )
@@ -272,13 +282,12 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
               </p>
             </section>
           ) : null}
-          {hydrated ? fileInput : null}
           <label
             htmlFor={inputId}
             className={`flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed px-4 py-8 text-center transition-colors ${
               files.length > 0 ? 'min-h-32' : 'min-h-56 sm:min-h-64'
             } ${dragging ? 'border-indigo-500 bg-indigo-50' : 'border-indigo-200 bg-indigo-50/40 hover:border-indigo-400 hover:bg-indigo-50'} ${
-              hydrated ? '[.peer:focus-visible~&]:outline-2 [.peer:focus-visible~&]:outline-offset-2 [.peer:focus-visible~&]:outline-indigo-600' : ''
+              hydrated ? 'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600' : ''
             }`}
             data-testid="batch-drop-zone"
           >
@@ -292,8 +301,9 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
               {tool.acceptedLabel} up to {tool.maxMegabytes}MB each, or one zip · up to {limits.maxFiles} files and {limits.maxMegabytes}MB in all
               {hydrated ? ' · or paste with Ctrl+V / ⌘V' : ''}
             </span>
-            {/* Without JavaScript the browser's own control is the form: it says what was chosen. */}
-            {hydrated ? null : fileInput}
+            {/* Without JavaScript the browser's own control is the form: it says what was chosen. The
+                same element either way, so files chosen before the page is hydrated are not lost. */}
+            {fileInput}
           </label>
           {files.length > 0 ? <ChosenFiles files={files} locked={busy} onRemove={(key) => setFiles((list) => list.filter((f) => f.key !== key))} /> : null}
           {hydrated ? (
