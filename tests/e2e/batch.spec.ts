@@ -214,3 +214,13 @@ test('a tool whose model is not installed says so and takes no file; the convert
   await page.goto(`http://localhost:${NO_MODELS_PORT}/tools/batch?tool=svg-converter`)
   await expect(page.getByRole('heading', { name: 'This tool is not installed on this server' })).toHaveCount(0)
 })
+
+test('the Tools menu and the footer lead to the batch screen', async ({ page }) => {
+  await page.goto('/about')
+  const nav = page.getByTestId('site-header').getByRole('navigation', { name: 'Main' })
+  await nav.getByText('Tools', { exact: true }).click()
+  await nav.getByRole('link', { name: /^Batch/ }).click()
+  await expect(page).toHaveURL(/\/tools\/batch$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Batch' })).toBeVisible()
+  await expect(page.getByTestId('site-footer').getByRole('link', { name: 'Batch' })).toHaveAttribute('href', '/tools/batch')
+})

@@ -6,7 +6,7 @@ import { BrandLink } from './brand'
 import { useClosingDetails } from './disclosure'
 import { CreditsButton, LogoutForm } from './account-controls'
 import { MobileMenu } from './mobile-menu'
-import { dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
+import { BATCH_LINK, dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
 
 export const SOLID_AFTER_PX = 12
 
@@ -42,8 +42,8 @@ function ToolsDropdown() {
       </summary>
       <div className="absolute left-0 top-full z-50 mt-2 w-80 rounded-2xl border border-slate-200 bg-white p-2 shadow-xl">
         <ul>
-          {TOOL_LINKS.map((tool) => (
-            <li key={tool.to}>
+          {[...TOOL_LINKS, BATCH_LINK].map((tool) => (
+            <li key={tool.to} className={tool.to === BATCH_LINK.to ? 'mt-1 border-t border-slate-200 pt-1' : undefined}>
               <Link to={tool.to} className={`block rounded-xl px-3 py-2.5 hover:bg-slate-50 ${focusRing}`}>
                 <span className="block text-sm font-semibold text-slate-900">{tool.label}</span>
                 <span className="mt-0.5 block text-xs text-slate-600">{tool.description}</span>

@@ -11,6 +11,9 @@ export const PRIMARY_LINKS = [
 
 export const TOOL_LINKS = TOOL_LIST.map((t) => ({ to: t.path, label: t.name, description: t.description }))
 
+/** The batch screen: many files through one tool (after the tools in the Tools menu and the footer). */
+export const BATCH_LINK = { to: '/tools/batch', label: 'Batch', description: 'Many files through one tool, downloaded as one zip.' } as const
+
 export const COMPANY_LINKS = [
   { to: '/about', label: 'About' },
   { to: '/pricing', label: 'Pricing' },
