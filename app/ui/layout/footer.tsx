@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import { BrandMark } from './brand'
-import { BATCH_LINK, COMPANY_LINKS, LEGAL_LINKS, TOOL_LINKS } from './nav'
+import { COMPANY_LINKS, LEGAL_LINKS, TOOL_LINKS } from './nav'
 
 const linkClass =
   'rounded text-sm text-slate-600 hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'
@@ -48,7 +48,7 @@ export function SiteFooter({ supportEmail, statusPageUrl }: { supportEmail: stri
             </a>
           </p>
         </div>
-        <LinkGroup title="Tools" links={[...TOOL_LINKS, BATCH_LINK]} />
+        <LinkGroup title="Tools" links={TOOL_LINKS} />
         <LinkGroup title="Company" links={COMPANY_LINKS} />
         <LinkGroup title="Legal" links={LEGAL_LINKS} />
       </div>

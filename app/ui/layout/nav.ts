@@ -11,7 +11,7 @@ export const PRIMARY_LINKS = [
 
 export const TOOL_LINKS = TOOL_LIST.map((t) => ({ to: t.path, label: t.name, description: t.description }))
 
-/** The batch screen: many files through one tool (after the tools in the Tools menu and the footer). */
+/** The batch screen: many files through one tool (after the five tools in the header's Tools menu). */
 export const BATCH_LINK = { to: '/tools/batch', label: 'Batch', description: 'Many files through one tool, downloaded as one zip.' } as const
 
 export const COMPANY_LINKS = [

@@ -4,7 +4,7 @@
 // posted to the page, then a status page that refreshes itself. With JavaScript the files are
 // dropped, pasted or chosen, listed and checked before sending, uploaded with progress to
 // POST /api/batches/, and the batch is followed in the background; the address names the batch.
-import { Form, Link, useNavigate } from '@remix-run/react'
+import { Form, Link, useLocation, useNavigate } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react'
 import { BLUR, DENOISE, TOOL_LIST, TOOLS, type ToolDefinition, type ToolSlug } from '~/features/tools/catalog'
 import { formatMegabytes } from '~/features/tools/ui/file-checks'
@@ -65,7 +65,8 @@ export function BatchScreen(props: BatchScreenProps) {
 function FollowedBatch({ batch: initial }: { batch: BatchStatusView }) {
   const batch = useBatchStatus(initial) ?? initial
   // Opened by this browser's own send (not a reload): the status takes focus from the form.
-  const [justSent] = useState(() => typeof window !== 'undefined' && window.history.state?.usr?.sent === initial.id)
+  const sent = (useLocation().state as { sent?: string } | null)?.sent
+  const [justSent] = useState(() => sent === initial.id)
   return (
     <>
       <BatchStatus batch={batch} focusOnMount={justSent} />
