@@ -15,6 +15,8 @@ import { findJob } from '~/features/tools/jobs/jobs.server'
 import { fileOf, fixture } from '../../tests/integration/tools-support'
 import { BASE, formRequest, jsonRequest, readResult, routeArgs } from '../../tests/support/requests'
 import { action as createKey } from './api.keys'
+import { action as postBatch } from './api.batches._index'
+import { loader as getBatch } from './api.batches.$id'
 import { action as postJob } from './api.jobs._index'
 import { loader as getJob } from './api.jobs.$id'
 import { action as removeBg } from './api.remove-bg'
@@ -250,5 +252,35 @@ describe('working as the team through the API', () => {
     expect((await runRemover({ authorization: `Bearer ${adminKey.body.key}` })).status).toBe(401)
     expect((await runRemover({ authorization: `Bearer ${memberKey.body.key}` })).status).toBe(200)
     expect(await ledgerSum(accountId)).toBe((await teamAccount(teamId))!.balance)
+  })
+
+  it('charges a team batch item by item for the member, and fails the item that would pass the cap, unpaid', async () => {
+    const { owner, member, teamId, accountId, name } = await teamOfTwo(20)
+    await call.patch(owner, teamId, member.user.id, { cap: 2 })
+    const form = new FormData()
+    form.append('tool', 'background-remover')
+    for (let i = 0; i < 3; i++) form.append('image', photo())
+    const headers = auth(member, { 'x-team': teamId })
+    const accepted = await postBatch(routeArgs(new Request(`${BASE}/api/batches/`, { method: 'POST', body: form, headers }))).then(readResult)
+    expect(accepted.status).toBe(202)
+    const id: string = accepted.body.id
+    let batch: any
+    await vi.waitFor(
+      async () => {
+        batch = (await getBatch(routeArgs(new Request(`${BASE}/api/batches/${id}/`, { headers }), { id })).then(readResult)).body
+        expect(batch.status).toBe('completed')
+      },
+      { timeout: 90_000, interval: 100 },
+    )
+    expect(batch).toMatchObject({ done: 2, failed: 1 })
+    expect(batch.items.filter((i: any) => i.status === 'failed').map((i: any) => i.error)).toEqual([capMessage(2, name, 2)])
+    const rows = await getDb().selectFrom('credit_transactions').select(['delta', 'user_id']).where('account_id', '=', accountId).where('kind', '=', 'consume').execute()
+    expect(rows).toEqual([
+      { delta: -1, user_id: member.user.id },
+      { delta: -1, user_id: member.user.id },
+    ])
+    expect((await teamAccount(teamId))?.balance).toBe(18)
+    // The batch is the team's: the member working as themselves does not see it.
+    expect((await getBatch(routeArgs(new Request(`${BASE}/api/batches/${id}/`, { headers: auth(member) }), { id })).then(readResult)).status).toBe(404)
   })
 })
