@@ -303,7 +303,8 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               A team shares one credit balance between its members. Send <code>X-Team: &lt;team id&gt;</code> with a session token or your own key to run a tool, a job
               or a batch on the team&apos;s credits; <code>X-Credits-Remaining</code> is then the team&apos;s balance. A team key (<code>POST /api/keys/</code> with{' '}
               <code>team_id</code>, by the team&apos;s owners and admins) always works as its team. A run that would pass your monthly cap on the team answers 402 with a
-              message naming the cap, and charges nothing; <code>X-Team</code> naming a team you are not in answers 403.
+              message naming the cap, and charges nothing; <code>X-Team</code> naming a team you are not in answers 403. A team&apos;s webhook endpoints hear every run
+              it pays for: its owners and admins manage them with <code>X-Team</code> on <code>/api/webhooks/</code> (or with a team key).
             </p>
             <p>
               <code>POST /api/teams/</code> <code>{'{"name"}'}</code> creates one (you are its owner); <code>GET /api/teams/&lt;id&gt;/</code> shows its balance, seats and

@@ -1,8 +1,7 @@
 // DELETE /api/webhooks/<id>/ → 204 (its deliveries go with it); another account's or an unknown id: 404.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { errorResponse, methodNotAllowed } from '~/features/auth/api.server'
-import { requireApiUser } from '~/features/api-keys/service.server'
-import { deleteWebhookFor, WEBHOOK_NOT_FOUND } from '~/features/webhooks/service.server'
+import { deleteWebhookFor, requireWebhookOwner, WEBHOOK_NOT_FOUND } from '~/features/webhooks/service.server'
 
 export function loader() {
   return methodNotAllowed('DELETE')
@@ -10,8 +9,8 @@ export function loader() {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'DELETE') return methodNotAllowed('DELETE')
-  const caller = await requireApiUser(request)
-  if (!caller.ok) return caller.response
-  if (!(await deleteWebhookFor(caller.user, params.id ?? ''))) return errorResponse(404, WEBHOOK_NOT_FOUND)
+  const owner = await requireWebhookOwner(request)
+  if (!owner.ok) return owner.response
+  if (!(await deleteWebhookFor(owner.accountId, params.id ?? ''))) return errorResponse(404, WEBHOOK_NOT_FOUND)
   return new Response(null, { status: 204 })
 }

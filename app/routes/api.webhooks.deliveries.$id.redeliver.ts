@@ -1,8 +1,7 @@
 // POST /api/webhooks/deliveries/<id>/redeliver/ → 202: one more attempt of a delivery, now.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { errorResponse, methodNotAllowed } from '~/features/auth/api.server'
-import { requireApiUser } from '~/features/api-keys/service.server'
-import { DELIVERY_NOT_FOUND, redeliverFor } from '~/features/webhooks/service.server'
+import { DELIVERY_NOT_FOUND, redeliverFor, requireWebhookOwner } from '~/features/webhooks/service.server'
 
 export function loader() {
   return methodNotAllowed('POST')
@@ -10,8 +9,8 @@ export function loader() {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
-  const caller = await requireApiUser(request)
-  if (!caller.ok) return caller.response
-  if (!(await redeliverFor(caller.user, params.id ?? ''))) return errorResponse(404, DELIVERY_NOT_FOUND)
+  const owner = await requireWebhookOwner(request)
+  if (!owner.ok) return owner.response
+  if (!(await redeliverFor(owner.accountId, params.id ?? ''))) return errorResponse(404, DELIVERY_NOT_FOUND)
   return Response.json({ id: params.id, status: 'pending' }, { status: 202 })
 }

@@ -2,25 +2,24 @@
 // {url, events} → 201 {id, url, events, secret}: the only time the signing secret is shown.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { errorResponse, methodNotAllowed, parseBody } from '~/features/auth/api.server'
-import { requireApiUser } from '~/features/api-keys/service.server'
 import { createWebhookSchema } from '~/features/webhooks/schemas'
-import { createWebhookFor, listWebhooksFor } from '~/features/webhooks/service.server'
+import { createWebhookFor, listWebhooksFor, requireWebhookOwner } from '~/features/webhooks/service.server'
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const caller = await requireApiUser(request)
-  if (!caller.ok) return caller.response
-  return Response.json({ results: await listWebhooksFor(caller.user) }, { headers: NO_STORE })
+  const owner = await requireWebhookOwner(request)
+  if (!owner.ok) return owner.response
+  return Response.json({ results: await listWebhooksFor(owner.accountId) }, { headers: NO_STORE })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('GET, POST')
-  const caller = await requireApiUser(request)
-  if (!caller.ok) return caller.response
+  const owner = await requireWebhookOwner(request)
+  if (!owner.ok) return owner.response
   const parsed = await parseBody(request, createWebhookSchema)
   if ('response' in parsed) return parsed.response
-  const outcome = await createWebhookFor(caller.user, parsed.data)
+  const outcome = await createWebhookFor(owner.accountId, parsed.data)
   if (!outcome.ok) return errorResponse(outcome.status, outcome.message, {}, NO_STORE)
   const { id, url, events, secret, created_at } = outcome.endpoint
   return Response.json({ id, url, events, secret, created_at: created_at.toISOString() }, { status: 201, headers: NO_STORE })

@@ -30,6 +30,10 @@ const X_TEAM = {
   schema: { type: 'string', format: 'uuid' },
   description: 'Work as this team (you must be a member): the team’s credits pay. A team key always works as its team.',
 }
+/** A team's webhook endpoints hear every run the team pays for; its owners and admins manage them. */
+const X_TEAM_WEBHOOKS = { ...X_TEAM, description: 'Manage this team’s endpoints (owners and admins; a team key manages its own team’s).' }
+const teamManagersOnly = () => error('X-Team: you are a member, not an owner or admin, of the team (or a team key names another team).')
+const teamNotFound = () => error('X-Team: no such team, or you are not in it.')
 const teamRefused = () => error('X-Team names a team you are not a member of (or another team than the key’s).')
 
 const SIGNED_IN = [{ bearerKey: [] }, { sessionToken: [] }, { sessionCookie: [] }]
@@ -398,25 +402,26 @@ export function openApiDocument() {
       delete: { tags: ['API keys'], summary: 'Revoke an API key (it stops working at once); owners and admins revoke their team’s keys', security: [{ sessionToken: [] }, { sessionCookie: [] }], parameters: [idParam('The key id.')], responses: { '204': noContent('Revoked.'), '401': auth401, '403': error('Called with an API key.'), '404': error('Unknown, revoked already, or another user’s key.') } },
     },
     '/api/webhooks/': {
-      get: { tags: ['Webhooks'], summary: 'Your webhook endpoints and their recent deliveries', security: SIGNED_IN, responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('WebhookEndpoint') } } }, 'The endpoints, newest first.', rateHeaders), '401': auth401 } },
+      get: { tags: ['Webhooks'], summary: 'Your webhook endpoints (a team’s with X-Team or a team key) and their recent deliveries', security: SIGNED_IN, parameters: [X_TEAM_WEBHOOKS], responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('WebhookEndpoint') } } }, 'The endpoints, newest first.', rateHeaders), '401': auth401, '403': teamManagersOnly(), '404': teamNotFound() } },
       post: {
         tags: ['Webhooks'],
         summary: 'Register an endpoint: the signing secret is in this answer only',
         security: SIGNED_IN,
+        parameters: [X_TEAM_WEBHOOKS],
         requestBody: jsonBody({ type: 'object', required: ['url', 'events'], properties: { url: { type: 'string', maxLength: WEBHOOK_URL_MAX }, events: { type: 'array', minItems: 1, items: { enum: [...WEBHOOK_EVENTS] } } } }),
-        responses: { '201': json(ref('NewWebhookEndpoint'), 'Registered.'), '400': error('Not an http(s) URL, a non-public address, or unknown events.'), '401': auth401, '409': error('Too many endpoints.') },
+        responses: { '201': json(ref('NewWebhookEndpoint'), 'Registered.'), '400': error('Not an http(s) URL, a non-public address, or unknown events.'), '401': auth401, '403': teamManagersOnly(), '404': teamNotFound(), '409': error('Too many endpoints.') },
       },
     },
     '/api/webhooks/{id}/': {
-      delete: { tags: ['Webhooks'], summary: 'Delete an endpoint and its delivery log', security: SIGNED_IN, parameters: [idParam('The endpoint id.')], responses: { '204': noContent('Deleted.'), '401': auth401, '404': error('Unknown, or another account’s endpoint.') } },
+      delete: { tags: ['Webhooks'], summary: 'Delete an endpoint and its delivery log', security: SIGNED_IN, parameters: [idParam('The endpoint id.'), X_TEAM_WEBHOOKS], responses: { '204': noContent('Deleted.'), '401': auth401, '403': teamManagersOnly(), '404': error('Unknown, or another account’s endpoint.') } },
     },
     '/api/webhooks/deliveries/{id}/redeliver/': {
       post: {
         tags: ['Webhooks'],
         summary: 'Attempt a delivery once more, now',
         security: SIGNED_IN,
-        parameters: [idParam('The delivery id.')],
-        responses: { '202': json({ type: 'object', required: ['id', 'status'], properties: { id: { type: 'string' }, status: { const: 'pending' } } }, 'Queued.'), '401': auth401, '404': error('Unknown, or another account’s delivery.') },
+        parameters: [idParam('The delivery id.'), X_TEAM_WEBHOOKS],
+        responses: { '202': json({ type: 'object', required: ['id', 'status'], properties: { id: { type: 'string' }, status: { const: 'pending' } } }, 'Queued.'), '401': auth401, '403': teamManagersOnly(), '404': error('Unknown, or another account’s delivery.') },
       },
     },
     '/api/jobs/': {

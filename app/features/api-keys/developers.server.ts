@@ -14,6 +14,7 @@ import {
   deleteWebhookFor,
   DELIVERY_NOT_FOUND,
   listWebhooksFor,
+  personalWebhookOwner,
   redeliverFor,
   WEBHOOK_NOT_FOUND,
 } from '~/features/webhooks/service.server'
@@ -74,16 +75,16 @@ export async function developersAction(request: Request): Promise<Response> {
     case 'create-webhook': {
       const parsed = createWebhookSchema.safeParse({ url: field(form, 'url'), events: form.getAll('events') })
       if (!parsed.success) return back({ kind: 'error', form: 'webhook', message: parsed.error.issues[0].message })
-      const made = await createWebhookFor(user, parsed.data)
+      const made = await createWebhookFor(await personalWebhookOwner(user), parsed.data)
       if (!made.ok) return back({ kind: 'error', form: 'webhook', message: made.message })
       return back({ kind: 'secret', url: made.endpoint.url, secret: made.endpoint.secret, message: WEBHOOK_CREATED })
     }
     case 'delete-webhook': {
-      const deleted = await deleteWebhookFor(user, field(form, 'id'))
+      const deleted = await deleteWebhookFor(await personalWebhookOwner(user), field(form, 'id'))
       return back(deleted ? { kind: 'notice', message: WEBHOOK_DELETED } : { kind: 'error', form: 'list', message: WEBHOOK_NOT_FOUND })
     }
     case 'redeliver': {
-      const queued = await redeliverFor(user, field(form, 'id'))
+      const queued = await redeliverFor(await personalWebhookOwner(user), field(form, 'id'))
       return back(queued ? { kind: 'notice', message: REDELIVERY_QUEUED } : { kind: 'error', form: 'list', message: DELIVERY_NOT_FOUND })
     }
     default:
@@ -102,7 +103,7 @@ export interface DevelopersData {
 /** The section's data, and the Set-Cookie that clears a flash once it has been read. */
 export async function loadDevelopers(request: Request, user: SessionUser): Promise<{ data: DevelopersData; setCookie: string | null }> {
   const flash = (await flashCookie().parse(request.headers.get('cookie'))) as DevelopersFlash | null
-  const [keys, webhooks] = await Promise.all([listKeysFor(user), listWebhooksFor(user)])
+  const [keys, webhooks] = await Promise.all([listKeysFor(user), personalWebhookOwner(user).then(listWebhooksFor)])
   const revoke = new URL(request.url).searchParams.get('revoke')
   return {
     data: { keys, webhooks, flash: flash ?? null, confirmRevoke: revoke && keys.some((k) => k.id === revoke) ? revoke : null },

@@ -1,6 +1,14 @@
-// The webhook endpoints' and the dashboard section's one entry point: endpoints belong to the
-// caller's credit account (a session or a key may manage them), views in the API's shape.
+// The webhook endpoints' and the dashboard section's one entry point: endpoints belong to a credit
+// account (a session or a key may manage them), views in the API's shape. A team's endpoints hear
+// every run paid by the team (whichever member or team key sent it); its owners and admins manage
+// them with `X-Team`, and a team key manages its team's.
 import { ensureUserAccount } from '~/features/credits/ledger.server'
+import { TEAM_HEADER, TEAM_KEY_OTHER_TEAM_MESSAGE } from '~/features/credits/caller.server'
+import { errorResponse } from '~/features/auth/api.server'
+import { requireApiUser } from '~/features/api-keys/service.server'
+import { teamAccount } from '~/features/teams/membership.server'
+import { requireTeamManager, TeamError } from '~/features/teams/teams.server'
+import { TEAM_NOT_FOUND } from '~/features/teams/messages'
 import type { SessionUser } from '~/features/auth/session.server'
 import { createEndpoint, deleteEndpoint, listEndpoints, redeliver, type EndpointView } from './endpoints.server'
 import type { createWebhookSchema } from './schemas'
@@ -28,18 +36,51 @@ export function publicEndpoint(endpoint: EndpointView) {
   }
 }
 
-export async function createWebhookFor(user: SessionUser, input: z.output<typeof createWebhookSchema>) {
-  return createEndpoint(await ensureUserAccount(user.id), input)
+/** The account whose endpoints a request manages, or the answer that refuses it. */
+export type WebhookOwner = { ok: true; accountId: string } | { ok: false; response: Response }
+
+/** A signed-in user's own endpoints (the dashboard's Developers section). */
+export async function personalWebhookOwner(user: SessionUser): Promise<string> {
+  return ensureUserAccount(user.id)
 }
 
-export async function listWebhooksFor(user: SessionUser) {
-  return (await listEndpoints(await ensureUserAccount(user.id))).map(publicEndpoint)
+/**
+ * Whose endpoints an /api request manages: a team key's team; the team named in `X-Team` when the
+ * caller is one of its owners or admins (403 to other members, 404 to anyone else); else the user's.
+ */
+export async function requireWebhookOwner(request: Request): Promise<WebhookOwner> {
+  const caller = await requireApiUser(request)
+  if (!caller.ok) return caller
+  const named = request.headers.get(TEAM_HEADER)?.trim() || null
+  const keyTeam = caller.auth.kind === 'key' ? caller.auth.apiKey.teamId : null
+  if (keyTeam && named && named !== keyTeam) return { ok: false, response: errorResponse(403, TEAM_KEY_OTHER_TEAM_MESSAGE) }
+  const teamId = keyTeam ?? named
+  if (!teamId) return { ok: true, accountId: await personalWebhookOwner(caller.user) }
+  if (!keyTeam) {
+    try {
+      await requireTeamManager(caller.user.id, teamId)
+    } catch (error) {
+      if (error instanceof TeamError) return { ok: false, response: errorResponse(error.status, error.message) }
+      throw error
+    }
+  }
+  const team = await teamAccount(teamId)
+  if (!team) return { ok: false, response: errorResponse(404, TEAM_NOT_FOUND) }
+  return { ok: true, accountId: team.accountId }
 }
 
-export async function deleteWebhookFor(user: SessionUser, endpointId: string): Promise<boolean> {
-  return deleteEndpoint(await ensureUserAccount(user.id), endpointId)
+export async function createWebhookFor(accountId: string, input: z.output<typeof createWebhookSchema>) {
+  return createEndpoint(accountId, input)
 }
 
-export async function redeliverFor(user: SessionUser, deliveryId: string): Promise<boolean> {
-  return (await redeliver(await ensureUserAccount(user.id), deliveryId)).ok
+export async function listWebhooksFor(accountId: string) {
+  return (await listEndpoints(accountId)).map(publicEndpoint)
+}
+
+export async function deleteWebhookFor(accountId: string, endpointId: string): Promise<boolean> {
+  return deleteEndpoint(accountId, endpointId)
+}
+
+export async function redeliverFor(accountId: string, deliveryId: string): Promise<boolean> {
+  return (await redeliver(accountId, deliveryId)).ok
 }

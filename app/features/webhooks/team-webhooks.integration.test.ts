@@ -1,0 +1,92 @@
+// A team's webhook endpoints: its owners and admins manage them with X-Team (members are refused,
+// outsiders see nothing), a team key manages its own team's, and a run paid by the team, whichever
+// member sent it, queues its event for the team's endpoints (not for the member's own).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resetConfigForTests } from '~/config.server'
+import { getDb } from '~/db/db.server'
+import { createVerifiedUser, linkMailedTo, uniqueAddress } from '~/features/auth/testing.server'
+import { grant } from '~/features/credits/ledger.server'
+import { stopBoss } from '~/features/queue/boss.server'
+import { teamAccount } from '~/features/teams/membership.server'
+import { acceptInvite, createTeam, inviteMember } from '~/features/teams/teams.server'
+import { fileOf, fixture } from '../../../tests/integration/tools-support'
+import { BASE, formRequest, jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
+import { action as createKey } from '../../routes/api.keys'
+import { action as removeBg } from '../../routes/api.remove-bg'
+import { action as deleteWebhook } from '../../routes/api.webhooks.$id'
+import { action as createWebhook, loader as listWebhooks } from '../../routes/api.webhooks'
+
+type Person = Awaited<ReturnType<typeof createVerifiedUser>>
+const HOOK_URL = 'http://127.0.0.1:9/team-hook'
+
+beforeAll(() => {
+  process.env.WEBHOOKS_ALLOW_PRIVATE = 'true'
+  resetConfigForTests()
+})
+
+afterAll(async () => {
+  await stopBoss({ timeoutMs: 5_000 })
+  delete process.env.WEBHOOKS_ALLOW_PRIVATE
+  resetConfigForTests()
+})
+
+const headers = (credential: string, extra: Record<string, string> = {}) => ({ authorization: credential, 'x-facet-client-ip': uniqueAddress(), ...extra })
+const asTeam = (person: Person, teamId: string) => headers(`Token ${person.token}`, { 'x-team': teamId })
+
+const register = (h: Record<string, string>) =>
+  createWebhook(routeArgs(jsonRequest('/api/webhooks/', { url: HOOK_URL, events: ['job.succeeded'] }, { headers: h }))).then(readResult)
+const list = (h: Record<string, string>) => listWebhooks(routeArgs(new Request(`${BASE}/api/webhooks/`, { headers: h }))).then(readResult)
+
+async function teamWithMember() {
+  const owner = await createVerifiedUser()
+  const member = await createVerifiedUser()
+  const team = await createTeam(owner.user.id, `Hooks ${Date.now()}`)
+  await inviteMember(owner.user.id, team.id, { email: member.user.email, role: 'member' })
+  await acceptInvite(member.user.id, (await linkMailedTo(member.user.email)).pathname.split('/').pop()!)
+  const account = (await teamAccount(team.id))!
+  await grant({ accountId: account.accountId, amount: 5, kind: 'adjustment', description: 'Pilot' })
+  return { owner, member, teamId: team.id, accountId: account.accountId }
+}
+
+describe("a team's webhook endpoints", () => {
+  it('are managed by owners and admins with X-Team, refused to members and hidden from outsiders', async () => {
+    const { owner, member, teamId } = await teamWithMember()
+    const made = await register(asTeam(owner, teamId))
+    expect(made).toMatchObject({ status: 201, body: { url: HOOK_URL, secret: expect.stringMatching(/^whsec_/) } })
+
+    expect((await list(asTeam(owner, teamId))).body.results.map((e: { id: string }) => e.id)).toEqual([made.body.id])
+    // The owner's own endpoints are another list.
+    expect((await list(headers(`Token ${owner.token}`))).body.results).toEqual([])
+    expect((await register(asTeam(member, teamId))).status).toBe(403)
+    expect((await list(asTeam(member, teamId))).status).toBe(403)
+    const outsider = await createVerifiedUser()
+    expect((await list(asTeam(outsider, teamId))).status).toBe(404)
+    // Without X-Team, another account's endpoint id is unknown.
+    const removal = (h: Record<string, string>) =>
+      deleteWebhook(routeArgs(new Request(`${BASE}/api/webhooks/${made.body.id}/`, { method: 'DELETE', headers: h }), { id: made.body.id })).then(readResult)
+    expect((await removal(headers(`Token ${owner.token}`))).status).toBe(404)
+    expect((await removal(asTeam(owner, teamId))).status).toBe(204)
+  })
+
+  it("hear the team's runs, whoever sent them; a team key manages its team's endpoints", async () => {
+    const { owner, member, teamId } = await teamWithMember()
+    const key = await readResult(await createKey(routeArgs(jsonRequest('/api/keys/', { name: 'CI', environment: 'live', team_id: teamId }, { headers: headers(`Token ${owner.token}`) }))))
+    expect(key.status).toBe(201)
+    const teamHook = await register(headers(`Bearer ${key.body.key}`))
+    expect(teamHook.status).toBe(201)
+    expect((await list(asTeam(owner, teamId))).body.results.map((e: { id: string }) => e.id)).toEqual([teamHook.body.id])
+    const ownHook = await register(headers(`Token ${member.token}`))
+    expect(ownHook.status).toBe(201)
+
+    const run = await readResult(
+      await removeBg(routeArgs(formRequest('/api/remove-bg/', { image: fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg') }, { headers: asTeam(member, teamId) }))),
+    )
+    expect(run.status).toBe(200)
+    const queued = await getDb()
+      .selectFrom('webhook_deliveries')
+      .select(['endpoint_id', 'event_type'])
+      .where('endpoint_id', 'in', [teamHook.body.id, ownHook.body.id])
+      .execute()
+    expect(queued).toEqual([{ endpoint_id: teamHook.body.id, event_type: 'job.succeeded' }])
+  })
+})
