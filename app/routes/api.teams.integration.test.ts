@@ -10,7 +10,7 @@ import { grant } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { teamAccount } from '~/features/teams/membership.server'
 import { NOT_TEAM_MEMBER_MESSAGE } from '~/features/credits/caller.server'
-import { capMessage } from '~/features/teams/messages'
+import { batchCapMessage, capMessage } from '~/features/teams/messages'
 import { findJob } from '~/features/tools/jobs/jobs.server'
 import { fileOf, fixture } from '../../tests/integration/tools-support'
 import { BASE, formRequest, jsonRequest, readResult, routeArgs } from '../../tests/support/requests'
@@ -254,15 +254,26 @@ describe('working as the team through the API', () => {
     expect(await ledgerSum(accountId)).toBe((await teamAccount(teamId))!.balance)
   })
 
-  it('charges a team batch item by item for the member, and fails the item that would pass the cap, unpaid', async () => {
+  it('refuses up front a team batch past the member’s cap; an item that a competing run pushes past it fails unpaid', async () => {
     const { owner, member, teamId, accountId, name } = await teamOfTwo(20)
     await call.patch(owner, teamId, member.user.id, { cap: 2 })
-    const form = new FormData()
-    form.append('tool', 'background-remover')
-    for (let i = 0; i < 3; i++) form.append('image', photo())
     const headers = auth(member, { 'x-team': teamId })
-    const accepted = await postBatch(routeArgs(new Request(`${BASE}/api/batches/`, { method: 'POST', body: form, headers }))).then(readResult)
+    const batchOf = (files: number) => {
+      const form = new FormData()
+      form.append('tool', 'background-remover')
+      for (let i = 0; i < files; i++) form.append('image', photo())
+      return postBatch(routeArgs(new Request(`${BASE}/api/batches/`, { method: 'POST', body: form, headers: auth(member, { 'x-team': teamId }) }))).then(readResult)
+    }
+    const refused = await batchOf(3)
+    expect(refused.status).toBe(402)
+    expect(refused.body.error).toBe(batchCapMessage(2, name, 0, 3, 1))
+    expect((await teamAccount(teamId))?.balance).toBe(20)
+
+    // The batch fits the cap when accepted; a single run sent at once competes for the same room, so
+    // exactly one of the three runs is refused for the cap, whichever lost, and nothing past it is charged.
+    const accepted = await batchOf(2)
     expect(accepted.status).toBe(202)
+    const single = await runRemover(auth(member, { 'x-team': teamId }))
     const id: string = accepted.body.id
     let batch: any
     await vi.waitFor(
@@ -272,8 +283,12 @@ describe('working as the team through the API', () => {
       },
       { timeout: 90_000, interval: 100 },
     )
-    expect(batch).toMatchObject({ done: 2, failed: 1 })
-    expect(batch.items.filter((i: any) => i.status === 'failed').map((i: any) => i.error)).toEqual([capMessage(2, name, 2)])
+    const capErrors = [
+      ...batch.items.filter((i: any) => i.status === 'failed').map((i: any) => i.error),
+      ...(single.status === 402 ? [single.body.error] : []),
+    ]
+    expect(capErrors).toEqual([capMessage(2, name, 2)])
+    expect(batch.done + (single.status === 200 ? 1 : 0)).toBe(2)
     const rows = await getDb().selectFrom('credit_transactions').select(['delta', 'user_id']).where('account_id', '=', accountId).where('kind', '=', 'consume').execute()
     expect(rows).toEqual([
       { delta: -1, user_id: member.user.id },

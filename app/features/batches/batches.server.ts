@@ -13,6 +13,8 @@ import { toolCost } from '~/features/credits/costs.server'
 import { getBalance } from '~/features/credits/ledger.server'
 import { prepareWebhooks } from '~/features/webhooks/endpoints.server'
 import { isTestKey } from '~/features/api-keys/environments'
+import { memberCap } from '~/features/teams/charge.server'
+import { batchCapMessage } from '~/features/teams/messages'
 import type { ToolSlug } from '~/features/tools/catalog'
 import { ToolError } from '~/features/tools/errors.server'
 import { announceJobQueued } from '~/features/tools/jobs/events.server'
@@ -70,6 +72,10 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
   const cost = toolCost(tool)
   const balance = await getBalance(caller.accountId)
   if (!testMode && runnable * cost > balance) throw new ToolError(402, unpaidBatchMessage(runnable, cost, balance))
+  // A member working as a team: the batch must fit in what is left of their monthly cap, too (each item's
+  // charge checks again, under the member's lock, for runs that compete with it).
+  const cap = testMode || !caller.teamId ? null : await memberCap(caller.accountId, caller.userId, getDb())
+  if (cap && cap.used + runnable * cost > cap.cap) throw new ToolError(402, batchCapMessage(cap.cap, cap.teamName, cap.used, runnable, cost))
 
   const boss = await toolQueues()
   await startJobWorker()

@@ -79,6 +79,25 @@ export async function chargeRun(input: RunCharge, dbOrTx: DbOrTx, now: Date = ne
   })
 }
 
+/**
+ * A member's monthly cap on a team account and what they used of it this month; null when no cap
+ * applies (a personal account, a team key's run, or no cap set). For checks before a run is queued (a
+ * batch up front); the charge itself checks again under the member's lock.
+ */
+export async function memberCap(accountId: string, userId: string | null, dbOrTx: DbOrTx, now: Date = new Date()): Promise<{ cap: number; used: number; teamName: string } | null> {
+  if (!userId) return null
+  const row = await dbOrTx
+    .selectFrom('team_members as m')
+    .innerJoin('teams as t', 't.id', 'm.team_id')
+    .innerJoin('credit_accounts as a', 'a.team_id', 'm.team_id')
+    .select(['m.monthly_cap', 't.name'])
+    .where('a.id', '=', accountId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst()
+  if (!row || row.monthly_cap === null) return null
+  return { cap: row.monthly_cap, used: await memberSpend(accountId, userId, monthStart(now), dbOrTx), teamName: row.name }
+}
+
 async function balanceOf(db: DbOrTx, accountId: string): Promise<number> {
   const row = await db.selectFrom('credit_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow()
   return row.balance

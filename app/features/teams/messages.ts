@@ -28,6 +28,12 @@ export function capMessage(cap: number, teamName: string, used: number): string 
   return `This run would pass your monthly cap of ${cap} ${cap === 1 ? 'credit' : 'credits'} on team ${teamName} (${used} used this month).`
 }
 
+/** The 402 of a batch whose items would pass the member's monthly cap, before anything runs. */
+export function batchCapMessage(cap: number, teamName: string, used: number, items: number, cost: number): string {
+  const covered = Math.max(0, Math.floor((cap - used) / cost))
+  return `This batch of ${items} files would pass your monthly cap of ${cap} credits on team ${teamName} (${used} used this month): it covers ${covered} of them.`
+}
+
 export function teamBalanceShort(cost: number, teamName: string, balance: number): string {
   return `Not enough credits: this run costs ${cost} and team ${teamName}'s balance is ${balance}.`
 }
