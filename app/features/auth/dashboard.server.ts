@@ -2,6 +2,7 @@
 import { sql } from 'kysely'
 import { getDb, type DB } from '~/db/db.server'
 import { resolveCaller } from '~/features/credits/caller.server'
+import { ledgerRowsFor } from '~/features/teams/membership.server'
 import { RECENT_ACTIVITY_ON_DASHBOARD, type TransactionView } from '~/features/credits/display'
 import { accountSummary, listTransactions, type AccountSummary } from '~/features/credits/history.server'
 import { requireUser } from './guard.server'
@@ -25,12 +26,11 @@ export async function loadDashboard(request: Request, db: DB = getDb()): Promise
   if (resolved.kind !== 'caller') throw new Error('a signed-in user always resolves to an account')
   const { accountId, source } = resolved.caller
   const summary = await accountSummary(accountId, db)
-  const counts = await db
-    .selectFrom('credit_transactions')
-    .select(sql<number>`count(*)::int`.as('total'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow()
-  const recent = await listTransactions(accountId, RECENT_ACTIVITY_ON_DASHBOARD, db)
+  const onlyUserId = await ledgerRowsFor(resolved.caller, db)
+  let counted = db.selectFrom('credit_transactions').select(sql<number>`count(*)::int`.as('total')).where('account_id', '=', accountId)
+  if (onlyUserId) counted = counted.where('user_id', '=', onlyUserId)
+  const counts = await counted.executeTakeFirstOrThrow()
+  const recent = await listTransactions(accountId, RECENT_ACTIVITY_ON_DASHBOARD, db, onlyUserId)
   const latest = recent[0]
   return {
     user,

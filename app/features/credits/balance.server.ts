@@ -5,6 +5,7 @@ import { resolveCaller } from './caller.server'
 import type { TransactionView } from './display'
 import { listTransactions } from './history.server'
 import { ensureUserAccount } from './ledger.server'
+import { ledgerRowsFor } from '~/features/teams/membership.server'
 
 export type CreditsObject =
   | { source: 'visitor'; balance: number }
@@ -32,7 +33,7 @@ export async function creditBalance(request: Request, options: { now?: Date; db?
     .select(['balance', 'lifetime_spent'])
     .where('id', '=', caller.accountId)
     .executeTakeFirstOrThrow()
-  const [latest] = await listTransactions(caller.accountId, 1, db)
+  const [latest] = await listTransactions(caller.accountId, 1, db, await ledgerRowsFor(caller, db))
   return {
     kind: 'balance',
     credits: {

@@ -5,6 +5,7 @@ import { getDb, type DB } from '~/db/db.server'
 import { resolveCaller } from './caller.server'
 import { RECENT_ACTIVITY_ON_CREDITS, type TransactionView } from './display'
 import { accountSummary, listTransactions, type AccountSummary } from './history.server'
+import { ledgerRowsFor } from '~/features/teams/membership.server'
 import { listPackages, type CreditPackage } from './packages.server'
 
 export interface CreditsPageData {
@@ -39,7 +40,7 @@ export async function loadCreditsPage(request: Request, options: { now?: Date; d
   const { accountId, source } = resolved.caller
   const [summary, recent] = [
     await accountSummary(accountId, db),
-    await listTransactions(accountId, RECENT_ACTIVITY_ON_CREDITS, db),
+    await listTransactions(accountId, RECENT_ACTIVITY_ON_CREDITS, db, await ledgerRowsFor(resolved.caller, db)),
   ]
   return { signedIn: source === 'user', source, summary, recent, packages, purchasingPaused, ...allowances }
 }

@@ -3,11 +3,17 @@ import { sql } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import type { TransactionView } from './display'
 
-export async function listTransactions(accountId: string, limit: number, db: DbOrTx = getDb()): Promise<TransactionView[]> {
-  const rows = await db
+/**
+ * An account's transactions, newest first. `onlyUserId`: just the rows of that member (a team's plain
+ * member sees their own share of the team's ledger; see `ledgerRowsFor`).
+ */
+export async function listTransactions(accountId: string, limit: number, db: DbOrTx = getDb(), onlyUserId: string | null = null): Promise<TransactionView[]> {
+  let query = db
     .selectFrom('credit_transactions')
     .select(['id', 'kind', 'delta', 'description', 'tool_slug', 'created_at'])
     .where('account_id', '=', accountId)
+  if (onlyUserId) query = query.where('user_id', '=', onlyUserId)
+  const rows = await query
     .orderBy('id', 'desc')
     .limit(limit)
     .execute()

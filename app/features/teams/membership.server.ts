@@ -33,6 +33,17 @@ export async function memberAccount(teamId: string, userId: string, db: DbOrTx =
   return row ?? null
 }
 
+/**
+ * Whose rows of the paying account's ledger a caller may read: everything on their own account, and on
+ * a team's for its owners, admins and team keys; a plain member only their own (the issue's "members
+ * see their own share"). Returns the user id to filter on, or null for every row.
+ */
+export async function ledgerRowsFor(caller: { teamId: string | null; userId: string | null }, db: DbOrTx = getDb()): Promise<string | null> {
+  if (!caller.teamId || !caller.userId) return null
+  const member = await memberAccount(caller.teamId, caller.userId, db)
+  return member && member.role === 'member' ? caller.userId : null
+}
+
 /** A team's account (for its keys, which charge the team whoever created them). */
 export async function teamAccount(teamId: string, db: DbOrTx = getDb()) {
   if (!isUuid(teamId)) return null
