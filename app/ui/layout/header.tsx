@@ -6,6 +6,7 @@ import { BrandLink } from './brand'
 import { useClosingDetails } from './disclosure'
 import { CreditsButton, LogoutForm } from './account-controls'
 import { MobileMenu } from './mobile-menu'
+import { WorkingAsForm } from './working-as'
 import { dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
 
 export const SOLID_AFTER_PX = 12
@@ -86,6 +87,10 @@ export function SiteHeader({ viewer }: { viewer: Viewer }) {
           <div className="hidden items-center gap-2 md:flex">
             {viewer.user ? (
               <>
+                <WorkingAsForm viewer={viewer} idPrefix="header" />
+                <NavLink to="/teams" className={navLinkClass}>
+                  Teams
+                </NavLink>
                 <Link
                   to="/dashboard"
                   data-testid="dashboard-button"

@@ -5,6 +5,7 @@ import type { Viewer } from '~/features/viewer'
 import { useClosingDetails } from './disclosure'
 import { CreditsButton, LogoutForm } from './account-controls'
 import { dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
+import { WorkingAsForm } from './working-as'
 
 export const MOBILE_MENU_MAX_HEIGHT_PX = 640
 
@@ -43,6 +44,9 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
                 >
                   {dashboardLabel(viewer.user)}
                 </Link>
+                <Link to="/teams" className={`rounded-full border border-slate-200 px-4 py-1.5 text-sm font-medium text-slate-800 ${focusRing}`}>
+                  Teams
+                </Link>
                 <LogoutForm
                   label="Sign out"
                   className={`rounded-full border border-slate-200 px-4 py-1.5 text-sm font-medium text-slate-800 ${focusRing}`}
@@ -57,6 +61,11 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
               </Link>
             )}
           </div>
+          {viewer.user && viewer.teams.length > 0 ? (
+            <div className="border-b border-slate-100 px-3 py-3">
+              <WorkingAsForm viewer={viewer} idPrefix="mobile" />
+            </div>
+          ) : null}
           <ul className="mt-2 grid grid-cols-2 gap-1">
             {PRIMARY_LINKS.map((link) => (
               <li key={link.to}>

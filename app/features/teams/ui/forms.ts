@@ -1,0 +1,63 @@
+// The team screens' forms: their zod schemas (conform validates with them in the browser and in the
+// route actions), and the notices a successful form redirects with. Client-safe.
+import { z } from 'zod'
+
+export const TEAM_ROLES = ['owner', 'admin', 'member'] as const
+export type TeamRoleOption = (typeof TEAM_ROLES)[number]
+export const TEAM_NAME_MAX = 60
+
+export const ROLE_LABELS: Record<TeamRoleOption, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' }
+
+const role = z.enum(TEAM_ROLES, { error: 'Choose a role: owner, admin or member.' })
+
+export const createTeamFormSchema = z.object({
+  name: z
+    .string({ error: 'Give the team a name.' })
+    .trim()
+    .min(1, 'Give the team a name.')
+    .max(TEAM_NAME_MAX, `A team name has at most ${TEAM_NAME_MAX} characters.`),
+})
+
+export const inviteFormSchema = z.object({
+  email: z.string({ error: 'Enter the email address to invite.' }).trim().toLowerCase().pipe(z.email('Enter a valid email address.')),
+  role,
+})
+
+export const roleFormSchema = z.object({ member: z.string().min(1), role })
+
+/** An empty cap clears it: the member then spends without a monthly limit. */
+export const capFormSchema = z.object({
+  member: z.string().min(1),
+  cap: z.coerce
+    .number({ error: 'A cap is a whole number of credits.' })
+    .int('A cap is a whole number of credits.')
+    .min(0, 'A cap cannot be negative.')
+    .max(1_000_000_000, 'That cap is too large.')
+    .optional(),
+})
+
+export const memberFormSchema = z.object({ member: z.string().min(1) })
+/** The header switch: a team id, or empty for the viewer's own balance. */
+export const workingAsFormSchema = z.object({ team: z.string().trim().optional() })
+
+export const leaveFormSchema = z.object({})
+export const inviteIdFormSchema = z.object({ invite: z.string().min(1) })
+
+/** What a form that worked says on the page it redirects to (?notice=<key>). */
+export const TEAM_NOTICES = {
+  created: 'Your team is ready. Invite people to share its credits.',
+  invited: 'The invite is on its way. The link in the mail works once and expires in 7 days.',
+  revoked: 'The invite was revoked: its link no longer works.',
+  'role-changed': 'The role was changed.',
+  'cap-set': 'The monthly cap was saved.',
+  'cap-cleared': 'The monthly cap was cleared.',
+  removed: 'The member was removed. They lost access to the team at once.',
+  left: 'You left the team.',
+  'not-a-member': 'You are not a member of that team any more: you work on your own balance.',
+  joined: 'Welcome to the team. Choose it under “Working as” in the header to spend its credits.',
+} as const
+export type TeamNotice = keyof typeof TEAM_NOTICES
+
+export function noticeText(key: string | null | undefined): string | null {
+  return key && Object.hasOwn(TEAM_NOTICES, key) ? TEAM_NOTICES[key as TeamNotice] : null
+}
