@@ -77,7 +77,9 @@ async function newPerson(browser: Browser) {
   return { context, page: await context.newPage() }
 }
 
+/** The header's switch (desktop): a disclosure holding the form. */
 async function workAs(page: Page, info: TestInfo, label: string, expectedCredits: string) {
+  await page.getByTestId('working-as-menu').locator('summary').click()
   const form = page.getByTestId('header-working-as-form')
   await form.getByLabel('Working as').selectOption({ label })
   if (isNoJs(info)) await form.getByRole('button', { name: 'Switch' }).click()
@@ -156,6 +158,14 @@ test('invite, accept, work as the team: the run is charged to the team and shown
   await expect(invitee.page.getByTestId('download-box')).toContainText('Cutout ready')
   await invitee.page.reload()
   await expect(invitee.page.getByTestId('credits-button')).toHaveText('19 credits')
+  await expect(invitee.page.getByTestId('working-as-menu').locator('summary')).toContainText(teamName)
+  // On a phone the switch is in the menu.
+  await invitee.page.setViewportSize({ width: 360, height: 800 })
+  await invitee.page.getByTestId('mobile-menu').locator('summary').click()
+  await expect(invitee.page.getByTestId('mobile-working-as-form').getByLabel('Working as')).toHaveValue(teamId)
+  await expect(invitee.page.getByTestId('mobile-credits-button')).toHaveText('19 credits')
+  await invitee.page.screenshot({ path: `test-results/screenshots/team-switch-menu-${info.project.name}-360.png` })
+  await invitee.page.setViewportSize({ width: 1280, height: 720 })
   // Back to the own balance (the welcome bonus is untouched).
   await workAs(invitee.page, info, 'Your balance', '50 credits')
 

@@ -6,7 +6,7 @@ import { BrandLink } from './brand'
 import { useClosingDetails } from './disclosure'
 import { CreditsButton, LogoutForm } from './account-controls'
 import { MobileMenu } from './mobile-menu'
-import { WorkingAsForm } from './working-as'
+import { WorkingAsMenu } from './working-as'
 import { dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
 
 export const SOLID_AFTER_PX = 12
@@ -87,10 +87,7 @@ export function SiteHeader({ viewer }: { viewer: Viewer }) {
           <div className="hidden items-center gap-2 md:flex">
             {viewer.user ? (
               <>
-                <WorkingAsForm viewer={viewer} idPrefix="header" />
-                <NavLink to="/teams" className={navLinkClass}>
-                  Teams
-                </NavLink>
+                <WorkingAsMenu viewer={viewer} />
                 <Link
                   to="/dashboard"
                   data-testid="dashboard-button"

@@ -42,8 +42,8 @@ export interface TeamActivityRow {
   description: string | null
 }
 
-const smallButton = (variant: 'primary' | 'secondary' | 'ghost') => buttonClass(variant, 'px-3.5 py-1.5')
-const selectClass = `${inputClass} sm:w-auto`
+const smallButton = (variant: 'primary' | 'secondary' | 'ghost') => buttonClass(variant, 'shrink-0 whitespace-nowrap px-3.5 py-1.5')
+const selectClass = `${inputClass} min-w-0 flex-1 sm:w-auto sm:flex-none`
 
 export const canManage = (role: TeamRoleOption) => role === 'owner' || role === 'admin'
 
@@ -99,7 +99,7 @@ function RoleForm({ member, viewerRole }: { member: TeamMemberRow; viewerRole: T
       <input type="hidden" name="intent" value="change-role" />
       <input type="hidden" name="member" value={member.userId} />
       <label htmlFor={fields.role.id} className="block text-sm font-medium text-slate-800">
-        Role of {member.email}
+        Role<span className="sr-only"> of {member.email}</span>
       </label>
       <div className="mt-1.5 flex gap-2">
         <select {...selectProps} key={selectProps.key} defaultValue={fields.role.initialValue ?? member.role} className={selectClass}>
@@ -130,7 +130,7 @@ function CapForm({ member }: { member: TeamMemberRow }) {
       <input type="hidden" name="intent" value="set-cap" />
       <input type="hidden" name="member" value={member.userId} />
       <label htmlFor={fields.cap.id} className="block text-sm font-medium text-slate-800">
-        Monthly cap for {member.email}
+        Monthly cap<span className="sr-only"> for {member.email}</span>
       </label>
       <div className="mt-1.5 flex gap-2">
         <input
@@ -142,7 +142,7 @@ function CapForm({ member }: { member: TeamMemberRow }) {
           inputMode="numeric"
           placeholder="No cap"
           aria-describedby={[hintId, capProps['aria-describedby']].filter(Boolean).join(' ')}
-          className={`${inputClass} sm:w-32`}
+          className={`${inputClass} min-w-0 flex-1 sm:w-32 sm:flex-none`}
         />
         <button type="submit" className={smallButton('secondary')} disabled={busy}>
           {busy ? 'Saving...' : 'Save cap'}
