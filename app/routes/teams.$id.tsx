@@ -10,10 +10,10 @@ import { requireUser } from '~/features/auth/guard.server'
 import { invalidReply, redirectWithNotice, teamErrorReply } from '~/features/teams/team-forms.server'
 import { changeMember, getTeamView, inviteMember, leaveTeam, removeMember, revokeInvite, teamActivity, TeamError } from '~/features/teams/teams.server'
 import { capFormSchema, inviteFormSchema, inviteIdFormSchema, leaveFormSchema, memberFormSchema, ROLE_LABELS, roleFormSchema } from '~/features/teams/ui/forms'
+import { managesTeam } from '~/features/teams/roles'
 import { Notice } from '~/features/teams/ui/parts'
 import {
   ActivitySection,
-  canManage,
   InvitesSection,
   KeysAndLeave,
   MembersSection,
@@ -131,7 +131,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function TeamPage() {
   const { team, activity, viewerUserId } = useLoaderData<typeof loader>()
-  const manager = canManage(team.viewerRole)
+  const manager = managesTeam(team.viewerRole)
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-10 sm:px-6">
       <p className="text-sm font-semibold uppercase tracking-wide text-indigo-600">

@@ -10,6 +10,7 @@ import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { requireUser } from '~/features/auth/guard.server'
 import { getAuthentication } from '~/features/auth/session.server'
 import { redirectWithNotice, teamErrorReply } from '~/features/teams/team-forms.server'
+import { INVITE_EXPIRED, INVITE_REVOKED, INVITE_USED, wrongAddress } from '~/features/teams/messages'
 import { acceptInvite, describeInvite } from '~/features/teams/teams.server'
 import { leaveFormSchema as emptyFormSchema, ROLE_LABELS } from '~/features/teams/ui/forms'
 import { FormError } from '~/features/teams/ui/parts'
@@ -24,11 +25,7 @@ export const meta: MetaFunction = () => [
 /** Invite links carry a secret: the page is never cached, and its address is not sent onwards. */
 const PRIVATE_HEADERS = { 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' }
 
-const CLOSED: Record<'expired' | 'used' | 'revoked', string> = {
-  expired: 'This invite has expired. Ask the team’s owner or an admin to send a new one.',
-  used: 'This invite has already been used. If it was yours, the team is in your list of teams.',
-  revoked: 'This invite was revoked. Ask the team’s owner or an admin if you should still join.',
-}
+const CLOSED: Record<'expired' | 'used' | 'revoked', string> = { expired: INVITE_EXPIRED, used: INVITE_USED, revoked: INVITE_REVOKED }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const invite = await describeInvite(params.token ?? '')
@@ -42,6 +39,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     email: invite.email,
     role: invite.role,
     status: invite.status,
+    /** Why the invite no longer works (null while it does). */
+    message: invite.status === 'pending' ? null : CLOSED[invite.status],
+    /** For someone signed in with another address: which one to use. */
+    wrongAddress: signedInAs !== null && signedInAs.toLowerCase() !== invite.email.toLowerCase() ? wrongAddress(invite.email) : null,
     signedInAs,
     sameAddress: signedInAs !== null && signedInAs.toLowerCase() === invite.email.toLowerCase(),
     signInHref: `/login?${new URLSearchParams({ from: here })}`,
@@ -89,7 +90,7 @@ export default function TeamInvitePage() {
 
         {invite.status !== 'pending' ? (
           <div className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" role="alert" data-testid="invite-closed">
-            {CLOSED[invite.status]}
+            {invite.message}
           </div>
         ) : invite.signedInAs === null ? (
           <div className="mt-6 space-y-3" data-testid="invite-sign-in">
@@ -110,8 +111,7 @@ export default function TeamInvitePage() {
           <AcceptForm />
         ) : (
           <div className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900 [overflow-wrap:anywhere]" role="alert" data-testid="invite-wrong-address">
-            You are signed in as {invite.signedInAs}. This invite is for {invite.email}: sign out, then sign in with{' '}
-            {invite.email} to accept it.
+            You are signed in as {invite.signedInAs}. {invite.wrongAddress}
           </div>
         )}
         <p className="mt-6 text-center text-sm">

@@ -9,6 +9,7 @@ import { once } from 'node:events'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { type Browser, type Page, type TestInfo } from '@playwright/test'
+import { INVITE_REVOKED, INVITE_USED, LAST_OWNER } from '../../app/features/teams/messages'
 import { expect, test } from './support/test'
 import { fixture, isNoJs, PORT, screenshots, signInNewUser, waitForVerificationToken } from './support/tools'
 import { expectAccessible } from './support/workspace'
@@ -148,7 +149,7 @@ test('invite, accept, work as the team: the run is charged to the team and shown
   // The used link: 410 and a clear message.
   const reused = await invitee.page.goto(pathOf(link))
   expect(reused?.status()).toBe(410)
-  await expect(invitee.page.getByTestId('invite-closed')).toContainText('This invite has already been used.')
+  await expect(invitee.page.getByTestId('invite-closed')).toHaveText(INVITE_USED)
 
   // Working as the team: the header's credit count is the team's.
   await invitee.page.goto('/tools/background-remover')
@@ -199,7 +200,7 @@ test('owner controls: a cap, a role, a revoked invite (410), removal and the las
   await expect(page.getByText('No pending invites.')).toBeVisible()
   const revoked = await page.goto(pathOf(revokedLink))
   expect(revoked?.status()).toBe(410)
-  await expect(page.getByTestId('invite-closed')).toContainText('This invite was revoked.')
+  await expect(page.getByTestId('invite-closed')).toHaveText(INVITE_REVOKED)
   expect((await page.goto('/teams/invites/not-a-real-token'))?.status()).toBe(404)
 
   // A member joins (signed up through the API this time).
@@ -229,7 +230,7 @@ test('owner controls: a cap, a role, a revoked invite (410), removal and the las
   // The only owner cannot leave: the domain's message, on the form.
   await page.getByText(/^Leave Agency/).click()
   await page.getByRole('button', { name: 'Yes, leave the team' }).click()
-  await expect(page.getByRole('alert')).toBeVisible()
+  await expect(page.getByRole('alert')).toHaveText(LAST_OWNER)
   await expect(page).toHaveURL(new RegExp(`/teams/${teamId}`))
 
   // Removal: the member loses the team at once.

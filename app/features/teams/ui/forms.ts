@@ -1,10 +1,10 @@
 // The team screens' forms: their zod schemas (conform validates with them in the browser and in the
 // route actions), and the notices a successful form redirects with. Client-safe.
 import { z } from 'zod'
+import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES, type TeamRole } from '../roles'
 
-export const TEAM_ROLES = ['owner', 'admin', 'member'] as const
-export type TeamRoleOption = (typeof TEAM_ROLES)[number]
-export const TEAM_NAME_MAX = 60
+export { TEAM_NAME_MAX, TEAM_ROLES }
+export type TeamRoleOption = TeamRole
 
 export const ROLE_LABELS: Record<TeamRoleOption, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' }
 
@@ -32,7 +32,7 @@ export const capFormSchema = z.object({
     .number({ error: 'A cap is a whole number of credits.' })
     .int('A cap is a whole number of credits.')
     .min(0, 'A cap cannot be negative.')
-    .max(1_000_000_000, 'That cap is too large.')
+    .max(MAX_MONTHLY_CAP, `A cap is at most ${MAX_MONTHLY_CAP.toLocaleString('en-US')} credits.`)
     .optional(),
 })
 

@@ -10,6 +10,7 @@ import { formatActivityDate, formatCredits } from '~/features/credits/display'
 import { TOOL_LIST } from '~/features/tools/catalog'
 import { buttonClass, inputClass } from '~/ui/button'
 import { capFormSchema, inviteFormSchema, inviteIdFormSchema, leaveFormSchema, memberFormSchema, ROLE_LABELS, roleFormSchema, TEAM_ROLES, type TeamRoleOption } from './forms'
+import { managesTeam } from '../roles'
 import { FormError, RoleBadge } from './parts'
 import { useTeamForm } from './use-team-form'
 
@@ -45,8 +46,6 @@ export interface TeamActivityRow {
 const smallButton = (variant: 'primary' | 'secondary' | 'ghost') => buttonClass(variant, 'shrink-0 whitespace-nowrap px-3.5 py-1.5')
 const selectClass = `${inputClass} min-w-0 flex-1 sm:w-auto sm:flex-none`
 
-export const canManage = (role: TeamRoleOption) => role === 'owner' || role === 'admin'
-
 function useBusy(intent: string, key?: string) {
   const navigation = useNavigation()
   const form = navigation.formData
@@ -64,7 +63,7 @@ function Stat({ label, value, detail, testId }: { label: string; value: string; 
 }
 
 export function TeamFigures({ team }: { team: TeamPageView }) {
-  const manager = canManage(team.viewerRole)
+  const manager = managesTeam(team.viewerRole)
   return (
     <section aria-label="Team figures" className="mt-8 grid gap-4 sm:grid-cols-3">
       <Stat label="Team balance" value={formatCredits(team.balance)} detail="Shared by every member" testId="team-balance" />
@@ -207,7 +206,7 @@ function SpendLine({ member }: { member: TeamMemberRow }) {
 }
 
 export function MembersSection({ team, viewerUserId }: { team: TeamPageView; viewerUserId: string }) {
-  const manager = canManage(team.viewerRole)
+  const manager = managesTeam(team.viewerRole)
   return (
     <section aria-labelledby="team-members" className="min-w-0">
       <h2 id="team-members" className="mb-3 text-lg font-semibold text-slate-900">
@@ -304,7 +303,7 @@ function RevokeInviteForm({ invite }: { invite: TeamPageView['invites'][number] 
 }
 
 export function InvitesSection({ team }: { team: TeamPageView }) {
-  if (!canManage(team.viewerRole)) return null
+  if (!managesTeam(team.viewerRole)) return null
   return (
     <section aria-labelledby="team-invite" className="min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
       <h2 id="team-invite" className="mb-3 text-lg font-semibold text-slate-900">
@@ -367,7 +366,7 @@ export function ActivitySection({ activity, manager }: { activity: TeamActivityR
               <li key={entry.id} className="flex items-center justify-between gap-3 px-4 py-3">
                 <div className="min-w-0">
                   <p className="text-sm font-semibold text-slate-900 [overflow-wrap:anywhere]">{what}</p>
-                  <p className="text-sm text-slate-600 [overflow-wrap:anywhere]">{entry.email}</p>
+                  <p className="text-sm text-slate-600 [overflow-wrap:anywhere]">{entry.email || 'Team account (no member)'}</p>
                   <p className="text-xs text-slate-500">
                     <time dateTime={entry.at}>{formatActivityDate(entry.at)}</time>
                   </p>
@@ -392,7 +391,7 @@ export function KeysAndLeave({ team }: { team: TeamPageView }) {
       <h2 id="team-more" className="text-lg font-semibold text-slate-900">
         Keys and membership
       </h2>
-      {canManage(team.viewerRole) ? (
+      {managesTeam(team.viewerRole) ? (
         <p className="mt-2 text-sm text-slate-600">
           Team API keys always charge the team. Create them in{' '}
           <Link to="/dashboard#developers" className="font-medium text-indigo-700 underline">
