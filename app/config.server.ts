@@ -48,6 +48,8 @@ const schema = z.object({
   GUEST_DAILY_CREDITS: z.coerce.number().int().min(0).default(5),
   USER_DAILY_FLOOR: z.coerce.number().int().min(0).default(10),
   SIGNUP_BONUS: z.coerce.number().int().min(0).default(50),
+  /** Seats (members + pending invites) a new team gets; an operator changes a team's with `team-seats`. */
+  TEAM_SEAT_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
   PURCHASING_PAUSED: booleanFlag.default(true),
   TRUST_PROXY: z.string().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

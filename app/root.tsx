@@ -15,6 +15,7 @@ import {
 import type { ReactNode } from 'react'
 import { config } from '~/config.server'
 import { loadViewer } from '~/features/credits/viewer.server'
+import type { Viewer } from '~/features/viewer'
 import { SiteLayout } from '~/ui/layout/site-layout'
 import { NotFound } from '~/ui/not-found'
 import { useNonce } from '~/utils/nonce'
@@ -84,7 +85,7 @@ export default function App() {
   )
 }
 
-const SIGNED_OUT = { user: null, credits: null } as const
+const SIGNED_OUT: Viewer = { user: null, credits: null, teams: [], workingTeam: null }
 
 /** Errors thrown by any route below root. A 404 gets the 404 page; anything else a short apology. */
 export function ErrorBoundary() {

@@ -24,6 +24,8 @@ export interface SessionsTable {
   expires_at: Timestamp
   revoked_at: Timestamp | null
   user_agent: string | null
+  /** The team this browser session works as (null: the user's own balance). */
+  working_team_id: Generated<string | null>
 }
 
 /** Single-use mailed tokens: email verification and password reset. */
@@ -46,6 +48,8 @@ export interface CreditAccountsTable {
   id: Generated<string>
   user_id: string | null
   visitor_id: string | null
+  /** A team's account: exactly one of user_id, visitor_id, team_id is set. */
+  team_id: Generated<string | null>
   balance: number
   lifetime_spent: Generated<number>
   /** UTC day (YYYY-MM-DD) of the last daily refresh: the refresh happens at most once a day. */
@@ -69,6 +73,8 @@ export interface CreditTransactionsTable {
   reverses_id: number | null
   /** The API key the charge was made with (per-key spend). */
   api_key_id: Generated<string | null>
+  /** On a team account's charges and refunds: the member who ran the tool. */
+  user_id: Generated<string | null>
   created_at: CreatedAt
 }
 
@@ -142,6 +148,8 @@ export interface ToolJobsTable {
   /** The batch this job is an item of, and its place in it. */
   batch_id: string | null
   batch_position: number | null
+  /** The signed-in user who sent the job (the member, when a team pays). */
+  user_id: Generated<string | null>
   status: Generated<ToolJobStatus>
   progress: Generated<number>
   stage: string | null
@@ -208,9 +216,45 @@ export interface ApiKeysTable {
   prefix: string
   /** SHA-256 of the whole key, hex. */
   key_hash: string
+  /** A team key: always charges this team (user_id is the owner or admin who created it). */
+  team_id: Generated<string | null>
   created_at: CreatedAt
   last_used_at: Timestamp | null
   revoked_at: Timestamp | null
+}
+
+export type TeamRole = 'owner' | 'admin' | 'member'
+
+export interface TeamsTable {
+  id: Generated<string>
+  name: string
+  seat_limit: number
+  created_by: string | null
+  created_at: CreatedAt
+}
+
+export interface TeamMembersTable {
+  team_id: string
+  user_id: string
+  role: TeamRole
+  /** Credits per UTC calendar month the member may spend of the team's balance; null: no cap. */
+  monthly_cap: number | null
+  joined_at: CreatedAt
+}
+
+export interface TeamInvitesTable {
+  id: Generated<string>
+  team_id: string
+  /** Lower-cased. */
+  email: string
+  role: TeamRole
+  /** SHA-256 of the token, hex; the token itself is only in the mailed link. */
+  token_hash: string
+  invited_by: string | null
+  expires_at: Timestamp
+  accepted_at: Timestamp | null
+  revoked_at: Timestamp | null
+  created_at: CreatedAt
 }
 
 export interface WebhookEndpointsTable {
@@ -259,6 +303,9 @@ export interface Database {
   api_keys: ApiKeysTable
   webhook_endpoints: WebhookEndpointsTable
   webhook_deliveries: WebhookDeliveriesTable
+  teams: TeamsTable
+  team_members: TeamMembersTable
+  team_invites: TeamInvitesTable
 }
 
 export type User = Selectable<UsersTable>

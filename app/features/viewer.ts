@@ -1,4 +1,6 @@
 // Who is looking at the page, as the layout needs it. Client-safe: types only.
+import type { TeamRole } from '~/features/teams/roles'
+
 export interface ViewerUser {
   id: string
   email: string
@@ -7,12 +9,23 @@ export interface ViewerUser {
 }
 
 export interface ViewerCredits {
-  source: 'user' | 'visitor'
+  /** 'team': the signed-in user works as a team (workingTeam), and balance is the team's. */
+  source: 'user' | 'visitor' | 'team'
   balance: number
+}
+
+export interface ViewerTeam {
+  id: string
+  name: string
+  role: TeamRole
 }
 
 export interface Viewer {
   user: ViewerUser | null
   /** null when the balance is unknown: the header then reads 'Credits'. */
   credits: ViewerCredits | null
+  /** The teams the user belongs to ([] when signed out), for the header's switcher. */
+  teams: ViewerTeam[]
+  /** The team this browser session works as, or null (own balance). */
+  workingTeam: { id: string; name: string } | null
 }

@@ -12,6 +12,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   switch (outcome.kind) {
     case 'invalid-token':
       return errorResponse(401, INVALID_SESSION, {}, { 'WWW-Authenticate': 'Token' })
+    case 'team-refused':
+      return errorResponse(outcome.status, outcome.message)
     case 'rate-limited':
       return tooManyRequests(outcome, 'Too many new visitors from your network. Please try again later.')
     case 'balance': {

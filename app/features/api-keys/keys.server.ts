@@ -16,6 +16,8 @@ export const USAGE_WINDOW_DAYS = 30
 export interface ApiKeyRef {
   id: string
   environment: ApiKeyEnvironment
+  /** A team key: it always charges this team. */
+  teamId: string | null
 }
 
 export interface ApiKeySummary {
@@ -37,7 +39,7 @@ export type CreateKeyOutcome =
 
 export async function createApiKey(
   userId: string,
-  input: { name: string; environment: ApiKeyEnvironment },
+  input: { name: string; environment: ApiKeyEnvironment; teamId?: string | null },
   db: DbOrTx = getDb(),
 ): Promise<CreateKeyOutcome> {
   const active = await db
@@ -50,14 +52,30 @@ export async function createApiKey(
   const made = generateApiKey(input.environment)
   const row = await db
     .insertInto('api_keys')
-    .values({ user_id: userId, name: input.name, environment: input.environment, prefix: made.prefix, key_hash: made.hash })
+    .values({
+      user_id: userId,
+      name: input.name,
+      environment: input.environment,
+      prefix: made.prefix,
+      key_hash: made.hash,
+      ...(input.teamId ? { team_id: input.teamId } : {}),
+    })
     .returning(['id', 'name', 'environment', 'prefix', 'created_at'])
     .executeTakeFirstOrThrow()
   return { ok: true, key: { ...row, key: made.key } }
 }
 
-/** The user's active keys, newest first, with their runs and credits over the last 30 days. */
+/** The user's own (not team) active keys, newest first, with their runs and credits over the last 30 days. */
 export async function listApiKeys(userId: string, db: DbOrTx = getDb()): Promise<ApiKeySummary[]> {
+  return listKeysWhere({ userId }, db)
+}
+
+/** A team's active keys (whoever of its owners and admins created them). */
+export async function listTeamApiKeys(teamId: string, db: DbOrTx = getDb()): Promise<ApiKeySummary[]> {
+  return listKeysWhere({ teamId }, db)
+}
+
+async function listKeysWhere(owner: { userId: string } | { teamId: string }, db: DbOrTx): Promise<ApiKeySummary[]> {
   const since = sql<Date>`now() - make_interval(days => ${USAGE_WINDOW_DAYS})`
   return db
     .selectFrom('api_keys as k')
@@ -81,21 +99,35 @@ export async function listApiKeys(userId: string, db: DbOrTx = getDb()): Promise
         .where('credit_transactions.created_at', '>', since)
         .as('credits_30d'),
     ])
-    .where('k.user_id', '=', userId)
+    .where((eb) =>
+      'teamId' in owner ? eb('k.team_id', '=', owner.teamId) : eb.and([eb('k.user_id', '=', owner.userId), eb('k.team_id', 'is', null)]),
+    )
     .where('k.revoked_at', 'is', null)
     .orderBy('k.created_at', 'desc')
     .execute()
     .then((rows) => rows.map((r) => ({ ...r, runs_30d: r.runs_30d ?? 0, credits_30d: r.credits_30d ?? 0 })))
 }
 
-/** Revokes one of the user's keys. False when it is not theirs, does not exist or was revoked already. */
+/**
+ * Revokes one of the user's own keys, or a key of a team they own or administer. False when it is
+ * none of those, does not exist or was revoked already.
+ */
 export async function revokeApiKey(userId: string, keyId: string, db: DbOrTx = getDb()): Promise<boolean> {
   if (!isUuid(keyId)) return false
   const row = await db
     .updateTable('api_keys')
     .set({ revoked_at: new Date() })
     .where('id', '=', keyId)
-    .where('user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('user_id', '=', userId), eb('team_id', 'is', null)]),
+        eb(
+          'team_id',
+          'in',
+          eb.selectFrom('team_members').select('team_id').where('user_id', '=', userId).where('role', 'in', ['owner', 'admin']),
+        ),
+      ]),
+    )
     .where('revoked_at', 'is', null)
     .returning('id')
     .executeTakeFirst()
@@ -120,6 +152,7 @@ export async function authenticateApiKey(key: string, db: DbOrTx = getDb(), now 
       'api_keys.id as key_id',
       'api_keys.environment',
       'api_keys.last_used_at',
+      'api_keys.team_id',
       'users.id',
       'users.email',
       'users.first_name',
@@ -132,7 +165,7 @@ export async function authenticateApiKey(key: string, db: DbOrTx = getDb(), now 
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
     await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.key_id).execute()
   }
-  const { key_id, environment, last_used_at: _lastUsed, ...user } = row
-  return { kind: 'key', user, apiKey: { id: key_id, environment } }
+  const { key_id, environment, team_id, last_used_at: _lastUsed, ...user } = row
+  return { kind: 'key', user, apiKey: { id: key_id, environment, teamId: team_id } }
 }
 

@@ -11,4 +11,6 @@ export const createApiKeySchema = z.object({
     .min(1, 'Give the key a name.')
     .max(API_KEY_NAME_MAX, `A key name has at most ${API_KEY_NAME_MAX} characters.`),
   environment: z.enum(API_KEY_ENVIRONMENTS, { error: 'environment must be "live" or "test".' }),
+  /** A team key: made by the team's owners and admins, it always charges the team. */
+  team_id: z.uuid({ error: 'team_id must be a team id.' }).optional(),
 })

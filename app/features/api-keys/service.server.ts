@@ -7,6 +7,7 @@ import { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary } from './k
 import { KEY_LIMIT_REACHED, KEY_NOT_FOUND, KEYS_NEED_SESSION } from './messages'
 import type { createApiKeySchema } from './schemas'
 import type { z } from 'zod'
+import { requireTeamManager, TeamError } from '~/features/teams/teams.server'
 
 export type ApiCaller = { ok: true; auth: Authentication; user: SessionUser } | { ok: false; response: Response }
 
@@ -31,7 +32,7 @@ export function publicKey(key: ApiKeySummary) {
 }
 
 export type KeyRefusal = { ok: false; status: 403 | 404 | 409; message: string }
-export type NewKeyView = { id: string; name: string; environment: 'live' | 'test'; prefix: string; key: string }
+export type NewKeyView = { id: string; name: string; environment: 'live' | 'test'; prefix: string; key: string; team_id?: string }
 
 export async function createKeyFor(
   auth: Pick<Authentication, 'kind'>,
@@ -39,10 +40,18 @@ export async function createKeyFor(
   input: z.output<typeof createApiKeySchema>,
 ): Promise<{ ok: true; key: NewKeyView } | KeyRefusal> {
   if (auth.kind === 'key') return { ok: false, status: 403, message: KEYS_NEED_SESSION }
-  const made = await createApiKey(user.id, input)
+  if (input.team_id) {
+    try {
+      await requireTeamManager(user.id, input.team_id)
+    } catch (error) {
+      if (error instanceof TeamError && (error.status === 403 || error.status === 404)) return { ok: false, status: error.status, message: error.message }
+      throw error
+    }
+  }
+  const made = await createApiKey(user.id, { name: input.name, environment: input.environment, teamId: input.team_id ?? null })
   if (!made.ok) return { ok: false, status: 409, message: KEY_LIMIT_REACHED }
   const { id, name, environment, prefix, key } = made.key
-  return { ok: true, key: { id, name, environment, prefix, key } }
+  return { ok: true, key: { id, name, environment, prefix, key, ...(input.team_id ? { team_id: input.team_id } : {}) } }
 }
 
 export async function revokeKeyFor(auth: Pick<Authentication, 'kind'>, user: SessionUser, keyId: string): Promise<{ ok: true } | KeyRefusal> {

@@ -55,6 +55,7 @@ export async function acceptBatch(request: Request): Promise<BatchSubmission> {
   try {
     const resolved = await resolveCaller(request)
     if (resolved.kind === 'invalid-token') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
+    if (resolved.kind === 'team-refused') throw new ToolError(resolved.status, resolved.message)
     if (resolved.kind === 'rate-limited') throw new ToolError(429, 'Too many new visitors from this address. Please wait a moment.', { headers: { 'Retry-After': String(resolved.retryAfterSeconds) } })
     if (resolved.kind !== 'caller') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
     const caller = resolved.caller

@@ -103,6 +103,7 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
           testMode,
           batchId: id,
           batchPosition: position,
+          userId: caller.userId,
         },
         trx,
       )

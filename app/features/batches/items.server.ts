@@ -5,7 +5,7 @@ import { sql, type Transaction } from 'kysely'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
 import { toolCost } from '~/features/credits/costs.server'
-import { charge } from '~/features/credits/ledger.server'
+import { chargeRun } from '~/features/teams/charge.server'
 import { emitEvent } from '~/features/webhooks/endpoints.server'
 import { TOOLS, type ToolSlug } from '~/features/tools/catalog'
 import { creditsCharged, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
@@ -19,17 +19,23 @@ export function batchDownloadUrl(id: string): string {
   return `/api/batches/${id}/download/`
 }
 
+/** A batch item that could not be charged when it started: it fails with this, unpaid. */
+export interface ItemRefused {
+  refused: { status: 402 | 403; message: string }
+}
+
 /**
  * A batch item starts on a worker: it is charged now (once: the charge's key is the job's), only
- * while the job is still running. False when the balance no longer covers it (spent elsewhere
- * meanwhile): the item then fails unpaid. Null when nothing is (or was) charged.
+ * while the job is still running. Refused when the balance no longer covers it (spent elsewhere
+ * meanwhile), when it would pass the member's monthly cap on a team, or when the member has left
+ * the team since: the item then fails unpaid. Null when nothing is (or was) charged.
  */
-export async function chargeItemOnStart(job: ToolJobInfo): Promise<number | null | false> {
+export async function chargeItemOnStart(job: ToolJobInfo): Promise<number | null | ItemRefused> {
   if (!job.batch_id || job.test_mode || job.charge_transaction_id !== null) return job.charge_transaction_id
   const tool = job.tool as ToolSlug
   const ended = new Error('job ended before its charge')
   return executeTx(getDb(), async (trx) => {
-    const charged = await charge(
+    const charged = await chargeRun(
       {
         accountId: job.account_id,
         amount: toolCost(tool),
@@ -37,10 +43,15 @@ export async function chargeItemOnStart(job: ToolJobInfo): Promise<number | null
         idempotencyKey: `job:${job.id}`,
         description: TOOLS[tool].name,
         apiKeyId: job.api_key_id,
+        userId: job.user_id,
       },
       trx,
     )
-    if (!charged.ok) return false as const
+    if (!charged.ok) {
+      // A plain short balance keeps the batch's own words; a team's cap or membership says why.
+      const message = charged.reason === 'insufficient' ? ITEM_UNPAID_MESSAGE : charged.message
+      return { refused: { status: charged.status, message } }
+    }
     const updated = await trx
       .updateTable('tool_jobs')
       .set({ charge_transaction_id: charged.transactionId })

@@ -14,11 +14,12 @@ export type BalanceOutcome =
   | { kind: 'balance'; credits: CreditsObject; setCookie: string | null }
   | { kind: 'invalid-token' }
   | { kind: 'rate-limited'; retryAfterSeconds: number }
+  | { kind: 'team-refused'; status: 401 | 403; message: string }
 
 export async function creditBalance(request: Request, options: { now?: Date; db?: DB } = {}): Promise<BalanceOutcome> {
   const db = options.db ?? getDb()
   const resolved = await resolveCaller(request, { create: true, now: options.now, db })
-  if (resolved.kind === 'invalid-token' || resolved.kind === 'rate-limited') return resolved
+  if (resolved.kind === 'invalid-token' || resolved.kind === 'rate-limited' || resolved.kind === 'team-refused') return resolved
   if (resolved.kind === 'guest-preview') {
     return { kind: 'balance', credits: { source: 'visitor', balance: resolved.balance }, setCookie: null }
   }

@@ -1,6 +1,9 @@
-// Who pays for a request: the signed-in user's account, else the visitor's (created on demand).
-// Resolving a caller also applies the daily refresh, so every path that shows or spends credits
-// sees today's balance.
+// Who pays for a request: the signed-in user's account, else the visitor's (created on demand), or a
+// team's account when the request works as a team (decision 061): a team key always; `X-Team: <id>`
+// with a session or personal key; a browser session whose working team is set. The user must still
+// be a member (checked here on every request, and again when a run is charged), so a removed member
+// is back on their own account at once. Resolving a caller also applies the daily refresh (not to
+// teams, which only operators fill), so every path that shows or spends credits sees today's balance.
 import { sql } from 'kysely'
 import { getDb, type DB } from '~/db/db.server'
 import type { ApiKeyRef } from '~/features/api-keys/keys.server'
@@ -8,12 +11,16 @@ import { getAuthentication, type SessionUser } from '~/features/auth/session.ser
 import { applyDailyRefresh, ensureUserAccount, utcDay } from './ledger.server'
 import { createVisitor, findVisitorAccount, readVisitorId } from './visitor.server'
 import { config } from '~/config.server'
+import { memberAccount, teamAccount } from '~/features/teams/membership.server'
 
 export { ensureUserAccount }
 
 export interface Caller {
   accountId: string
+  /** 'user' also when a signed-in user works as a team (teamId then says which). */
   source: 'user' | 'visitor'
+  /** The team whose account pays, or null. userId stays the member (or the team key's creator). */
+  teamId: string | null
   userId: string | null
   visitorId: string | null
   /** The API key the request came with (Authorization: Bearer), else null. */
@@ -32,6 +39,47 @@ export type CallerResolution =
    * balance shown is the allowance a visitor would get.
    */
   | { kind: 'guest-preview'; balance: number }
+  /** `X-Team` names a team the caller may not work as: answer `status` with `message`. */
+  | { kind: 'team-refused'; status: 401 | 403; message: string }
+
+export const TEAM_HEADER = 'x-team'
+export const TEAM_SIGN_IN_MESSAGE = 'Sign in (a session token or an API key) to work as a team with X-Team.'
+export const NOT_TEAM_MEMBER_MESSAGE = 'You are not a member of the team named in X-Team.'
+export const TEAM_KEY_OTHER_TEAM_MESSAGE = 'This API key belongs to another team than the one named in X-Team.'
+
+interface TeamPayer {
+  teamId: string
+  accountId: string
+  balance: number
+}
+
+/**
+ * The team a signed-in request works as, if any: a team key's team; else X-Team's; else the session's
+ * working team while the user is still a member of it (a stale choice falls back to the own balance).
+ */
+async function teamPayer(
+  request: Request,
+  auth: { kind: 'user'; sessionId: string; user: { id: string } } | { kind: 'key'; user: { id: string }; apiKey: ApiKeyRef },
+  db: DB,
+): Promise<TeamPayer | { refused: 403; message: string } | null> {
+  const named = request.headers.get(TEAM_HEADER)?.trim() || null
+  if (auth.kind === 'key' && auth.apiKey.teamId) {
+    if (named && named !== auth.apiKey.teamId) return { refused: 403, message: TEAM_KEY_OTHER_TEAM_MESSAGE }
+    const team = await teamAccount(auth.apiKey.teamId, db)
+    if (!team) throw new Error(`team key ${auth.apiKey.id} names no team account`)
+    return { teamId: team.teamId, accountId: team.accountId, balance: team.balance }
+  }
+  if (named) {
+    const member = await memberAccount(named, auth.user.id, db)
+    if (!member) return { refused: 403, message: NOT_TEAM_MEMBER_MESSAGE }
+    return { teamId: member.teamId, accountId: member.accountId, balance: member.balance }
+  }
+  if (auth.kind !== 'user') return null
+  const session = await db.selectFrom('sessions').select('working_team_id').where('id', '=', auth.sessionId).executeTakeFirst()
+  if (!session?.working_team_id) return null
+  const member = await memberAccount(session.working_team_id, auth.user.id, db)
+  return member ? { teamId: member.teamId, accountId: member.accountId, balance: member.balance } : null
+}
 
 export interface ResolveOptions {
   /** Create a visitor (and its cookie) when the browser has none. Default true. */
@@ -53,6 +101,26 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
   if (auth.kind === 'invalid' && !options.invalidAsGuest) return { kind: 'invalid-token' }
 
   if (auth.kind === 'user' || auth.kind === 'key') {
+    const team = await teamPayer(request, auth, db)
+    if (team && 'refused' in team) {
+      // Pages never send X-Team; if one does, it is shown the user's own balance.
+      if (!options.invalidAsGuest) return { kind: 'team-refused', status: team.refused, message: team.message }
+    } else if (team) {
+      return {
+        kind: 'caller',
+        caller: {
+          accountId: team.accountId,
+          source: 'user',
+          teamId: team.teamId,
+          userId: auth.user.id,
+          visitorId: null,
+          apiKey: auth.kind === 'key' ? auth.apiKey : null,
+        },
+        setCookie: null,
+        balance: team.balance,
+        user: auth.user,
+      }
+    }
     const account = await userAccount(auth.user.id, now, db)
     let balance = account.balance
     if (account.refreshDue) balance = (await applyDailyRefresh(account.accountId, 'user', now, db)).balance
@@ -61,6 +129,7 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
       caller: {
         accountId: account.accountId,
         source: 'user',
+        teamId: null,
         userId: auth.user.id,
         visitorId: null,
         apiKey: auth.kind === 'key' ? auth.apiKey : null,
@@ -71,6 +140,9 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
     }
   }
 
+  if (request.headers.get(TEAM_HEADER)?.trim() && !options.invalidAsGuest) {
+    return { kind: 'team-refused', status: 401, message: TEAM_SIGN_IN_MESSAGE }
+  }
   const visitorId = await readVisitorId(request)
   const existing = visitorId ? await findVisitorAccount(visitorId, now, db) : null
   if (existing) {
@@ -78,7 +150,7 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
     if (existing.refreshDue) balance = (await applyDailyRefresh(existing.accountId, 'visitor', now, db)).balance
     return {
       kind: 'caller',
-      caller: { accountId: existing.accountId, source: 'visitor', userId: null, visitorId: existing.visitorId, apiKey: null },
+      caller: { accountId: existing.accountId, source: 'visitor', teamId: null, userId: null, visitorId: existing.visitorId, apiKey: null },
       setCookie: null,
       balance,
       user: null,
@@ -94,6 +166,7 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
     caller: {
       accountId: created.account.accountId,
       source: 'visitor',
+      teamId: null,
       userId: null,
       visitorId: created.account.visitorId,
       apiKey: null,

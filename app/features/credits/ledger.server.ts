@@ -55,6 +55,8 @@ export interface LedgerEntry {
   usage?: 'spend' | 'unspend'
   /** The API key the entry was made with, if any (per-key spend on the dashboard). */
   apiKeyId?: string | null
+  /** On a team account: the member the entry was made for (activity, spend this month, caps). */
+  userId?: string | null
 }
 
 export type EntryResult =
@@ -123,6 +125,7 @@ export async function writeEntry(entry: LedgerEntry, dbOrTx: DbOrTx = getDb()): 
       idempotency_key: entry.idempotencyKey ?? null,
       reverses_id: entry.reversesId ?? null,
       ...(entry.apiKeyId ? { api_key_id: entry.apiKeyId } : {}),
+      ...(entry.userId ? { user_id: entry.userId } : {}),
     })
     if (entry.idempotencyKey) {
       insert = insert.onConflict((oc) =>
@@ -154,7 +157,16 @@ async function findByIdempotencyKey(db: DbOrTx, accountId: string, key: string) 
  * A replay answers the original transaction id and the account's current balance.
  */
 export async function charge(
-  input: { accountId: string; amount: number; toolSlug: string; idempotencyKey: string; description?: string; apiKeyId?: string | null },
+  input: {
+    accountId: string
+    amount: number
+    toolSlug: string
+    idempotencyKey: string
+    description?: string
+    apiKeyId?: string | null
+    /** The member a team account is charged for (recorded on the row). */
+    userId?: string | null
+  },
   dbOrTx: DbOrTx = getDb(),
 ): Promise<ChargeResult> {
   assertAmount(input.amount, 'A charge')
@@ -169,6 +181,7 @@ export async function charge(
       idempotencyKey: input.idempotencyKey,
       usage: 'spend',
       apiKeyId: input.apiKeyId,
+      userId: input.userId,
     },
     dbOrTx,
   )
@@ -192,7 +205,7 @@ export async function refund(
 ): Promise<{ refunded: boolean; balance: number }> {
   const original = await dbOrTx
     .selectFrom('credit_transactions')
-    .select(['account_id', 'kind', 'delta', 'tool_slug', 'api_key_id'])
+    .select(['account_id', 'kind', 'delta', 'tool_slug', 'api_key_id', 'user_id'])
     .where('id', '=', chargeTransactionId)
     .executeTakeFirst()
   if (!original || original.kind !== 'consume') throw new LedgerError(`Transaction ${chargeTransactionId} is not a charge`)
@@ -207,6 +220,8 @@ export async function refund(
       usage: 'unspend',
       // The refund counts against the same key, so its spend stays net of refunds.
       apiKeyId: original.api_key_id,
+      // And against the same member, so a team member's spend this month (and cap) is net of refunds.
+      userId: original.user_id,
     },
     dbOrTx,
   )

@@ -22,7 +22,7 @@ const INFO_COLUMNS = [
   'idempotency_key', 'request_fingerprint', 'charge_transaction_id', 'status', 'progress', 'stage', 'attempts',
   'outcome', 'refunded', 'result_id', 'filename', 'faces_found', 'gfpgan_available', 'note', 'error',
   'error_status', 'created_at', 'started_at', 'heartbeat_at', 'finished_at', 'api_key_id', 'test_mode',
-  'batch_id', 'batch_position',
+  'batch_id', 'batch_position', 'user_id',
 ] as const
 
 export interface NewToolJob {
@@ -43,6 +43,8 @@ export interface NewToolJob {
   testMode?: boolean
   batchId?: string | null
   batchPosition?: number | null
+  /** The signed-in user who sent it (the member, when a team pays). */
+  userId?: string | null
 }
 
 /** Inserts the job with its upload sealed under RESULTS_KEY (the job id is the additional data). */
@@ -70,6 +72,7 @@ export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<void> 
       test_mode: job.testMode ?? false,
       batch_id: job.batchId ?? null,
       batch_position: job.batchPosition ?? null,
+      user_id: job.userId ?? null,
     })
     .execute()
 }

@@ -9,7 +9,8 @@ import { config } from '~/config.server'
 import { executeTx, getDb } from '~/db/db.server'
 import { resolveCaller, type Caller } from '~/features/credits/caller.server'
 import { toolCost } from '~/features/credits/costs.server'
-import { charge, getBalance } from '~/features/credits/ledger.server'
+import { getBalance } from '~/features/credits/ledger.server'
+import { chargeRun } from '~/features/teams/charge.server'
 import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
 import { TOOLS, type ToolSlug } from '../catalog'
 import { QueueFullError, RunTimeoutError, ToolError } from '../errors.server'
@@ -139,6 +140,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
   try {
     const known = await resolveCaller(request, { create: false })
     if (known.kind === 'invalid-token') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
+    if (known.kind === 'team-refused') throw new ToolError(known.status, known.message)
     if (known.kind === 'rate-limited') {
       throw new ToolError(429, 'Too many requests. Please wait a moment.', { headers: { 'Retry-After': String(known.retryAfterSeconds) } })
     }
@@ -208,7 +210,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
         // A test key runs the whole contract but is never charged: no ledger row at all.
         const charged = testMode
           ? { ok: true as const, transactionId: null, balance: remaining ?? (await getBalance(payer.accountId, trx)) }
-          : await charge(
+          : await chargeRun(
           {
             accountId: payer.accountId,
             amount: cost,
@@ -216,10 +218,12 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
             idempotencyKey: `job:${jobId}`,
             description: definition.name,
             apiKeyId: payer.apiKey?.id ?? null,
+            userId: payer.userId,
           },
           trx,
         )
-        if (!charged.ok) throw new ToolError(402, `Not enough credits: this run costs ${cost} and your balance is ${charged.balance}.`)
+        // Short of credits, past a team member's monthly cap, or no longer a member: nothing charged.
+        if (!charged.ok) throw new ToolError(charged.status, charged.message)
         await insertJob(
           {
             id: jobId,
@@ -236,6 +240,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
             chargeTransactionId: charged.transactionId,
             apiKeyId: payer.apiKey?.id ?? null,
             testMode,
+            userId: payer.userId,
           },
           trx,
         )
@@ -252,7 +257,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
           return { ok: true, tool, job: existing, remaining: await getBalance(payer.accountId), replayed: true, headers, fieldValues: fields }
         }
       }
-      if (error instanceof ToolError && error.status === 402) remaining = await getBalance(payer.accountId)
+      if (error instanceof ToolError && (error.status === 402 || error.status === 403)) remaining = await getBalance(payer.accountId)
       throw error
     }
     announceJobQueued()

@@ -19,7 +19,7 @@ import { runnerFor } from '../runners/index.server'
 import { recordDelivered, recordFailed } from './outcome.server'
 import { progressOnSteps } from './progress'
 import { capTestResult } from './test-mode.server'
-import { chargeItemOnStart, ITEM_UNPAID_MESSAGE } from '~/features/batches/items.server'
+import { chargeItemOnStart } from '~/features/batches/items.server'
 import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
 
 /** Progress is written at most this often per job (and always when the stage changes). */
@@ -92,8 +92,8 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
   let { job } = claimed
   // A batch item is paid when its run starts (docs/decisions/055): unpaid, it fails at once.
   const chargeId = await chargeItemOnStart(job)
-  if (chargeId === false) {
-    const ended = await recordFailed(job, { status: 402, message: ITEM_UNPAID_MESSAGE, outcome: 'rejected' }, null)
+  if (chargeId !== null && typeof chargeId === 'object') {
+    const ended = await recordFailed(job, { status: chargeId.refused.status, message: chargeId.refused.message, outcome: 'rejected' }, null)
     announceJobEnded({ jobId, job: ended ?? undefined })
     return
   }

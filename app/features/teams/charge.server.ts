@@ -1,0 +1,85 @@
+// The charge of one run (a single run, a job, or a batch item when it starts), for every payer: a
+// personal or visitor account is charged as before; a team account is charged on behalf of the
+// member, after two checks made under the member's row lock in the charge's own transaction:
+// the user is still a member (or the run came with one of the team's keys), and the run does not
+// pass the member's monthly cap. The lock queues a member's concurrent charges, so 50 runs at once
+// see each other's spend and cannot pass the cap together; the ledger's conditional UPDATE keeps
+// the team's balance from going below zero across members.
+import { executeTx, type DbOrTx } from '~/db/db.server'
+import { charge, type ChargeResult } from '~/features/credits/ledger.server'
+import { memberSpend, monthStart } from './membership.server'
+import { capMessage, NOT_A_MEMBER_ANY_MORE, teamBalanceShort } from './messages'
+
+export interface RunCharge {
+  accountId: string
+  amount: number
+  toolSlug: string
+  idempotencyKey: string
+  description?: string
+  apiKeyId?: string | null
+  /** The signed-in user behind the run (the member, when a team pays). */
+  userId: string | null
+}
+
+export type RunChargeResult =
+  | Extract<ChargeResult, { ok: true }>
+  /** Refused, nothing charged: the status and message to answer (402 short or capped, 403 not a member). */
+  | { ok: false; reason: 'insufficient' | 'cap' | 'not-member'; status: 402 | 403; message: string; balance: number }
+
+export function insufficientMessage(cost: number, balance: number): string {
+  return `Not enough credits: this run costs ${cost} and your balance is ${balance}.`
+}
+
+export async function chargeRun(input: RunCharge, dbOrTx: DbOrTx, now: Date = new Date()): Promise<RunChargeResult> {
+  return executeTx(dbOrTx, async (trx) => {
+    const team = await trx
+      .selectFrom('credit_accounts as a')
+      .innerJoin('teams as t', 't.id', 'a.team_id')
+      .select(['t.id', 't.name'])
+      .where('a.id', '=', input.accountId)
+      .executeTakeFirst()
+    if (!team) {
+      // The member is recorded on team accounts only.
+      const charged = await charge({ ...input, userId: null }, trx)
+      if (charged.ok) return charged
+      return { ok: false, reason: 'insufficient', status: 402, message: insufficientMessage(input.amount, charged.balance), balance: charged.balance }
+    }
+
+    const member = input.userId
+      ? await trx
+          .selectFrom('team_members')
+          .select('monthly_cap')
+          .where('team_id', '=', team.id)
+          .where('user_id', '=', input.userId)
+          .forUpdate()
+          .executeTakeFirst()
+      : undefined
+    if (!member) {
+      // A team key keeps charging the team (its creator may have left: see decision 062).
+      const teamKey = input.apiKeyId
+        ? await trx
+            .selectFrom('api_keys')
+            .select('id')
+            .where('id', '=', input.apiKeyId)
+            .where('team_id', '=', team.id)
+            .where('revoked_at', 'is', null)
+            .executeTakeFirst()
+        : undefined
+      if (!teamKey) return { ok: false, reason: 'not-member', status: 403, message: NOT_A_MEMBER_ANY_MORE, balance: await balanceOf(trx, input.accountId) }
+    }
+    if (member && member.monthly_cap !== null) {
+      const used = await memberSpend(input.accountId, input.userId!, monthStart(now), trx)
+      if (used + input.amount > member.monthly_cap) {
+        return { ok: false, reason: 'cap', status: 402, message: capMessage(member.monthly_cap, team.name, used), balance: await balanceOf(trx, input.accountId) }
+      }
+    }
+    const charged = await charge(input, trx)
+    if (charged.ok) return charged
+    return { ok: false, reason: 'insufficient', status: 402, message: teamBalanceShort(input.amount, team.name, charged.balance), balance: charged.balance }
+  })
+}
+
+async function balanceOf(db: DbOrTx, accountId: string): Promise<number> {
+  const row = await db.selectFrom('credit_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow()
+  return row.balance
+}

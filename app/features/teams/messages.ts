@@ -1,0 +1,30 @@
+// The teams' refusals in words, one place each (the API, the screens and the tests share them).
+export const TEAM_NOT_FOUND = 'No such team.'
+export const MEMBER_NOT_FOUND = 'No such member in this team.'
+export const INVITE_NOT_FOUND = 'This invite link is not valid.'
+export const INVITE_EXPIRED = 'This invite has expired. Ask the team for a new one.'
+export const INVITE_USED = 'This invite has already been used.'
+export const INVITE_REVOKED = 'This invite was withdrawn by the team.'
+export const MANAGERS_ONLY = 'Only the team’s owners and admins can do this.'
+export const OWNERS_ONLY = 'Only an owner can make or change owners.'
+export const LAST_OWNER = 'A team needs an owner: make another member an owner first.'
+export const ALREADY_MEMBER = 'This person is already a member of the team.'
+export const NOT_A_MEMBER_ANY_MORE = 'You are not a member of this team.'
+export const NAME_REQUIRED = 'Give the team a name (1 to 60 characters).'
+
+export function seatsFull(limit: number): string {
+  return `All ${limit} seats of this team are taken (members and pending invites). Remove a member or withdraw an invite first.`
+}
+
+export function wrongAddress(inviteEmail: string): string {
+  return `This invite is for ${inviteEmail}. Sign in with that address to accept it.`
+}
+
+/** The 402 of a run that would pass the member's monthly cap (nothing is charged). */
+export function capMessage(cap: number, teamName: string, used: number): string {
+  return `This run would pass your monthly cap of ${cap} credits on team ${teamName} (${used} used this month).`
+}
+
+export function teamBalanceShort(cost: number, teamName: string, balance: number): string {
+  return `Not enough credits: this run costs ${cost} and team ${teamName}'s balance is ${balance}.`
+}

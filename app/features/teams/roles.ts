@@ -1,0 +1,16 @@
+// Team roles and the team rules' fixed numbers. Client-safe: the screens and the API share them.
+import type { TeamRole } from '~/db/schema'
+
+export type { TeamRole }
+
+export const TEAM_ROLES = ['owner', 'admin', 'member'] as const satisfies readonly TeamRole[]
+export const TEAM_NAME_MAX = 60
+/** An invite link works for this long, once. */
+export const INVITE_TTL_DAYS = 7
+/** The largest monthly cap an owner can set (a bound for the column, not a business rule). */
+export const MAX_MONTHLY_CAP = 1_000_000
+
+/** Owners and admins manage the team (invite, remove, change roles and caps); members only use it. */
+export function managesTeam(role: TeamRole): boolean {
+  return role === 'owner' || role === 'admin'
+}
