@@ -1,6 +1,9 @@
 // npm run credits -- grant <email> <amount> "<reason>"   adjust a user's balance (negative amounts
 //                                                        take credits back, never below zero)
 // npm run credits -- show <email>                        balance and latest transactions
+// npm run credits -- grant-team <team id or exact name> <amount> "<reason>"
+//                                                        adjust a team's balance the same way
+// npm run credits -- team-seats <team id or exact name> <n>   set a team's seat limit
 // Exit codes: 0 done, 1 refused (unknown email, balance too low, database held), 2 wrong usage.
 // With a studio running on this DATA_DIR the command is handed to it over its operator channel
 // (app/features/operator/channel.server.ts), so the studio sees the change at once, on PGlite too.
@@ -10,13 +13,25 @@ import { getDb } from '../app/db/db.server'
 import { DataFolderLockedError } from '../app/db/data-folder-lock.server'
 import { formatReport, OperatorError, parseAmount, type AccountReport } from '../app/features/credits/operator.server'
 import { executeOperatorCommand } from '../app/features/operator/channel.server'
+import { parseSeats } from '../app/features/teams/operator.server'
 import { existingSingleton } from '../app/utils/singleton.server'
 
 const USAGE = `Usage:
   npm run credits -- grant <email> <amount> "<reason>"
-  npm run credits -- show <email>`
+  npm run credits -- show <email>
+  npm run credits -- grant-team <team id or exact name> <amount> "<reason>"
+  npm run credits -- team-seats <team id or exact name> <n>`
 
 class UsageError extends Error {}
+
+/** A parse that refuses with OperatorError('invalid') is a usage mistake (exit code 2). */
+function usage<T>(parse: () => T): T {
+  try {
+    return parse()
+  } catch (error) {
+    throw error instanceof OperatorError ? new UsageError(error.message) : error
+  }
+}
 
 const operator = (command: string, args: unknown) => executeOperatorCommand(config().dataDir, command, args)
 
@@ -33,6 +48,19 @@ async function run(args: string[]): Promise<string> {
     }
     const result = (await operator('grant', { email, amount, reason })) as { email: string; transactionId: number; balance: number }
     return `${amount > 0 ? 'Granted' : 'Took back'} ${Math.abs(amount)} credits ${amount > 0 ? 'to' : 'from'} ${result.email} (transaction #${result.transactionId}). Balance: ${result.balance}.`
+  }
+  if (command === 'grant-team') {
+    if (rest.length !== 3) throw new UsageError('grant-team takes a team (id or exact name), an amount and a reason.')
+    const [team, rawAmount, reason] = rest
+    const amount = usage(() => parseAmount(rawAmount))
+    const result = (await operator('grant-team', { team, amount, reason })) as { team: { id: string; name: string }; transactionId: number; balance: number }
+    return `${amount > 0 ? 'Granted' : 'Took back'} ${Math.abs(amount)} credits ${amount > 0 ? 'to' : 'from'} team ${result.team.name} (${result.team.id}, transaction #${result.transactionId}). Balance: ${result.balance}.`
+  }
+  if (command === 'team-seats') {
+    if (rest.length !== 2) throw new UsageError('team-seats takes a team (id or exact name) and a number of seats.')
+    const seats = usage(() => parseSeats(rest[1]))
+    const result = (await operator('team-seats', { team: rest[0], seats })) as { team: { id: string; name: string }; seats: number; used: number }
+    return `Team ${result.team.name} (${result.team.id}) now has ${result.seats} seats (${result.used} members).`
   }
   if (command === 'show') {
     if (rest.length !== 1) throw new UsageError('show takes one email.')

@@ -117,15 +117,15 @@ describe('loadViewer (every page)', () => {
     if (created.kind !== 'caller') throw new Error(created.kind)
     await charge({ accountId: created.caller.accountId, amount: 3, toolSlug: 'face_blurrer', idempotencyKey: randomUUID() })
     const known = await loadViewer(request({ cookie: cookiePair(created.setCookie!) }))
-    expect(known.viewer).toEqual({ user: null, credits: { source: 'visitor', balance: 2 } })
+    expect(known.viewer).toEqual({ user: null, credits: { source: 'visitor', balance: 2 }, teams: [], workingTeam: null })
     const fresh = await loadViewer(request())
-    expect(fresh.viewer).toEqual({ user: null, credits: { source: 'visitor', balance: 5 } })
+    expect(fresh.viewer).toEqual({ user: null, credits: { source: 'visitor', balance: 5 }, teams: [], workingTeam: null })
     expect(fresh.headers.getSetCookie()).toEqual([])
   })
 
   it('treats an expired or revoked session cookie as a guest instead of failing the page', async () => {
     const stale = (await sessionCookieHeader('revoked-or-unknown-token')).split(';')[0]
     const { viewer } = await loadViewer(request({ cookie: stale }))
-    expect(viewer).toEqual({ user: null, credits: { source: 'visitor', balance: 5 } })
+    expect(viewer).toEqual({ user: null, credits: { source: 'visitor', balance: 5 }, teams: [], workingTeam: null })
   })
 })

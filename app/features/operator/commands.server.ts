@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import { creditCommands } from '~/features/credits/operator.server'
+import { teamCommands } from '~/features/teams/operator.server'
 import { OperatorError } from './errors'
 
 export { OperatorError }
@@ -21,6 +22,7 @@ export function operatorCommand<Args, Answer>(command: OperatorCommand<Args, Ans
 
 const COMMANDS: Record<string, OperatorCommand<any, unknown>> = {
   ...creditCommands,
+  ...teamCommands,
 }
 
 

@@ -8,6 +8,7 @@ import { config } from '~/config.server'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
 import { sendMail } from '~/features/mail/mailer.server'
+import { consumeRateLimit, type RateLimitRule } from '~/features/security/rate-limit.server'
 import { isUuid } from '~/utils/uuid'
 import { inviteLink, inviteMail } from './emails.server'
 import { monthStart, spendByMember, SPEND_ROWS } from './membership.server'
@@ -31,9 +32,12 @@ import { INVITE_TTL_DAYS, managesTeam, MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLE
 export type { TeamRole }
 export { TEAM_ROLES }
 
+/** Invites one owner or admin may send per hour: each one is a mail to an address they typed. */
+export const TEAM_INVITE_RATE: RateLimitRule = { name: 'team-invite', points: 30, durationSeconds: 3600 }
+
 export class TeamError extends Error {
   constructor(
-    public status: 400 | 402 | 403 | 404 | 409 | 410,
+    public status: 400 | 402 | 403 | 404 | 409 | 410 | 429,
     message: string,
   ) {
     super(message)
@@ -289,6 +293,8 @@ export async function inviteMember(
   const email = normaliseEmail(input.email)
   const token = randomBytes(32).toString('base64url')
   const expiresAt = new Date(now.getTime() + INVITE_TTL_DAYS * 86_400_000)
+  const limited = await consumeRateLimit(TEAM_INVITE_RATE, actorUserId)
+  if (!limited.ok) throw new TeamError(429, `Too many invites in a short time. Try again in ${Math.ceil(limited.retryAfterSeconds / 60)} minutes.`)
   const made = await executeTx(dbOrTx, async (trx) => {
     const team = await lockTeam(trx, teamId)
     const actorRole = await requireManager(trx, teamId, actorUserId)

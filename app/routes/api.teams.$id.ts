@@ -1,0 +1,17 @@
+// GET /api/teams/<id>/ → {id, name, balance, seats: {used, limit}, role, spent_this_month, members,
+// invites, keys}: owners and admins see every member, pending invites and the team's keys; a member
+// sees only their own row. 404 to anyone outside the team.
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { methodNotAllowed } from '~/features/auth/api.server'
+import { answerTeamCall, NO_STORE, requireTeamApiUser, teamJson } from '~/features/teams/api.server'
+import { getTeamView } from '~/features/teams/teams.server'
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const caller = await requireTeamApiUser(request)
+  if (!caller.ok) return caller.response
+  return answerTeamCall(async () => Response.json(await teamJson(await getTeamView(params.id ?? '', caller.user.id)), { headers: NO_STORE }))
+}
+
+export function action() {
+  return methodNotAllowed('GET')
+}
