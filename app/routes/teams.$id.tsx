@@ -148,14 +148,18 @@ export default function TeamPage() {
       <Notice />
       <TeamFigures team={team} />
 
-      <div className="mt-8 grid gap-6 lg:grid-cols-[3fr_2fr]">
-        <div className="min-w-0 space-y-8">
+      {/* On a phone: members, invite, keys, then activity; on a wide screen the invite and keys
+          panels make the right-hand column. */}
+      <div className="mt-8 grid gap-x-6 gap-y-8 lg:grid-cols-[3fr_2fr]">
+        <div className="min-w-0 lg:col-start-1 lg:row-start-1">
           <MembersSection team={team} viewerUserId={viewerUserId} />
-          <ActivitySection activity={activity} manager={manager} />
         </div>
-        <div className="min-w-0 space-y-6">
+        <div className="min-w-0 space-y-6 lg:col-start-2 lg:row-span-2 lg:row-start-1">
           <InvitesSection team={team} />
           <KeysAndLeave team={team} />
+        </div>
+        <div className="min-w-0 lg:col-start-1 lg:row-start-2">
+          <ActivitySection activity={activity} manager={manager} />
         </div>
       </div>
     </div>

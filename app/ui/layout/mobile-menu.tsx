@@ -63,7 +63,7 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
           </div>
           {viewer.user && viewer.teams.length > 0 ? (
             <div className="border-b border-slate-100 px-3 py-3">
-              <WorkingAsForm viewer={viewer} idPrefix="mobile" selectClass="flex-1" />
+              <WorkingAsForm viewer={viewer} idPrefix="mobile" selectClass="flex-1" stacked />
             </div>
           ) : null}
           <ul className="mt-2 grid grid-cols-2 gap-1">

@@ -17,11 +17,14 @@ export function WorkingAsForm({
   idPrefix,
   className = '',
   selectClass = 'max-w-44',
+  stacked = false,
 }: {
   viewer: Viewer
   idPrefix: string
   className?: string
   selectClass?: string
+  /** The label above the select (the mobile menu), instead of beside it. */
+  stacked?: boolean
 }) {
   const fetcher = useFetcher()
   const hydrated = useHydrated()
@@ -35,11 +38,11 @@ export function WorkingAsForm({
     <fetcher.Form
       method="post"
       action={WORKING_AS_ACTION}
-      className={`flex min-w-0 items-center gap-1.5 ${className}`}
+      className={`flex min-w-0 flex-wrap items-center gap-1.5 ${className}`}
       data-testid={`${idPrefix}-working-as-form`}
     >
       <input type="hidden" name="from" value={location.pathname + location.search} />
-      <label htmlFor={id} className={`shrink-0 text-xs font-medium text-slate-600`}>
+      <label htmlFor={id} className={`shrink-0 text-xs font-medium text-slate-600 ${stacked ? 'basis-full' : ''}`}>
         Working as
       </label>
       <select
@@ -84,8 +87,10 @@ export function WorkingAsMenu({ viewer }: { viewer: Viewer }) {
           <circle cx="13.5" cy="8" r="2.25" fill="none" stroke="currentColor" strokeWidth="1.6" />
           <path d="M2.5 16c.6-2.6 2.3-4 4.5-4s3.9 1.4 4.5 4M11.5 12.3c.6-.2 1.3-.3 2-.3 1.9 0 3.4 1.2 4 3.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
         </svg>
-        <span className="sr-only">Working as: </span>
-        <span className="sr-only max-w-32 truncate xl:not-sr-only">{current}</span>
+        <span className="sr-only">Working as: {current}</span>
+        <span className="hidden max-w-32 truncate xl:inline-block" aria-hidden="true">
+          {current}
+        </span>
         <svg viewBox="0 0 20 20" className="h-4 w-4 shrink-0 transition-transform group-open:rotate-180" aria-hidden="true">
           <path d="M5 7.5 10 12.5 15 7.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
         </svg>

@@ -361,12 +361,15 @@ export function ActivitySection({ activity, manager }: { activity: TeamActivityR
       ) : (
         <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white" data-testid="team-activity-list">
           {activity.map((entry) => {
-            const what = [toolName(entry.tool), entry.description].filter(Boolean).join(' · ') || 'Credits'
+            const tool = toolName(entry.tool)
+            // A run's ledger description often repeats the tool's name: say it once.
+            const description = entry.description && entry.description.toLowerCase() !== tool?.toLowerCase() ? entry.description : null
+            const what = [tool, description].filter(Boolean).join(' · ') || 'Credits'
             return (
               <li key={entry.id} className="flex items-center justify-between gap-3 px-4 py-3">
                 <div className="min-w-0">
                   <p className="text-sm font-semibold text-slate-900 [overflow-wrap:anywhere]">{what}</p>
-                  <p className="text-sm text-slate-600 [overflow-wrap:anywhere]">{entry.email || 'Team account (no member)'}</p>
+                  <p className="text-sm text-slate-600 [overflow-wrap:anywhere]">{entry.email || 'By an operator'}</p>
                   <p className="text-xs text-slate-500">
                     <time dateTime={entry.at}>{formatActivityDate(entry.at)}</time>
                   </p>
