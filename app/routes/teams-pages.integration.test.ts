@@ -116,6 +116,31 @@ describe('team screens', () => {
     expect((await thrown(() => teamLoader(get(member, `/teams/${teamId}`, { id: teamId })))).status).toBe(404)
   })
 
+  it('team API keys: an owner makes one (shown once, in the answer only) and revokes it; a member sees none and is refused', async () => {
+    const owner = await signedIn()
+    const member = await signedIn()
+    const teamId = await teamOf(owner)
+    const token = await invited(owner, teamId, member.user.email)
+    await acceptAction(post(member, `/teams/invites/${token}`, {}, { token }))
+
+    const made = await readResult(await teamAction(post(owner, `/teams/${teamId}`, { intent: 'create-key', name: 'Agency sync', environment: 'test' }, { id: teamId })))
+    expect(made.status).toBe(201)
+    expect(made.body.created).toMatchObject({ name: 'Agency sync', environment: 'test', key: expect.stringMatching(/^fs_test_/) })
+    const page = await readResult(await teamLoader(get(owner, `/teams/${teamId}`, { id: teamId })))
+    expect(page.body.keys).toEqual([expect.objectContaining({ name: 'Agency sync', environment: 'test', prefix: made.body.created.key.slice(0, 12) })])
+    expect(JSON.stringify(page.body)).not.toContain(made.body.created.key)
+
+    const memberPage = await readResult(await teamLoader(get(member, `/teams/${teamId}`, { id: teamId })))
+    expect(memberPage.body.keys).toEqual([])
+    const refused = await readResult(await teamAction(post(member, `/teams/${teamId}`, { intent: 'create-key', name: 'Mine', environment: 'live' }, { id: teamId })))
+    expect(refused.status).toBe(403)
+    expect(refused.body.created).toBeUndefined()
+
+    const revoked = await readResult(await teamAction(post(owner, `/teams/${teamId}`, { intent: 'revoke-key', key: page.body.keys[0].id }, { id: teamId })))
+    expect(revoked.headers.get('location')).toBe(`/teams/${teamId}?notice=key-revoked`)
+    expect((await readResult(await teamLoader(get(owner, `/teams/${teamId}`, { id: teamId })))).body.keys).toEqual([])
+  })
+
   it('an expired invite answers 410 with its message; an unknown token 404', async () => {
     const owner = await signedIn()
     const teamId = await teamOf(owner)

@@ -6,10 +6,22 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { listTeamApiKeys } from '~/features/api-keys/keys.server'
+import { createKeyFor, publicKey, revokeKeyFor } from '~/features/api-keys/service.server'
 import { requireUser } from '~/features/auth/guard.server'
-import { invalidReply, redirectWithNotice, teamErrorReply } from '~/features/teams/team-forms.server'
+import { invalidReply, redirectWithNotice, teamErrorReply, type TeamFormReply } from '~/features/teams/team-forms.server'
 import { changeMember, getTeamView, inviteMember, leaveTeam, removeMember, revokeInvite, teamActivity, TeamError } from '~/features/teams/teams.server'
-import { capFormSchema, inviteFormSchema, inviteIdFormSchema, leaveFormSchema, memberFormSchema, ROLE_LABELS, roleFormSchema } from '~/features/teams/ui/forms'
+import {
+  capFormSchema,
+  inviteFormSchema,
+  inviteIdFormSchema,
+  keyIdFormSchema,
+  leaveFormSchema,
+  memberFormSchema,
+  ROLE_LABELS,
+  roleFormSchema,
+  teamKeyFormSchema,
+} from '~/features/teams/ui/forms'
 import { managesTeam } from '~/features/teams/roles'
 import { Notice } from '~/features/teams/ui/parts'
 import {
@@ -18,7 +30,9 @@ import {
   KeysAndLeave,
   MembersSection,
   TeamFigures,
+  type NewTeamKey,
   type TeamActivityRow,
+  type TeamKeyRow,
   type TeamPageView,
 } from '~/features/teams/ui/team-sections'
 
@@ -49,7 +63,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     invites: view.invites.map((invite) => ({ ...invite, expiresAt: invite.expiresAt.toISOString() })),
   }
   const rows: TeamActivityRow[] = activity.map((entry) => ({ ...entry, at: entry.at.toISOString() }))
-  return data({ team, activity: rows, viewerUserId: user.id }, { headers: { 'Cache-Control': 'private, no-store' } })
+  // The team's keys, for the owners and admins who manage them (as GET /api/teams/<id>/ has them).
+  const keys: TeamKeyRow[] = managesTeam(view.viewerRole) ? (await listTeamApiKeys(view.id)).map(publicKey) : []
+  return data({ team, activity: rows, keys, viewerUserId: user.id }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -115,6 +131,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return teamErrorReply(id, submission, error)
       }
     }
+    case 'create-key': {
+      // The new key is in this answer only (never in a URL): shown once, like the dashboard's.
+      const submission = parseWithZod(form, { schema: teamKeyFormSchema })
+      if (submission.status !== 'success') return invalidReply('create-key', submission)
+      const made = await createKeyFor({ kind: 'user' }, user, { ...submission.value, team_id: teamId })
+      if (!made.ok) return data<TeamFormReply>({ form: 'create-key', result: submission.reply({ formErrors: [made.message] }) }, { status: made.status })
+      const created: NewTeamKey = { name: made.key.name, environment: made.key.environment, key: made.key.key }
+      return data({ form: 'create-key', result: submission.reply({ resetForm: true }), created }, { status: 201, headers: { 'Cache-Control': 'no-store' } })
+    }
+    case 'revoke-key': {
+      const submission = parseWithZod(form, { schema: keyIdFormSchema })
+      const id = `revoke-key-${String(form.get('key') ?? '')}`
+      if (submission.status !== 'success') return invalidReply(id, submission)
+      const revoked = await revokeKeyFor({ kind: 'user' }, user, submission.value.key)
+      if (!revoked.ok) return data<TeamFormReply>({ form: id, result: submission.reply({ formErrors: [revoked.message] }) }, { status: revoked.status })
+      return redirectWithNotice(here, 'key-revoked')
+    }
     case 'leave': {
       const submission = parseWithZod(form, { schema: leaveFormSchema })
       try {
@@ -130,7 +163,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function TeamPage() {
-  const { team, activity, viewerUserId } = useLoaderData<typeof loader>()
+  const { team, activity, keys, viewerUserId } = useLoaderData<typeof loader>()
   const manager = managesTeam(team.viewerRole)
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-10 sm:px-6">
@@ -156,7 +189,7 @@ export default function TeamPage() {
         </div>
         <div className="min-w-0 space-y-6 lg:col-start-2 lg:row-span-2 lg:row-start-1">
           <InvitesSection team={team} />
-          <KeysAndLeave team={team} />
+          <KeysAndLeave team={team} keys={keys} />
         </div>
         <div className="min-w-0 lg:col-start-1 lg:row-start-2">
           <ActivitySection activity={activity} manager={manager} />

@@ -3,7 +3,8 @@
 // running studio), the owner invites a second address, the invitee opens the mailed link, signs up,
 // accepts, switches to the team in the header and runs a tool: the team balance drops and the owner
 // sees the run in the team's activity. Also: a used or revoked invite answers 410 with a clear
-// message, another address is told which one to use, and a member gets no invite controls.
+// message, another address is told which one to use, a member gets no invite controls, and an
+// owner sets caps and roles, makes and revokes a team key, removes a member and cannot leave alone.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { readdir, readFile } from 'node:fs/promises'
@@ -226,6 +227,21 @@ test('owner controls: a cap, a role, a revoked invite (410), removal and the las
   await row.getByRole('button', { name: 'Save cap' }).click()
   await expect(page.getByTestId('team-notice')).toContainText('The monthly cap was cleared.')
   await expect(row).toContainText('no monthly cap')
+
+  // A team key: shown once on the page that made it, then listed by its prefix only, revocable.
+  await page.getByLabel('Key name').fill('Agency sync')
+  await page.getByLabel('Environment').selectOption('test')
+  await page.getByRole('button', { name: 'Create team key' }).click()
+  const shown = page.getByLabel('API key “Agency sync” (test)')
+  await expect(shown).toHaveValue(/^fs_test_/)
+  const key = await shown.inputValue()
+  expect(page.url()).not.toContain(key)
+  await expect(page.getByTestId('team-keys')).toContainText(`${key.slice(0, 12)}…`)
+  await page.goto(`/teams/${teamId}`)
+  await expect(page.locator('body')).not.toContainText(key)
+  await page.getByRole('button', { name: 'Revoke Agency sync' }).click()
+  await expect(page.getByTestId('team-notice')).toContainText('The API key was revoked.')
+  await expect(page.getByText('No team keys yet.')).toBeVisible()
 
   // The only owner cannot leave: the domain's message, on the form.
   await page.getByText(/^Leave Agency/).click()

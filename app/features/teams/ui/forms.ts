@@ -1,6 +1,8 @@
 // The team screens' forms: their zod schemas (conform validates with them in the browser and in the
 // route actions), and the notices a successful form redirects with. Client-safe.
 import { z } from 'zod'
+import { KEY_REVOKED } from '~/features/api-keys/messages'
+import { createApiKeySchema } from '~/features/api-keys/schemas'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES, type TeamRole } from '../roles'
 
 export { TEAM_NAME_MAX, TEAM_ROLES }
@@ -41,6 +43,10 @@ export const memberFormSchema = z.object({ member: z.string().min(1) })
 export const workingAsFormSchema = z.object({ team: z.string().trim().optional() })
 
 export const leaveFormSchema = z.object({})
+
+/** A team key: the key form's own fields (the team is the page's). */
+export const teamKeyFormSchema = createApiKeySchema.pick({ name: true, environment: true })
+export const keyIdFormSchema = z.object({ key: z.string().min(1) })
 export const inviteIdFormSchema = z.object({ invite: z.string().min(1) })
 
 /** What a form that worked says on the page it redirects to (?notice=<key>). */
@@ -52,6 +58,7 @@ export const TEAM_NOTICES = {
   'cap-set': 'The monthly cap was saved.',
   'cap-cleared': 'The monthly cap was cleared.',
   removed: 'The member was removed. They lost access to the team at once.',
+  'key-revoked': KEY_REVOKED,
   left: 'You left the team.',
   'not-a-member': 'You are not a member of that team any more: you work on your own balance.',
   joined: 'Welcome to the team. Choose it under “Working as” in the header to spend its credits.',

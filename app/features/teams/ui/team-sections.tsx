@@ -4,12 +4,26 @@
 // Which controls appear follows the viewer's role, but the rules are the domain's: a refused form
 // shows the domain's message.
 import { getFormProps, getInputProps, getSelectProps } from '@conform-to/react'
-import { Form, Link, useNavigation } from '@remix-run/react'
+import { Form, Link, useActionData, useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { KEY_CREATED } from '~/features/api-keys/messages'
+import { API_KEY_NAME_MAX } from '~/features/api-keys/schemas'
 import { formatActivityDate, formatCredits } from '~/features/credits/display'
 import { TOOL_LIST } from '~/features/tools/catalog'
 import { buttonClass, inputClass } from '~/ui/button'
-import { capFormSchema, inviteFormSchema, inviteIdFormSchema, leaveFormSchema, memberFormSchema, ROLE_LABELS, roleFormSchema, TEAM_ROLES, type TeamRoleOption } from './forms'
+import {
+  capFormSchema,
+  inviteFormSchema,
+  inviteIdFormSchema,
+  keyIdFormSchema,
+  leaveFormSchema,
+  memberFormSchema,
+  ROLE_LABELS,
+  roleFormSchema,
+  TEAM_ROLES,
+  teamKeyFormSchema,
+  type TeamRoleOption,
+} from './forms'
 import { managesTeam } from '../roles'
 import { FormError, RoleBadge } from './parts'
 import { useTeamForm } from './use-team-form'
@@ -32,6 +46,23 @@ export interface TeamPageView {
   spentThisMonth: number
   members: TeamMemberRow[]
   invites: { id: string; email: string; role: TeamRoleOption; expiresAt: string }[]
+}
+
+export interface TeamKeyRow {
+  id: string
+  name: string
+  environment: 'live' | 'test'
+  prefix: string
+  last_used_at: string | null
+  runs_30d: number
+  credits_30d: number
+}
+
+/** The key a create-key form just made: in the action's answer only, shown once. */
+export interface NewTeamKey {
+  name: string
+  environment: 'live' | 'test'
+  key: string
 }
 
 export interface TeamActivityRow {
@@ -386,7 +417,91 @@ export function ActivitySection({ activity, manager }: { activity: TeamActivityR
   )
 }
 
-export function KeysAndLeave({ team }: { team: TeamPageView }) {
+function RevokeKeyForm({ apiKey }: { apiKey: TeamKeyRow }) {
+  const [form] = useTeamForm(`revoke-key-${apiKey.id}`, keyIdFormSchema)
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="revoke-key" />
+      <input type="hidden" name="key" value={apiKey.id} />
+      <button type="submit" className="text-sm font-medium text-red-700 underline" aria-label={`Revoke ${apiKey.name}`}>
+        Revoke
+      </button>
+      <FormError errors={form.errors} />
+    </Form>
+  )
+}
+
+function TeamKeys({ keys }: { keys: TeamKeyRow[] }) {
+  const [form, fields] = useTeamForm('create-key', teamKeyFormSchema)
+  const created = (useActionData() as { created?: NewTeamKey } | undefined)?.created
+  const busy = useBusy('create-key')
+  const nameProps = getInputProps(fields.name, { type: 'text' })
+  const environmentProps = getSelectProps(fields.environment)
+  return (
+    <div className="mt-3">
+      {created ? (
+        <div className="mb-4 rounded-xl border border-emerald-300 bg-emerald-50 p-3" role="status" data-testid="new-team-key">
+          <p className="text-sm font-medium text-emerald-900">{KEY_CREATED}</p>
+          <label htmlFor="new-team-key-value" className="mt-2 block text-sm font-medium text-slate-800">
+            API key “{created.name}” ({created.environment})
+          </label>
+          <input id="new-team-key-value" readOnly value={created.key} className={`${inputClass} mt-1 font-mono`} onFocus={(e) => e.currentTarget.select()} />
+        </div>
+      ) : null}
+      {keys.length === 0 ? (
+        <p className="text-sm text-slate-600">No team keys yet.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100" data-testid="team-keys">
+          {keys.map((apiKey) => (
+            <li key={apiKey.id} className="flex flex-wrap items-start justify-between gap-2 py-2">
+              <div className="min-w-0">
+                <p className="font-medium text-slate-900 [overflow-wrap:anywhere]">
+                  {apiKey.name} <span className="text-xs font-semibold uppercase text-slate-600">{apiKey.environment}</span>
+                </p>
+                <p className="font-mono text-xs text-slate-600">{apiKey.prefix}…</p>
+                <p className="text-xs text-slate-600">
+                  Last 30 days: {apiKey.runs_30d.toLocaleString('en-US')} {apiKey.runs_30d === 1 ? 'run' : 'runs'}, {formatCredits(apiKey.credits_30d)}
+                </p>
+              </div>
+              <RevokeKeyForm apiKey={apiKey} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form method="post" {...getFormProps(form)} className="mt-3 space-y-3">
+        <input type="hidden" name="intent" value="create-key" />
+        <FormError errors={form.errors} />
+        <div className="grid gap-3 sm:grid-cols-[1fr_auto]">
+          <div className="min-w-0">
+            <label htmlFor={fields.name.id} className="block text-sm font-medium text-slate-800">
+              Key name
+            </label>
+            <input {...nameProps} key={nameProps.key} maxLength={API_KEY_NAME_MAX} placeholder="e.g. Agency sync" className={`${inputClass} mt-1.5`} />
+            {fields.name.errors ? (
+              <p id={fields.name.errorId} className="mt-1.5 text-sm text-red-700">
+                {fields.name.errors[0]}
+              </p>
+            ) : null}
+          </div>
+          <div>
+            <label htmlFor={fields.environment.id} className="block text-sm font-medium text-slate-800">
+              Environment
+            </label>
+            <select {...environmentProps} key={environmentProps.key} defaultValue={fields.environment.initialValue ?? 'test'} className={`${inputClass} mt-1.5`}>
+              <option value="test">Test (no credits spent)</option>
+              <option value="live">Live</option>
+            </select>
+          </div>
+        </div>
+        <button type="submit" className={smallButton('secondary')} disabled={busy}>
+          {busy ? 'Creating...' : 'Create team key'}
+        </button>
+      </Form>
+    </div>
+  )
+}
+
+export function KeysAndLeave({ team, keys }: { team: TeamPageView; keys: TeamKeyRow[] }) {
   const [form] = useTeamForm('leave', leaveFormSchema)
   const busy = useBusy('leave')
   return (
@@ -395,13 +510,16 @@ export function KeysAndLeave({ team }: { team: TeamPageView }) {
         Keys and membership
       </h2>
       {managesTeam(team.viewerRole) ? (
-        <p className="mt-2 text-sm text-slate-600">
-          Team API keys always charge the team. Create them in{' '}
-          <Link to="/dashboard#developers" className="font-medium text-indigo-700 underline">
-            Developers on your dashboard
-          </Link>
-          .
-        </p>
+        <>
+          <p className="mt-2 text-sm text-slate-600">
+            Team API keys always charge the team, whoever runs them. How to call the API:{' '}
+            <Link to="/api" className="font-medium text-indigo-700 underline">
+              API documentation
+            </Link>
+            .
+          </p>
+          <TeamKeys keys={keys} />
+        </>
       ) : (
         <p className="mt-2 text-sm text-slate-600">Choose the team under “Working as” in the header to spend its credits on the tools.</p>
       )}
