@@ -122,6 +122,8 @@ test('invite, accept, work as the team: the run is charged to the team and shown
   await invitee.page.goto(pathOf(link))
   await expect(invitee.page.getByTestId('invite-sign-in')).toContainText(`Sign in or create an account with ${inviteeEmail}`)
   await expect(invitee.page.getByRole('main')).toContainText('invited as Member')
+  await expectAccessible(invitee.page, 'invite page (signed out)')
+  await screenshots(invitee.page, info, 'team-invite-signed-out')
   await invitee.page.getByRole('link', { name: 'Create an account' }).click()
   await expect(invitee.page).toHaveURL(/\/login\?mode=register&from=%2Fteams%2Finvites%2F/)
   await invitee.page.getByLabel('Email', { exact: true }).fill(inviteeEmail)
@@ -202,7 +204,10 @@ test('owner controls: a cap, a role, a revoked invite (410), removal and the las
   const revoked = await page.goto(pathOf(revokedLink))
   expect(revoked?.status()).toBe(410)
   await expect(page.getByTestId('invite-closed')).toHaveText(INVITE_REVOKED)
+  await expectAccessible(page, 'invite page (revoked)')
   expect((await page.goto('/teams/invites/not-a-real-token'))?.status()).toBe(404)
+  await page.goto('/teams')
+  await expectAccessible(page, 'teams list')
 
   // A member joins (signed up through the API this time).
   await page.goto(`/teams/${teamId}`)
