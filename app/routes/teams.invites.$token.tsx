@@ -114,11 +114,13 @@ export default function TeamInvitePage() {
             You are signed in as {invite.signedInAs}. {invite.wrongAddress}
           </div>
         )}
-        <p className="mt-6 text-center text-sm">
-          <Link to="/teams" className={linkClass}>
-            Your teams
-          </Link>
-        </p>
+        {invite.signedInAs !== null ? (
+          <p className="mt-6 text-center text-sm">
+            <Link to="/teams" className={linkClass}>
+              Your teams
+            </Link>
+          </p>
+        ) : null}
       </div>
     </div>
   )
