@@ -32,6 +32,7 @@ const SECTIONS = [
   ['idempotency', 'Idempotency'],
   ['rate-limits', 'Rate limits'],
   ['webhooks', 'Webhooks'],
+  ['teams', 'Teams'],
   ['reference', 'Reference'],
 ] as const
 
@@ -297,6 +298,21 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
             <Code label="Verify a signature (Node, the standardwebhooks package)">{verify}</Code>
           </Section>
 
+          <Section id="teams" title="Teams">
+            <p>
+              A team shares one credit balance between its members. Send <code>X-Team: &lt;team id&gt;</code> with a session token or your own key to run a tool, a job
+              or a batch on the team&apos;s credits; <code>X-Credits-Remaining</code> is then the team&apos;s balance. A team key (<code>POST /api/keys/</code> with{' '}
+              <code>team_id</code>, by the team&apos;s owners and admins) always works as its team. A run that would pass your monthly cap on the team answers 402 with a
+              message naming the cap, and charges nothing; <code>X-Team</code> naming a team you are not in answers 403.
+            </p>
+            <p>
+              <code>POST /api/teams/</code> <code>{'{"name"}'}</code> creates one (you are its owner); <code>GET /api/teams/&lt;id&gt;/</code> shows its balance, seats and
+              members with their spending this month; <code>POST /api/teams/&lt;id&gt;/invites/</code> <code>{'{"email", "role"}'}</code> mails a single-use link valid for 7
+              days, accepted with <code>POST /api/teams/invites/accept/</code> <code>{'{"token"}'}</code> signed in as that address; <code>PATCH</code> and{' '}
+              <code>DELETE /api/teams/&lt;id&gt;/members/&lt;user_id&gt;/</code> change a member&apos;s role and cap, or remove them.
+            </p>
+          </Section>
+
           <Section id="reference" title="Reference">
             <Table
               head={['Endpoint', 'What it does']}
@@ -308,6 +324,12 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
                 ['GET /api/webhooks/', 'Your endpoints and their recent deliveries'],
                 ['DELETE /api/webhooks/<id>/', 'Delete an endpoint → 204'],
                 ['POST /api/webhooks/deliveries/<id>/redeliver/', 'Attempt a delivery once more → 202'],
+                ['POST /api/teams/', 'Create a team {name} → 201 {id, name}'],
+                ['GET /api/teams/<id>/', 'A team’s balance, seats and members with their spending and caps'],
+                ['POST /api/teams/<id>/invites/', 'Invite {email, role} → 201, and a mailed link'],
+                ['POST /api/teams/invites/accept/', 'Accept an invite {token} → 200 {team_id}'],
+                ['PATCH /api/teams/<id>/members/<user_id>/', 'Change a member’s {role, cap}; DELETE removes them (yourself: leave)'],
+                ['GET /api/teams/<id>/activity/', 'Who ran which tool, when, for how much'],
                 ['GET /api/credits/balance/', 'Your balance'],
                 ['GET /api/credits/transactions/', 'Your ledger, newest first'],
                 ['GET /api/results/<id>', 'A stored result (the restorer’s restored_url), for 24 hours'],

@@ -33,10 +33,18 @@ import { loader as getBatch } from '../../routes/api.batches.$id'
 import { loader as getBatchDownload } from '../../routes/api.batches.$id.download'
 import { readFileSync } from 'node:fs'
 import { vi } from 'vitest'
+import { linkMailedTo } from '~/features/auth/testing.server'
+import { action as createTeam, loader as listTeams } from '../../routes/api.teams._index'
+import { loader as getTeam } from '../../routes/api.teams.$id'
+import { loader as getTeamActivity } from '../../routes/api.teams.$id.activity'
+import { action as inviteToTeam } from '../../routes/api.teams.$id.invites'
+import { action as withdrawInvite } from '../../routes/api.teams.$id.invites.$inviteId'
+import { action as teamMember } from '../../routes/api.teams.$id.members.$userId'
+import { action as acceptInvite } from '../../routes/api.teams.invites.accept'
 import { openApiDocument } from './openapi'
 
 type Handler = (args: ReturnType<typeof routeArgs>) => Promise<unknown> | unknown
-type Method = 'get' | 'post' | 'delete'
+type Method = 'get' | 'post' | 'delete' | 'patch'
 
 const doc = openApiDocument() as unknown as {
   paths: Record<string, Record<Method, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>
@@ -176,5 +184,46 @@ describe('the OpenAPI document', () => {
     }, { timeout: 60_000, interval: 200 })
     await conforms('get', '/api/batches/{id}/download/', await call(getBatchDownload as Handler, get(`/api/batches/${batch.body.id}/download/`, auth), { id: batch.body.id }))
     await conforms('get', '/api/batches/{id}/', await call(getBatch as Handler, get(`/api/batches/${batch.body.id}/`), { id: batch.body.id }))
+  })
+
+  it('matches the answers of the team endpoints', async () => {
+    const owner = await createVerifiedUser()
+    const auth = { authorization: `Token ${owner.token}` }
+    const team = await conforms('post', '/api/teams/', await call(createTeam as Handler, post('/api/teams/', { name: 'Docs team' }, auth)))
+    await conforms('post', '/api/teams/', await call(createTeam as Handler, post('/api/teams/', { name: '' }, auth)))
+    await conforms('get', '/api/teams/', await call(listTeams as Handler, get('/api/teams/', auth)))
+    await conforms('get', '/api/teams/', await call(listTeams as Handler, get('/api/teams/')))
+    const id = team.body.id
+    const memberEmail = uniqueEmail('docs')
+    const invite = await conforms('post', '/api/teams/{id}/invites/', await call(inviteToTeam as Handler, post(`/api/teams/${id}/invites/`, { email: memberEmail, role: 'member' }, auth), { id }))
+    await conforms('post', '/api/teams/{id}/invites/', await call(inviteToTeam as Handler, post(`/api/teams/${id}/invites/`, { email: 'nope' }, auth), { id }))
+    const token = (await linkMailedTo(memberEmail)).pathname.split('/').pop()!
+    const other = await createVerifiedUser()
+    await conforms('post', '/api/teams/invites/accept/', await call(acceptInvite as Handler, post('/api/teams/invites/accept/', { token }, { authorization: `Token ${other.token}` })))
+    const member = await createVerifiedUser({ email: memberEmail })
+    await conforms('post', '/api/teams/invites/accept/', await call(acceptInvite as Handler, post('/api/teams/invites/accept/', { token }, { authorization: `Token ${member.token}` })))
+    await conforms('post', '/api/teams/invites/accept/', await call(acceptInvite as Handler, post('/api/teams/invites/accept/', { token }, { authorization: `Token ${member.token}` })))
+    await conforms('post', '/api/teams/invites/accept/', await call(acceptInvite as Handler, post('/api/teams/invites/accept/', { token: 'unknown' }, { authorization: `Token ${member.token}` })))
+    await conforms('delete', '/api/teams/{id}/invites/{invite_id}/', await call(withdrawInvite as Handler, new Request(`${BASE}/api/teams/${id}/invites/${invite.body.id}/`, { method: 'DELETE', headers: auth }), { id, inviteId: invite.body.id }))
+
+    const memberPath = `/api/teams/${id}/members/${member.user.id}/`
+    const patch = (body: unknown, headers = auth) => jsonRequest(memberPath, body, { method: 'PATCH', headers: { 'x-facet-client-ip': uniqueAddress(), ...headers } })
+    await conforms('patch', '/api/teams/{id}/members/{user_id}/', await call(teamMember as Handler, patch({ cap: 25 }), { id, userId: member.user.id }))
+    await conforms('patch', '/api/teams/{id}/members/{user_id}/', await call(teamMember as Handler, patch({}), { id, userId: member.user.id }))
+    await conforms('patch', '/api/teams/{id}/members/{user_id}/', await call(teamMember as Handler, patch({ cap: 1 }, { authorization: `Token ${member.token}` }), { id, userId: member.user.id }))
+    await conforms('get', '/api/teams/{id}/', await call(getTeam as Handler, get(`/api/teams/${id}/`, auth), { id }))
+    await conforms('get', '/api/teams/{id}/', await call(getTeam as Handler, get(`/api/teams/${id}/`, { authorization: `Token ${member.token}` }), { id }))
+    await conforms('get', '/api/teams/{id}/', await call(getTeam as Handler, get(`/api/teams/${id}/`, { authorization: `Token ${other.token}` }), { id }))
+    await conforms('get', '/api/teams/{id}/activity/', await call(getTeamActivity as Handler, get(`/api/teams/${id}/activity/`, auth), { id }))
+    await conforms('get', '/api/teams/{id}/activity/', await call(getTeamActivity as Handler, get(`/api/teams/${id}/activity/?limit=0`, auth), { id }))
+    const teamKey = await conforms('post', '/api/keys/', await call(createKey as Handler, post('/api/keys/', { name: 'team', environment: 'live', team_id: id }, auth)))
+    await conforms('post', '/api/keys/', await call(createKey as Handler, post('/api/keys/', { name: 'team', environment: 'live', team_id: id }, { authorization: `Token ${member.token}` })))
+    await conforms('get', '/api/teams/{id}/', await call(getTeam as Handler, get(`/api/teams/${id}/`, { authorization: `Bearer ${teamKey.body.key}` }), { id }))
+    await conforms('get', '/api/credits/balance/', await call(balance as Handler, get('/api/credits/balance/', { ...auth, 'x-team': id })))
+    await conforms('get', '/api/credits/balance/', await call(balance as Handler, get('/api/credits/balance/', { authorization: `Token ${other.token}`, 'x-team': id })))
+    const remove = (userId: string) => new Request(`${BASE}/api/teams/${id}/members/${userId}/`, { method: 'DELETE', headers: { 'x-facet-client-ip': uniqueAddress(), ...auth } })
+    await conforms('delete', '/api/teams/{id}/members/{user_id}/', await call(teamMember as Handler, remove(owner.user.id), { id, userId: owner.user.id }))
+    await conforms('delete', '/api/teams/{id}/members/{user_id}/', await call(teamMember as Handler, remove(member.user.id), { id, userId: member.user.id }))
+    await conforms('delete', '/api/teams/{id}/members/{user_id}/', await call(teamMember as Handler, remove(member.user.id), { id, userId: member.user.id }))
   })
 })

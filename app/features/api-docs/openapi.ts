@@ -6,6 +6,7 @@ import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER } from '~/features/api-keys/
 import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '~/features/webhooks/schemas'
 import { TOOL_APIS } from './tool-fields'
 import { MAX_BATCH_FILES } from '~/features/batches/limits'
+import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/roles'
 
 type Schema = Record<string, unknown>
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
@@ -20,6 +21,16 @@ const jsonBody = (schema: Schema) => ({ required: true, content: { 'application/
 const idParam = (description: string) => ({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description })
 const nullable = (type: string, extra: Schema = {}) => ({ type: [type, 'null'], ...extra })
 const dateTime = { type: 'string', format: 'date-time' }
+
+/** Work as a team: its account pays (and X-Credits-Remaining is its balance). */
+const X_TEAM = {
+  name: 'X-Team',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', format: 'uuid' },
+  description: 'Work as this team (you must be a member): the team’s credits pay. A team key always works as its team.',
+}
+const teamRefused = () => error('X-Team names a team you are not a member of (or another team than the key’s).')
 
 const SIGNED_IN = [{ bearerKey: [] }, { sessionToken: [] }, { sessionCookie: [] }]
 const ANYONE = [{}, ...SIGNED_IN]
@@ -112,6 +123,67 @@ const schemas: Record<string, Schema> = {
       environment: { enum: [...API_KEY_ENVIRONMENTS] },
       prefix: { type: 'string' },
       key: { type: 'string', pattern: '^fs_(live|test)_[0-9A-Za-z]{36}$', description: 'The key itself: shown only in this answer.' },
+      team_id: { type: 'string', format: 'uuid', description: 'A team key: it always charges this team.' },
+    },
+  },
+  TeamSummary: {
+    type: 'object',
+    required: ['id', 'name', 'role'],
+    additionalProperties: false,
+    properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, role: { enum: [...TEAM_ROLES] } },
+  },
+  NewTeam: {
+    type: 'object',
+    required: ['id', 'name'],
+    additionalProperties: false,
+    properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } },
+  },
+  TeamMember: {
+    type: 'object',
+    required: ['user_id', 'email', 'name', 'role', 'spent_this_month', 'cap'],
+    additionalProperties: false,
+    properties: {
+      user_id: { type: 'string', format: 'uuid' },
+      email: { type: 'string' },
+      name: nullable('string'),
+      role: { enum: [...TEAM_ROLES] },
+      spent_this_month: { type: 'integer', description: 'Credits spent of the team’s balance this calendar month (UTC), net of refunds.' },
+      cap: { type: ['integer', 'null'], minimum: 0, description: 'The monthly cap in credits; null: none.' },
+    },
+  },
+  TeamInvite: {
+    type: 'object',
+    required: ['id', 'email', 'role', 'expires_at'],
+    additionalProperties: false,
+    properties: { id: { type: 'string', format: 'uuid' }, email: { type: 'string' }, role: { enum: [...TEAM_ROLES] }, expires_at: dateTime },
+  },
+  Team: {
+    type: 'object',
+    required: ['id', 'name', 'balance', 'seats', 'role', 'spent_this_month', 'members', 'invites', 'keys'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      name: { type: 'string' },
+      balance: { type: 'integer', minimum: 0 },
+      seats: { type: 'object', required: ['used', 'limit'], additionalProperties: false, properties: { used: { type: 'integer' }, limit: { type: 'integer' } }, description: 'Members plus pending invites, and the limit an operator sets.' },
+      role: { enum: [...TEAM_ROLES], description: 'Your role.' },
+      spent_this_month: { type: 'integer', description: 'The whole team’s (owners and admins) or your own (members).' },
+      members: { type: 'array', items: ref('TeamMember'), description: 'Every member for owners and admins; only yourself for members.' },
+      invites: { type: 'array', items: ref('TeamInvite'), description: 'Pending invites (owners and admins).' },
+      keys: { type: 'array', items: ref('ApiKey'), description: 'The team’s API keys (owners and admins).' },
+    },
+  },
+  TeamActivity: {
+    type: 'object',
+    required: ['id', 'at', 'email', 'tool', 'credits', 'description'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string' },
+      at: dateTime,
+      email: { type: 'string', description: 'The member; empty for an operator’s grant.' },
+      tool: nullable('string'),
+      credits: { type: 'integer', description: 'Signed: a run’s charge is negative, a refund or grant positive.' },
+      description: nullable('string'),
     },
   },
   WebhookDelivery: {
@@ -226,7 +298,7 @@ function toolPath(api: (typeof TOOL_APIS)[number]) {
       summary: api.tool.name,
       description: `${api.tool.description} ${api.answer} Costs ${api.tool.defaultCost} ${api.tool.defaultCost === 1 ? 'credit' : 'credits'} by default (see /pricing).`,
       security: api.tool.signInRequired ? SIGNED_IN : ANYONE,
-      parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Retry safely: a delivered run is answered again without a second charge.' }],
+      parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Retry safely: a delivered run is answered again without a second charge.' }, X_TEAM],
       requestBody: {
         required: true,
         content: { 'multipart/form-data': { schema: { type: 'object', required: api.fields.filter((f) => f.required).map((f) => f.name), properties } } },
@@ -244,7 +316,8 @@ function toolPath(api: (typeof TOOL_APIS)[number]) {
         },
         '400': error('The file or an option is not valid.'),
         '401': error('A key or token that is not valid, or the tool needs a signed-in caller.'),
-        '402': error('Not enough credits.'),
+        '402': error('Not enough credits, or the run would pass your monthly cap on the team (the message names it).'),
+        '403': teamRefused(),
         '409': error('The Idempotency-Key names a run that failed or is still running.'),
         '413': error(`The file is larger than ${api.tool.maxMegabytes} MB.`),
         '415': error(`The file is not ${api.tool.acceptedLabel}.`),
@@ -288,7 +361,7 @@ export function openApiDocument() {
     '/api/auth/password-reset/confirm/': {
       post: { tags: ['Accounts'], summary: 'Set a new password with the mailed token', requestBody: jsonBody({ type: 'object', required: ['token', 'password'], properties: { token: { type: 'string' }, password: { type: 'string' } } }), responses: { '200': json({ type: 'object', properties: { detail: { type: 'string' } } }, 'The password was changed.'), '400': error('The token or the password is not valid.'), '429': error('Too many attempts.') } },
     },
-    '/api/credits/balance/': { get: { tags: ['Credits'], summary: 'The caller’s balance (a visitor gets a cookie and an account here)', security: ANYONE, responses: { '200': json(ref('Credits'), 'The balance.'), '401': auth401, '429': error('Too many new visitors from this network.') } } },
+    '/api/credits/balance/': { get: { tags: ['Credits'], summary: 'The caller’s balance (a visitor gets a cookie and an account here)', security: ANYONE, parameters: [X_TEAM], responses: { '200': json(ref('Credits'), 'The balance (the team’s with X-Team).'), '401': auth401, '403': teamRefused(), '429': error('Too many new visitors from this network.') } } },
     '/api/credits/packages/': { get: { tags: ['Credits'], summary: 'Credit packages', responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('Package') } } }, 'The packages.') } } },
     '/api/credits/transactions/': {
       get: {
@@ -315,14 +388,14 @@ export function openApiDocument() {
       post: {
         tags: ['API keys'],
         summary: 'Create an API key: the key is in this answer only',
-        description: 'Needs a session (cookie or Token): an API key cannot create keys.',
+        description: 'Needs a session (cookie or Token): an API key cannot create keys. With `team_id`, a team key (owners and admins of the team): it always charges the team, and is listed on GET /api/teams/{id}/.',
         security: [{ sessionToken: [] }, { sessionCookie: [] }],
-        requestBody: jsonBody({ type: 'object', required: ['name', 'environment'], properties: { name: { type: 'string', minLength: 1, maxLength: API_KEY_NAME_MAX }, environment: { enum: [...API_KEY_ENVIRONMENTS] } } }),
-        responses: { '201': json(ref('NewApiKey'), 'Created.'), '400': error('Invalid name or environment.'), '401': auth401, '403': error('Called with an API key.'), '409': error('Too many active keys.') },
+        requestBody: jsonBody({ type: 'object', required: ['name', 'environment'], properties: { name: { type: 'string', minLength: 1, maxLength: API_KEY_NAME_MAX }, environment: { enum: [...API_KEY_ENVIRONMENTS] }, team_id: { type: 'string', format: 'uuid' } } }),
+        responses: { '201': json(ref('NewApiKey'), 'Created.'), '400': error('Invalid name, environment or team_id.'), '401': auth401, '403': error('Called with an API key, or you are a member (not an owner or admin) of the team.'), '404': error('No such team, or you are not in it.'), '409': error('Too many active keys.') },
       },
     },
     '/api/keys/{id}/': {
-      delete: { tags: ['API keys'], summary: 'Revoke an API key (it stops working at once)', security: [{ sessionToken: [] }, { sessionCookie: [] }], parameters: [idParam('The key id.')], responses: { '204': noContent('Revoked.'), '401': auth401, '403': error('Called with an API key.'), '404': error('Unknown, revoked already, or another user’s key.') } },
+      delete: { tags: ['API keys'], summary: 'Revoke an API key (it stops working at once); owners and admins revoke their team’s keys', security: [{ sessionToken: [] }, { sessionCookie: [] }], parameters: [idParam('The key id.')], responses: { '204': noContent('Revoked.'), '401': auth401, '403': error('Called with an API key.'), '404': error('Unknown, revoked already, or another user’s key.') } },
     },
     '/api/webhooks/': {
       get: { tags: ['Webhooks'], summary: 'Your webhook endpoints and their recent deliveries', security: SIGNED_IN, responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('WebhookEndpoint') } } }, 'The endpoints, newest first.', rateHeaders), '401': auth401 } },
@@ -352,14 +425,15 @@ export function openApiDocument() {
         summary: 'Run a tool as a job: answered at once, followed at its url',
         description: 'multipart/form-data: `tool` and that tool’s own fields (as on its endpoint). A repeated Idempotency-Key answers 200 with the job it named.',
         security: ANYONE,
-        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 } }],
+        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 } }, X_TEAM],
         requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['tool'], properties: { tool: { enum: TOOL_APIS.map((a) => a.tool.slug) } } } } } },
         responses: {
           '200': json(ref('Accepted'), 'The job this Idempotency-Key named.'),
           '202': json(ref('Accepted'), 'Accepted (Location: the job).', { [CREDITS_CHARGED_HEADER]: { schema: { type: 'integer' } }, 'X-Credits-Remaining': { schema: { type: 'integer' } } }),
           '400': error('No or unknown tool, or the tool’s input is not valid.'),
           '401': auth401,
-          '402': error('Not enough credits.'),
+          '402': error('Not enough credits, or the run would pass your monthly cap on the team.'),
+          '403': teamRefused(),
           '409': error('The Idempotency-Key names a run that failed or is still running.'),
           '413': error('The file is too large.'),
           '415': error('The file is not of a type the tool takes.'),
@@ -370,7 +444,7 @@ export function openApiDocument() {
       },
     },
     '/api/jobs/{id}/': {
-      get: { tags: ['Jobs'], summary: 'A job’s status and progress (its owner only)', security: ANYONE, parameters: [idParam('The job id.')], responses: { '200': json(ref('Job'), 'The job.'), '404': error('Unknown, or another account’s job.') } },
+      get: { tags: ['Jobs'], summary: 'A job’s status and progress (its owner only)', security: ANYONE, parameters: [X_TEAM, idParam('The job id.')], responses: { '200': json(ref('Job'), 'The job.'), '404': error('Unknown, or another account’s job.') } },
     },
     '/api/jobs/{id}/answer/': {
       get: {
@@ -392,12 +466,14 @@ export function openApiDocument() {
         summary: `Run up to ${MAX_BATCH_FILES} files through one tool`,
         description: `multipart/form-data: \`tool\`, that tool’s options, and the files as repeated file fields (\`image\`, or \`svg\` for the SVG converter), or one zip of them (folders and hidden files are skipped). Each file is a job, charged when it runs and refunded if it fails; a batch the balance cannot pay in full is refused (402) with how many files it covers. The whole upload is limited by the BATCH_MAX_MEGABYTES setting.`,
         security: ANYONE,
+        parameters: [X_TEAM],
         requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['tool'], properties: { tool: { enum: TOOL_APIS.map((a) => a.tool.slug) }, image: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } } } } } },
         responses: {
           '202': json(ref('BatchAccepted'), 'Accepted (Location: the batch). Nothing is charged yet.', { [CREDITS_CHARGED_HEADER]: { schema: { const: '0' } }, 'X-Credits-Remaining': { schema: { type: 'integer' } } }),
           '400': error('No or unknown tool, no files, too many files, a bad option or an unreadable zip.'),
           '401': auth401,
           '402': error('The balance does not cover every file: the message says how many it covers.'),
+          '403': teamRefused(),
           '413': error('A file, the zip’s contents or the whole upload is too large.'),
           '429': error('Too many requests; see Retry-After.'),
           '503': error('The tool’s model is not installed.'),
@@ -405,7 +481,7 @@ export function openApiDocument() {
       },
     },
     '/api/batches/{id}/': {
-      get: { tags: ['Batches'], summary: 'A batch and each file’s status (its owner only)', security: ANYONE, parameters: [idParam('The batch id.')], responses: { '200': json(ref('Batch'), 'The batch.'), '404': error('Unknown, or another account’s batch.') } },
+      get: { tags: ['Batches'], summary: 'A batch and each file’s status (its owner only)', security: ANYONE, parameters: [X_TEAM, idParam('The batch id.')], responses: { '200': json(ref('Batch'), 'The batch.'), '404': error('Unknown, or another account’s batch.') } },
     },
     '/api/batches/{id}/download/': {
       get: {
@@ -414,6 +490,102 @@ export function openApiDocument() {
         security: ANYONE,
         parameters: [idParam('The batch id.')],
         responses: { '200': { description: 'The zip.', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } }, '404': error('Unknown, or another account’s batch.'), '409': error('The batch has not ended yet.') },
+      },
+    },
+    '/api/teams/': {
+      get: { tags: ['Teams'], summary: 'Your teams and your role in each', security: SIGNED_IN, responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('TeamSummary') } } }, 'The teams.'), '401': auth401, '403': error('Called with a team key.') } },
+      post: {
+        tags: ['Teams'],
+        summary: 'Create a team: you are its owner; it starts with 0 credits (an operator grants them)',
+        security: SIGNED_IN,
+        requestBody: jsonBody({ type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: TEAM_NAME_MAX } } }),
+        responses: { '201': json(ref('NewTeam'), 'Created.'), '400': error('Invalid name.'), '401': auth401, '403': error('Called with a team key.') },
+      },
+    },
+    '/api/teams/{id}/': {
+      get: {
+        tags: ['Teams'],
+        summary: 'A team: balance, seats, members with their spending this month and caps (members see only themselves)',
+        security: SIGNED_IN,
+        parameters: [idParam('The team id.')],
+        responses: { '200': json(ref('Team'), 'The team.'), '401': auth401, '403': error('Called with a team key.'), '404': error('No such team, or you are not in it.') },
+      },
+    },
+    '/api/teams/{id}/activity/': {
+      get: {
+        tags: ['Teams'],
+        summary: 'The team’s ledger, newest first: who ran which tool, when, for how much (members: their own runs)',
+        security: SIGNED_IN,
+        parameters: [idParam('The team id.'), { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }],
+        responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('TeamActivity') } } }, 'The activity.'), '400': error('limit is out of range.'), '401': auth401, '403': error('Called with a team key.'), '404': error('No such team, or you are not in it.') },
+      },
+    },
+    '/api/teams/{id}/invites/': {
+      post: {
+        tags: ['Teams'],
+        summary: 'Invite an address: a single-use link, valid 7 days, is mailed to it (owners and admins; only owners invite owners)',
+        security: SIGNED_IN,
+        parameters: [idParam('The team id.')],
+        requestBody: jsonBody({ type: 'object', required: ['email'], properties: { email: { type: 'string', format: 'email' }, role: { enum: [...TEAM_ROLES], default: 'member' } } }),
+        responses: {
+          '201': json(ref('TeamInvite'), 'Invited; the mail is sent.'),
+          '400': error('Invalid email or role.'),
+          '401': auth401,
+          '403': error('You are a member (not an owner or admin), an admin inviting an owner, or calling with a team key.'),
+          '404': error('No such team, or you are not in it.'),
+          '409': error('Every seat is taken (members and pending invites), or the address is a member already.'),
+          '429': error('Too many invites; try again later.'),
+        },
+      },
+    },
+    '/api/teams/{id}/invites/{invite_id}/': {
+      delete: {
+        tags: ['Teams'],
+        summary: 'Withdraw a pending invite (its link stops working, its seat is free)',
+        security: SIGNED_IN,
+        parameters: [idParam('The team id.'), { name: 'invite_id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '204': noContent('Withdrawn.'), '401': auth401, '403': error('Not an owner or admin.'), '404': error('No such team or invite.'), '410': error('The invite was used already.') },
+      },
+    },
+    '/api/teams/invites/accept/': {
+      post: {
+        tags: ['Teams'],
+        summary: 'Accept an invite, signed in as the invited address (without an account: sign up first)',
+        security: SIGNED_IN,
+        requestBody: jsonBody({ type: 'object', required: ['token'], properties: { token: { type: 'string', description: 'The last part of the mailed link.' } } }),
+        responses: {
+          '200': json({ type: 'object', required: ['team_id'], additionalProperties: false, properties: { team_id: { type: 'string', format: 'uuid' } } }, 'You are a member.'),
+          '400': error('No token.'),
+          '401': auth401,
+          '403': error('Signed in as another address than the invited one.'),
+          '404': error('The token names no invite.'),
+          '409': error('The team has no seat left.'),
+          '410': error('The invite expired, was used or was withdrawn.'),
+        },
+      },
+    },
+    '/api/teams/{id}/members/{user_id}/': {
+      patch: {
+        tags: ['Teams'],
+        summary: 'Change a member’s role and/or monthly cap (owners and admins; only owners make or change owners)',
+        security: SIGNED_IN,
+        parameters: [idParam('The team id.'), { name: 'user_id', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: jsonBody({ type: 'object', properties: { role: { enum: [...TEAM_ROLES] }, cap: { type: ['integer', 'null'], minimum: 0, maximum: MAX_MONTHLY_CAP, description: 'Credits per calendar month (UTC); null: no cap.' } } }),
+        responses: {
+          '200': json(ref('TeamMember'), 'The member, changed.'),
+          '400': error('Neither role nor cap, or an invalid one.'),
+          '401': auth401,
+          '403': error('Not allowed for your role.'),
+          '404': error('No such team or member.'),
+          '409': error('The team’s last owner cannot be demoted.'),
+        },
+      },
+      delete: {
+        tags: ['Teams'],
+        summary: 'Remove a member (yourself: leave). They lose the team’s balance, jobs, results and the team keys they made at once; their running jobs finish on the team',
+        security: SIGNED_IN,
+        parameters: [idParam('The team id.'), { name: 'user_id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '204': noContent('Removed.'), '401': auth401, '403': error('Not allowed for your role.'), '404': error('No such team or member.'), '409': error('The team’s last owner cannot leave or be removed.') },
       },
     },
     '/api/openapi.json': { get: { tags: ['Site'], summary: 'This document', responses: { '200': json({ type: 'object', required: ['openapi', 'paths'] }, 'The OpenAPI 3.1 document.') } } },
@@ -440,7 +612,7 @@ export function openApiDocument() {
         'Every tool over HTTP. Authenticate with an API key (`Authorization: Bearer fs_live_…` or `fs_test_…`) or a session token from /api/auth/login/ (`Authorization: Token …`). Answers to a key carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; a 429 carries Retry-After.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Tools' }, { name: 'Jobs' }, { name: 'Batches' }, { name: 'API keys' }, { name: 'Webhooks' }, { name: 'Credits' }, { name: 'Accounts' }, { name: 'Site' }],
+    tags: [{ name: 'Tools' }, { name: 'Jobs' }, { name: 'Batches' }, { name: 'Teams' }, { name: 'API keys' }, { name: 'Webhooks' }, { name: 'Credits' }, { name: 'Accounts' }, { name: 'Site' }],
     paths,
     webhooks,
     components: {

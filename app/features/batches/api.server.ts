@@ -5,8 +5,8 @@
 import path from 'node:path'
 import { config } from '~/config.server'
 import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
-import { resolveCaller, type Caller } from '~/features/credits/caller.server'
-import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
+import { callerRateKey, resolveCaller, type Caller } from '~/features/credits/caller.server'
+import { consumeRateLimit } from '~/features/security/rate-limit.server'
 import { MEGABYTE, TOOLS, type ToolSlug } from '~/features/tools/catalog'
 import { ToolError, tooLarge } from '~/features/tools/errors.server'
 import { ALL_OPTION_FIELDS, TOOL_MESSAGE } from '~/features/tools/jobs/api.server'
@@ -59,7 +59,7 @@ export async function acceptBatch(request: Request): Promise<BatchSubmission> {
     if (resolved.kind === 'rate-limited') throw new ToolError(429, 'Too many new visitors from this address. Please wait a moment.', { headers: { 'Retry-After': String(resolved.retryAfterSeconds) } })
     if (resolved.kind !== 'caller') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
     const caller = resolved.caller
-    const limited = await consumeRateLimit(TOOL_RUN_RATE, caller.accountId ?? clientAddress(request))
+    const limited = await consumeRateLimit(TOOL_RUN_RATE, callerRateKey(caller))
     if (!limited.ok) throw new ToolError(429, 'Too many runs in a short time. Please wait a moment.', { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
 
     const limits = anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], MAX_BATCH_FILES, config().BATCH_MAX_MEGABYTES * MEGABYTE)

@@ -42,6 +42,11 @@ export type CallerResolution =
   /** `X-Team` names a team the caller may not work as: answer `status` with `message`. */
   | { kind: 'team-refused'; status: 401 | 403; message: string }
 
+/** The run rate limit's key: the paying account, and on a team each member's own share of it. */
+export function callerRateKey(caller: Caller): string {
+  return caller.teamId ? `${caller.accountId}:${caller.userId}` : caller.accountId
+}
+
 export const TEAM_HEADER = 'x-team'
 export const TEAM_SIGN_IN_MESSAGE = 'Sign in (a session token or an API key) to work as a team with X-Team.'
 export const NOT_TEAM_MEMBER_MESSAGE = 'You are not a member of the team named in X-Team.'

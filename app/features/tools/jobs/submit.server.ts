@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { config } from '~/config.server'
 import { executeTx, getDb } from '~/db/db.server'
-import { resolveCaller, type Caller } from '~/features/credits/caller.server'
+import { callerRateKey, resolveCaller, type Caller } from '~/features/credits/caller.server'
 import { toolCost } from '~/features/credits/costs.server'
 import { getBalance } from '~/features/credits/ledger.server'
 import { chargeRun } from '~/features/teams/charge.server'
@@ -148,7 +148,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     if (known.kind === 'caller') caller = known.caller
     if (definition.signInRequired && caller?.source !== 'user') throw new ToolError(401, SVG_SIGN_IN_MESSAGE)
 
-    const limited = await consumeRateLimit(TOOL_RUN_RATE, caller?.accountId ?? clientAddress(request))
+    const limited = await consumeRateLimit(TOOL_RUN_RATE, caller ? callerRateKey(caller) : clientAddress(request))
     if (!limited.ok) {
       throw new ToolError(429, 'Too many runs in a short time. Please wait a moment.', {
         headers: { 'Retry-After': String(limited.retryAfterSeconds) },
