@@ -10,7 +10,7 @@ import { once } from 'node:events'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { type Browser, type Page, type TestInfo } from '@playwright/test'
-import { INVITE_REVOKED, INVITE_USED, LAST_OWNER } from '../../app/features/teams/messages'
+import { capMessage, INVITE_REVOKED, INVITE_USED, LAST_OWNER } from '../../app/features/teams/messages'
 import { expect, test } from './support/test'
 import { fixture, isNoJs, PORT, screenshots, signInNewUser, waitForVerificationToken } from './support/tools'
 import { expectAccessible } from './support/workspace'
@@ -170,6 +170,21 @@ test('invite, accept, work as the team: the run is charged to the team and shown
   await expect(invitee.page.getByTestId('mobile-credits-button')).toHaveText('19 credits')
   await invitee.page.screenshot({ path: `test-results/screenshots/team-switch-menu-${info.project.name}-360.png` })
   await invitee.page.setViewportSize({ width: 1280, height: 720 })
+
+  // The owner caps the member at the 1 credit already spent: the next run is refused, naming the
+  // cap, and charges nothing.
+  await page.goto(`/teams/${teamId}`)
+  const capped = page.getByTestId('team-member').filter({ hasText: inviteeEmail })
+  await capped.getByLabel(`Monthly cap for ${inviteeEmail}`).fill('1')
+  await capped.getByRole('button', { name: 'Save cap' }).click()
+  await expect(page.getByTestId('team-notice')).toContainText('The monthly cap was saved.')
+  await invitee.page.goto('/tools/background-remover')
+  await invitee.page.getByTestId('file-input').setInputFiles(fixture('photos/product-router-alpha-groundtruth.png'))
+  await invitee.page.getByTestId('process-button').click()
+  await expect(invitee.page.getByTestId('error-box')).toContainText(capMessage(1, teamName, 1))
+  await invitee.page.reload()
+  await expect(invitee.page.getByTestId('credits-button')).toHaveText('19 credits')
+
   // Back to the own balance (the welcome bonus is untouched).
   await workAs(invitee.page, info, 'Your balance', '50 credits')
 
