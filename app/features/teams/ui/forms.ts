@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { KEY_REVOKED } from '~/features/api-keys/messages'
 import { createApiKeySchema } from '~/features/api-keys/schemas'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES, type TeamRole } from '../roles'
+import { createTeamSchema, inviteSchema } from '../schemas'
 
 export { TEAM_NAME_MAX, TEAM_ROLES }
 export type TeamRoleOption = TeamRole
@@ -12,18 +13,9 @@ export const ROLE_LABELS: Record<TeamRoleOption, string> = { owner: 'Owner', adm
 
 const role = z.enum(TEAM_ROLES, { error: 'Choose a role: owner, admin or member.' })
 
-export const createTeamFormSchema = z.object({
-  name: z
-    .string({ error: 'Give the team a name.' })
-    .trim()
-    .min(1, 'Give the team a name.')
-    .max(TEAM_NAME_MAX, `A team name has at most ${TEAM_NAME_MAX} characters.`),
-})
-
-export const inviteFormSchema = z.object({
-  email: z.string({ error: 'Enter the email address to invite.' }).trim().toLowerCase().pipe(z.email('Enter a valid email address.')),
-  role,
-})
+// The create and invite forms take what the API takes (one schema each, in ../schemas).
+export const createTeamFormSchema = createTeamSchema
+export const inviteFormSchema = inviteSchema
 
 export const roleFormSchema = z.object({ member: z.string().min(1), role })
 
