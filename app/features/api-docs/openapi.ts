@@ -499,7 +499,7 @@ export function openApiDocument() {
         summary: 'Create a team: you are its owner; it starts with 0 credits (an operator grants them)',
         security: SIGNED_IN,
         requestBody: jsonBody({ type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: TEAM_NAME_MAX } } }),
-        responses: { '201': json(ref('NewTeam'), 'Created.'), '400': error('Invalid name.'), '401': auth401, '403': error('Called with a team key.') },
+        responses: { '201': json(ref('NewTeam'), 'Created.'), '400': error('Invalid name.'), '401': auth401, '403': error('Called with a team key.'), '409': error('You own too many teams already.') },
       },
     },
     '/api/teams/{id}/': {

@@ -1,4 +1,6 @@
 // The teams' refusals in words, one place each (the API, the screens and the tests share them).
+import { MAX_OWNED_TEAMS } from './roles'
+
 export const TEAM_NOT_FOUND = 'No such team.'
 export const MEMBER_NOT_FOUND = 'No such member in this team.'
 export const INVITE_NOT_FOUND = 'This invite link is not valid.'
@@ -10,6 +12,7 @@ export const OWNERS_ONLY = 'Only an owner can make or change owners.'
 export const LAST_OWNER = 'A team needs an owner: make another member an owner first.'
 export const ALREADY_MEMBER = 'This person is already a member of the team.'
 export const NOT_A_MEMBER_ANY_MORE = 'You are not a member of this team.'
+export const TOO_MANY_TEAMS = `You own ${MAX_OWNED_TEAMS} teams already: hand one over or leave one before creating another.`
 export const NAME_REQUIRED = 'Give the team a name (1 to 60 characters).'
 
 export function seatsFull(limit: number): string {

@@ -7,6 +7,8 @@ export const TEAM_ROLES = ['owner', 'admin', 'member'] as const satisfies readon
 export const TEAM_NAME_MAX = 60
 /** An invite link works for this long, once. */
 export const INVITE_TTL_DAYS = 7
+/** Teams one user may own at once: enough for any agency, bounded against scripted sign-ups. */
+export const MAX_OWNED_TEAMS = 20
 /** The largest monthly cap an owner can set (a bound for the column, not a business rule). */
 export const MAX_MONTHLY_CAP = 1_000_000
 

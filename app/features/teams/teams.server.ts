@@ -25,9 +25,10 @@ import {
   OWNERS_ONLY,
   seatsFull,
   TEAM_NOT_FOUND,
+  TOO_MANY_TEAMS,
   wrongAddress,
 } from './messages'
-import { INVITE_TTL_DAYS, managesTeam, MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES, type TeamRole } from './roles'
+import { INVITE_TTL_DAYS, managesTeam, MAX_MONTHLY_CAP, MAX_OWNED_TEAMS, TEAM_NAME_MAX, TEAM_ROLES, type TeamRole } from './roles'
 
 export type { TeamRole }
 export { TEAM_ROLES }
@@ -184,6 +185,13 @@ export function checkTeamName(name: string): string {
 export async function createTeam(userId: string, name: string, dbOrTx: DbOrTx = getDb()): Promise<{ id: string; name: string }> {
   const teamName = checkTeamName(name)
   return executeTx(dbOrTx, async (trx) => {
+    const owned = await trx
+      .selectFrom('team_members')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('user_id', '=', userId)
+      .where('role', '=', 'owner')
+      .executeTakeFirstOrThrow()
+    if (owned.n >= MAX_OWNED_TEAMS) throw new TeamError(409, TOO_MANY_TEAMS)
     const team = await trx
       .insertInto('teams')
       .values({ name: teamName, seat_limit: config().TEAM_SEAT_LIMIT, created_by: userId })
