@@ -15,7 +15,7 @@ const itemClass = `block rounded-lg px-3 py-2.5 text-base font-medium text-slate
 export function MobileMenu({ viewer }: { viewer: Viewer }) {
   const ref = useClosingDetails()
   return (
-    <details ref={ref} className="group md:hidden" data-testid="mobile-menu">
+    <details ref={ref} className="group lg:hidden" data-testid="mobile-menu">
       <summary
         className={`flex cursor-pointer list-none items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm font-medium text-slate-800 ${focusRing} [&::-webkit-details-marker]:hidden`}
       >
