@@ -25,7 +25,7 @@ export function wrongAddress(inviteEmail: string): string {
 
 /** The 402 of a run that would pass the member's monthly cap (nothing is charged). */
 export function capMessage(cap: number, teamName: string, used: number): string {
-  return `This run would pass your monthly cap of ${cap} credits on team ${teamName} (${used} used this month).`
+  return `This run would pass your monthly cap of ${cap} ${cap === 1 ? 'credit' : 'credits'} on team ${teamName} (${used} used this month).`
 }
 
 export function teamBalanceShort(cost: number, teamName: string, balance: number): string {
