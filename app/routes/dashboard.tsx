@@ -56,6 +56,9 @@ export default function DashboardPage() {
           </h1>
         </div>
         <div className="flex flex-wrap gap-2">
+          <Link to="/teams" className={buttonClass('secondary')}>
+            Teams
+          </Link>
           <Link to="/credits" className={buttonClass('secondary')}>
             Manage credits
           </Link>

@@ -6,6 +6,7 @@ import { BrandLink } from './brand'
 import { useClosingDetails } from './disclosure'
 import { CreditsButton, LogoutForm } from './account-controls'
 import { MobileMenu } from './mobile-menu'
+import { WorkingAsMenu } from './working-as'
 import { BATCH_LINK, dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
 
 export const SOLID_AFTER_PX = 12
@@ -70,7 +71,7 @@ export function SiteHeader({ viewer }: { viewer: Viewer }) {
     >
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:px-6">
         <BrandLink />
-        <nav aria-label="Main" className="ml-6 hidden items-center gap-1 md:flex">
+        <nav aria-label="Main" className="ml-6 hidden items-center gap-1 lg:flex">
           <NavLink to="/" end className={navLinkClass}>
             Home
           </NavLink>
@@ -83,9 +84,10 @@ export function SiteHeader({ viewer }: { viewer: Viewer }) {
         </nav>
         <div className="ml-auto flex items-center gap-2">
           <CreditsButton credits={viewer.credits} />
-          <div className="hidden items-center gap-2 md:flex">
+          <div className="hidden items-center gap-2 lg:flex">
             {viewer.user ? (
               <>
+                <WorkingAsMenu viewer={viewer} />
                 <Link
                   to="/dashboard"
                   data-testid="dashboard-button"

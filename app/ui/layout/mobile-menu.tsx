@@ -5,6 +5,7 @@ import type { Viewer } from '~/features/viewer'
 import { useClosingDetails } from './disclosure'
 import { CreditsButton, LogoutForm } from './account-controls'
 import { dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
+import { WorkingAsForm } from './working-as'
 
 export const MOBILE_MENU_MAX_HEIGHT_PX = 640
 
@@ -14,7 +15,7 @@ const itemClass = `block rounded-lg px-3 py-2.5 text-base font-medium text-slate
 export function MobileMenu({ viewer }: { viewer: Viewer }) {
   const ref = useClosingDetails()
   return (
-    <details ref={ref} className="group md:hidden" data-testid="mobile-menu">
+    <details ref={ref} className="group lg:hidden" data-testid="mobile-menu">
       <summary
         className={`flex cursor-pointer list-none items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm font-medium text-slate-800 ${focusRing} [&::-webkit-details-marker]:hidden`}
       >
@@ -43,6 +44,9 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
                 >
                   {dashboardLabel(viewer.user)}
                 </Link>
+                <Link to="/teams" className={`rounded-full border border-slate-200 px-4 py-1.5 text-sm font-medium text-slate-800 ${focusRing}`}>
+                  Teams
+                </Link>
                 <LogoutForm
                   label="Sign out"
                   className={`rounded-full border border-slate-200 px-4 py-1.5 text-sm font-medium text-slate-800 ${focusRing}`}
@@ -57,6 +61,11 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
               </Link>
             )}
           </div>
+          {viewer.user && viewer.teams.length > 0 ? (
+            <div className="border-b border-slate-100 px-3 py-3">
+              <WorkingAsForm viewer={viewer} idPrefix="mobile" selectClass="flex-1" stacked />
+            </div>
+          ) : null}
           <ul className="mt-2 grid grid-cols-2 gap-1">
             {PRIMARY_LINKS.map((link) => (
               <li key={link.to}>

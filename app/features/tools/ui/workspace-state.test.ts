@@ -66,6 +66,9 @@ describe('workspace phase', () => {
     expect(workspacePhase({ ...idle, status: 'error' })).toBe('failed')
     expect(workspacePhase({ ...idle, balance: null, pageResult: { ok: false, status: 402, error: 'Not enough credits', remaining: 0 } })).toBe('no-credits')
     expect(workspacePhase({ ...idle, pageResult: { ok: false, status: 500, error: 'x', remaining: 5 } })).toBe('failed')
+    // A cap refusal (402 with a balance that covers the run) shows its own message.
+    expect(workspacePhase({ ...idle, balance: 19, pageResult: { ok: false, status: 402, error: 'monthly cap', remaining: 19 } })).toBe('failed')
+    expect(workspacePhase({ ...idle, balance: 0, pageResult: { ok: false, status: 402, error: 'short', remaining: 0 } })).toBe('no-credits')
   })
 
   it('puts a missing model first, and a sign-in refusal apart from failures', () => {

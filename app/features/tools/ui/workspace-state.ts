@@ -57,7 +57,9 @@ export function workspacePhase(input: PhaseInput): WorkspacePhase {
   const page = input.pageResult
   if (page?.ok) return page.facesFound === 0 ? 'no-face' : 'done'
   if (page && !page.ok) {
-    if (page.status === 402) return 'no-credits'
+    // A 402 with the balance enough for the run is another refusal (a team member's monthly cap):
+    // its message, not the not-enough-credits panel, says why.
+    if (page.status === 402 && (short || input.balance === null)) return 'no-credits'
     if (page.status === 401 && tool.signInRequired) return 'sign-in'
     return 'failed'
   }

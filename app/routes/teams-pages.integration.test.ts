@@ -1,0 +1,174 @@
+// The team screens' loaders and actions (the code a browser runs with or without JavaScript): each
+// form reaches its domain function, a refusal comes back on the form with the domain's status, and
+// a form that worked redirects with its notice.
+import { describe, expect, it } from 'vitest'
+import { getDb } from '~/db/db.server'
+import { sessionCookieHeader } from '~/features/auth/session.server'
+import { createVerifiedUser, linkMailedTo } from '~/features/auth/testing.server'
+import { loadViewer } from '~/features/credits/viewer.server'
+import { INVITE_EXPIRED, INVITE_USED, LAST_OWNER, MANAGERS_ONLY } from '~/features/teams/messages'
+import { BASE, formRequest, readResult, routeArgs } from '../../tests/support/requests'
+import { action as teamAction, loader as teamLoader } from './teams.$id'
+import { action as teamsAction, loader as teamsLoader } from './teams._index'
+import { action as acceptAction, loader as inviteLoader } from './teams.invites.$token'
+import { action as workingAsAction } from './teams.working-as'
+
+async function signedIn() {
+  const made = await createVerifiedUser()
+  const cookie = (await sessionCookieHeader(made.token)).split(';')[0]
+  return { ...made, cookie }
+}
+type Person = Awaited<ReturnType<typeof signedIn>>
+
+function post(person: Person | null, path: string, fields: Record<string, string>, params: Record<string, string> = {}) {
+  return routeArgs(formRequest(path, fields, { headers: person ? { cookie: person.cookie } : {} }), params)
+}
+function get(person: Person | null, path: string, params: Record<string, string> = {}) {
+  return routeArgs(new Request(BASE + path, { headers: person ? { cookie: person.cookie } : {} }), params)
+}
+async function thrown(fn: () => unknown): Promise<Response> {
+  try {
+    await fn()
+  } catch (error) {
+    if (error instanceof Response) return error
+    throw error
+  }
+  throw new Error('expected a thrown response')
+}
+
+async function teamOf(owner: Person, name = 'Studio North') {
+  const res = await readResult(await teamsAction(post(owner, '/teams?index', { name })))
+  expect(res.status).toBe(303)
+  const location = res.headers.get('location')!
+  expect(location).toMatch(/^\/teams\/[0-9a-f-]{36}\?notice=created$/)
+  return location.split('/')[2].split('?')[0]
+}
+
+async function invited(owner: Person, teamId: string, email: string, role = 'member') {
+  const res = await readResult(await teamAction(post(owner, `/teams/${teamId}`, { intent: 'invite', email, role }, { id: teamId })))
+  expect(res.status).toBe(303)
+  expect(res.headers.get('location')).toBe(`/teams/${teamId}?notice=invited`)
+  const link = await linkMailedTo(email)
+  expect(link.pathname).toMatch(/^\/teams\/invites\/.+/)
+  return link.pathname.split('/')[3]
+}
+
+describe('team screens', () => {
+  it('signed out, /teams sends to sign in with `from`', async () => {
+    const res = await thrown(() => teamsLoader(get(null, '/teams')))
+    expect(res.headers.get('location')).toBe('/login?from=%2Fteams')
+  })
+
+  it('creates a team, lists it, and refuses a blank name with a message', async () => {
+    const owner = await signedIn()
+    const blank = await readResult(await teamsAction(post(owner, '/teams?index', { name: '   ' })))
+    expect(blank.status).toBe(400)
+    expect(blank.body.result.error.name).toBeTruthy()
+    const teamId = await teamOf(owner)
+    const list = await readResult(await teamsLoader(get(owner, '/teams')))
+    expect(list.body.teams).toEqual([{ id: teamId, name: 'Studio North', role: 'owner' }])
+    const page = await readResult(await teamLoader(get(owner, `/teams/${teamId}`, { id: teamId })))
+    expect(page.body.team).toMatchObject({ id: teamId, balance: 0, viewerRole: 'owner', seats: { used: 1 } })
+  })
+
+  it('invite, accept, member view: a member sees their own share and the server refuses their invite form (403)', async () => {
+    const owner = await signedIn()
+    const member = await signedIn()
+    const teamId = await teamOf(owner)
+    const token = await invited(owner, teamId, member.user.email)
+
+    // Another signed-in address is told which one to use; nothing is accepted.
+    const described = await readResult(await inviteLoader(get(owner, `/teams/invites/${token}`, { token })))
+    expect(described.status).toBe(200)
+    expect(described.body).toMatchObject({ status: 'pending', sameAddress: false, email: member.user.email })
+    const wrong = await readResult(await acceptAction(post(owner, `/teams/invites/${token}`, {}, { token })))
+    expect(wrong.status).toBe(403)
+
+    const accepted = await readResult(await acceptAction(post(member, `/teams/invites/${token}`, {}, { token })))
+    expect(accepted.status).toBe(303)
+    expect(accepted.headers.get('location')).toBe(`/teams/${teamId}?notice=joined`)
+    const used = await readResult(await inviteLoader(get(member, `/teams/invites/${token}`, { token })))
+    expect(used.status).toBe(410)
+    expect(used.body.message).toBe(INVITE_USED)
+
+    const view = await readResult(await teamLoader(get(member, `/teams/${teamId}`, { id: teamId })))
+    expect(view.body.team.viewerRole).toBe('member')
+    expect(view.body.team.members.map((m: { email: string }) => m.email)).toEqual([member.user.email])
+    expect(view.body.team.invites).toEqual([])
+    const refused = await readResult(
+      await teamAction(post(member, `/teams/${teamId}`, { intent: 'invite', email: 'someone@example.test', role: 'member' }, { id: teamId })),
+    )
+    expect(refused.status).toBe(403)
+    expect(refused.body).toMatchObject({ form: 'invite', result: { error: { '': [MANAGERS_ONLY] } } })
+
+    // Caps and roles from the owner's forms; the last owner cannot leave (409, on the leave form).
+    const capped = await readResult(await teamAction(post(owner, `/teams/${teamId}`, { intent: 'set-cap', member: member.user.id, cap: '5' }, { id: teamId })))
+    expect(capped.headers.get('location')).toBe(`/teams/${teamId}?notice=cap-set`)
+    const cleared = await readResult(await teamAction(post(owner, `/teams/${teamId}`, { intent: 'set-cap', member: member.user.id, cap: '' }, { id: teamId })))
+    expect(cleared.headers.get('location')).toBe(`/teams/${teamId}?notice=cap-cleared`)
+    const leave = await readResult(await teamAction(post(owner, `/teams/${teamId}`, { intent: 'leave' }, { id: teamId })))
+    expect(leave.status).toBe(409)
+    expect(leave.body).toMatchObject({ form: 'leave', result: { error: { '': [LAST_OWNER] } } })
+
+    // Removed: the team page is a 404 for them at once.
+    const removed = await readResult(await teamAction(post(owner, `/teams/${teamId}`, { intent: 'remove', member: member.user.id }, { id: teamId })))
+    expect(removed.headers.get('location')).toBe(`/teams/${teamId}?notice=removed`)
+    expect((await thrown(() => teamLoader(get(member, `/teams/${teamId}`, { id: teamId })))).status).toBe(404)
+  })
+
+  it('team API keys: an owner makes one (shown once, in the answer only) and revokes it; a member sees none and is refused', async () => {
+    const owner = await signedIn()
+    const member = await signedIn()
+    const teamId = await teamOf(owner)
+    const token = await invited(owner, teamId, member.user.email)
+    await acceptAction(post(member, `/teams/invites/${token}`, {}, { token }))
+
+    const made = await readResult(await teamAction(post(owner, `/teams/${teamId}`, { intent: 'create-key', name: 'Agency sync', environment: 'test' }, { id: teamId })))
+    expect(made.status).toBe(201)
+    expect(made.body.created).toMatchObject({ name: 'Agency sync', environment: 'test', key: expect.stringMatching(/^fs_test_/) })
+    const page = await readResult(await teamLoader(get(owner, `/teams/${teamId}`, { id: teamId })))
+    expect(page.body.keys).toEqual([expect.objectContaining({ name: 'Agency sync', environment: 'test', prefix: made.body.created.key.slice(0, 12) })])
+    expect(JSON.stringify(page.body)).not.toContain(made.body.created.key)
+
+    const memberPage = await readResult(await teamLoader(get(member, `/teams/${teamId}`, { id: teamId })))
+    expect(memberPage.body.keys).toEqual([])
+    const refused = await readResult(await teamAction(post(member, `/teams/${teamId}`, { intent: 'create-key', name: 'Mine', environment: 'live' }, { id: teamId })))
+    expect(refused.status).toBe(403)
+    expect(refused.body.created).toBeUndefined()
+
+    const revoked = await readResult(await teamAction(post(owner, `/teams/${teamId}`, { intent: 'revoke-key', key: page.body.keys[0].id }, { id: teamId })))
+    expect(revoked.headers.get('location')).toBe(`/teams/${teamId}?notice=key-revoked`)
+    expect((await readResult(await teamLoader(get(owner, `/teams/${teamId}`, { id: teamId })))).body.keys).toEqual([])
+  })
+
+  it('an expired invite answers 410 with its message; an unknown token 404', async () => {
+    const owner = await signedIn()
+    const teamId = await teamOf(owner)
+    const token = await invited(owner, teamId, 'late@example.test')
+    await getDb().updateTable('team_invites').set({ expires_at: new Date(Date.now() - 1000) }).where('team_id', '=', teamId).execute()
+    const expired = await readResult(await inviteLoader(get(null, `/teams/invites/${token}`, { token })))
+    expect(expired.status).toBe(410)
+    expect(expired.body).toMatchObject({ status: 'expired', message: INVITE_EXPIRED })
+    expect((await thrown(() => inviteLoader(get(null, '/teams/invites/nope', { token: 'nope' })))).status).toBe(404)
+  })
+
+  it('the Working as switch sets the session’s team and goes back to a same-site `from` only', async () => {
+    const owner = await signedIn()
+    const teamId = await teamOf(owner)
+    const to = await readResult(await workingAsAction(post(owner, '/teams/working-as', { team: teamId, from: '/tools/background-remover' })))
+    expect(to.status).toBe(303)
+    expect(to.headers.get('location')).toBe('/tools/background-remover')
+    const { viewer } = await loadViewer(new Request(BASE + '/', { headers: { cookie: owner.cookie } }))
+    expect(viewer.workingTeam).toEqual({ id: teamId, name: 'Studio North' })
+    expect(viewer.credits).toEqual({ source: 'team', balance: 0 })
+
+    const back = await readResult(await workingAsAction(post(owner, '/teams/working-as', { team: '', from: 'https://evil.example/' })))
+    expect(back.headers.get('location')).toBe('/teams')
+    expect((await loadViewer(new Request(BASE + '/', { headers: { cookie: owner.cookie } }))).viewer.workingTeam).toBeNull()
+
+    // Another team's id: refused, the session stays on the own balance.
+    const stranger = await signedIn()
+    const refused = await readResult(await workingAsAction(post(stranger, '/teams/working-as', { team: teamId, from: '/' })))
+    expect(refused.headers.get('location')).toBe('/teams?notice=not-a-member')
+  })
+})

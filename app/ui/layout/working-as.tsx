@@ -1,0 +1,104 @@
+// The header's "Working as" switch, shown to a signed-in user who belongs to a team: own balance or
+// one of the teams. A real form posting to /teams/working-as, so it works without JavaScript (with a
+// Switch button); with JavaScript the choice is sent as soon as it changes and the page's data (the
+// credit count among it) reloads.
+import { useFetcher, useLocation } from '@remix-run/react'
+import type { Viewer } from '~/features/viewer'
+import { useHydrated } from '../use-hydrated'
+import { useClosingDetails } from './disclosure'
+
+export const WORKING_AS_ACTION = '/teams/working-as'
+export const OWN_BALANCE_LABEL = 'Your balance'
+
+const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'
+
+export function WorkingAsForm({
+  viewer,
+  idPrefix,
+  className = '',
+  selectClass = 'max-w-44',
+  stacked = false,
+}: {
+  viewer: Viewer
+  idPrefix: string
+  className?: string
+  selectClass?: string
+  /** The label above the select (the mobile menu), instead of beside it. */
+  stacked?: boolean
+}) {
+  const fetcher = useFetcher()
+  const hydrated = useHydrated()
+  const location = useLocation()
+  if (!viewer.user || viewer.teams.length === 0) return null
+  const id = `${idPrefix}-working-as`
+  // While the switch is on its way, show the choice already made.
+  const pending = fetcher.formData?.get('team')
+  const selected = typeof pending === 'string' ? pending : (viewer.workingTeam?.id ?? '')
+  return (
+    <fetcher.Form
+      method="post"
+      action={WORKING_AS_ACTION}
+      className={`flex min-w-0 flex-wrap items-center gap-1.5 ${className}`}
+      data-testid={`${idPrefix}-working-as-form`}
+    >
+      <input type="hidden" name="from" value={location.pathname + location.search} />
+      <label htmlFor={id} className={`shrink-0 text-xs font-medium text-slate-600 ${stacked ? 'basis-full' : ''}`}>
+        Working as
+      </label>
+      <select
+        id={id}
+        name="team"
+        value={selected}
+        onChange={(event) => {
+          if (event.currentTarget.form) fetcher.submit(event.currentTarget.form)
+        }}
+        className={`min-w-0 ${selectClass} truncate rounded-full border border-slate-300 bg-white py-1.5 pl-3 pr-8 text-sm font-medium text-slate-900 ${focusRing}`}
+      >
+        <option value="">{OWN_BALANCE_LABEL}</option>
+        {viewer.teams.map((team) => (
+          <option key={team.id} value={team.id}>
+            {team.name}
+          </option>
+        ))}
+      </select>
+      {hydrated ? null : (
+        <button type="submit" className={`shrink-0 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 ${focusRing}`}>
+          Switch
+        </button>
+      )}
+    </fetcher.Form>
+  )
+}
+
+/** The desktop header's compact form of the switch: a disclosure (it opens without JavaScript)
+ * whose button names the current choice (the words from 1280 px up: below that the header has no
+ * room), and whose panel holds the form. */
+export function WorkingAsMenu({ viewer }: { viewer: Viewer }) {
+  const ref = useClosingDetails()
+  if (!viewer.user || viewer.teams.length === 0) return null
+  const current = viewer.workingTeam?.name ?? OWN_BALANCE_LABEL
+  return (
+    <details ref={ref} className="group relative" data-testid="working-as-menu">
+      <summary
+        className={`flex cursor-pointer list-none items-center gap-1.5 rounded-full border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 ${focusRing} [&::-webkit-details-marker]:hidden`}
+      >
+        <svg viewBox="0 0 20 20" className="h-4 w-4 shrink-0" aria-hidden="true">
+          <circle cx="7" cy="7" r="2.75" fill="none" stroke="currentColor" strokeWidth="1.6" />
+          <circle cx="13.5" cy="8" r="2.25" fill="none" stroke="currentColor" strokeWidth="1.6" />
+          <path d="M2.5 16c.6-2.6 2.3-4 4.5-4s3.9 1.4 4.5 4M11.5 12.3c.6-.2 1.3-.3 2-.3 1.9 0 3.4 1.2 4 3.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+        </svg>
+        <span className="sr-only">Working as: {current}</span>
+        <span className="hidden max-w-32 truncate xl:inline-block" aria-hidden="true">
+          {current}
+        </span>
+        <svg viewBox="0 0 20 20" className="h-4 w-4 shrink-0 transition-transform group-open:rotate-180" aria-hidden="true">
+          <path d="M5 7.5 10 12.5 15 7.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
+        </svg>
+      </summary>
+      <div className="absolute right-0 top-full z-50 mt-2 w-72 rounded-2xl border border-slate-200 bg-white p-4 shadow-xl">
+        <WorkingAsForm viewer={viewer} idPrefix="header" selectClass="flex-1" />
+        <p className="mt-2 text-xs text-slate-600">The tools, the batch screen and this browser’s API calls spend the chosen balance.</p>
+      </div>
+    </details>
+  )
+}
