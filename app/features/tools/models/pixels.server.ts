@@ -2,6 +2,7 @@
 // onnxruntime; the lossless PNG every tool answers with is written by png.server.ts.
 import sharp from 'sharp'
 import type { RgbaImage } from '../image'
+import { isOpaqueRgba } from './png.server'
 
 export { encodePng } from './png.server'
 
@@ -30,9 +31,7 @@ export function assertRgbaImage(image: RgbaImage): void {
 }
 
 export function isOpaque(image: RgbaImage): boolean {
-  const d = image.data
-  for (let i = 3; i < d.length; i += 4) if (d[i] !== 255) return false
-  return true
+  return isOpaqueRgba(image.data)
 }
 
 /** Resizes a raw buffer; `fill` ignores the aspect ratio, as the segmentation models need. */
