@@ -97,7 +97,7 @@ export function labelRegions(
   // Diagonal neighbours count with eight-connectivity: a run above may then end one pixel earlier or start one later.
   const reach = eightConnected ? 1 : 0
   // Pixels are 0 or 1: four of them in one 32-bit word when the buffer is aligned.
-  const words = binary.byteOffset % 4 === 0 ? new Uint32Array(binary.buffer, binary.byteOffset, binary.length >>> 2) : null
+  const words = wordsOf(binary)
   const targetWord = target ? 0x01010101 : 0
   const otherWord = target ? 0 : 0x01010101
   let previousFirst = 0
