@@ -3,8 +3,9 @@
 // at the original size, or the cutout flattened onto a colour for pages without JavaScript and API clients.
 import sharp from 'sharp'
 import type { PhaseProgress, RgbaImage, ToolOutput } from './image'
-import { refineMatte } from './models/matte.server'
-import { assertRgbaImage, encodePng, resizeRaw, toChwTensor } from './models/pixels.server'
+import { refineMatte, softBandReach } from './models/matte.server'
+import { upscaleMatteExact, upscaleMatteNearEdges } from './models/matte-upscale.server'
+import { assertRgbaImage, encodePng, toChwTensor } from './models/pixels.server'
 import { isModelInstalled, runModel } from './models/registry.server'
 
 const IMAGENET_MEAN = [0.485, 0.456, 0.406] as const
@@ -78,28 +79,34 @@ export async function removeBackground(
   progress('matte', 1)
   options.signal?.throwIfAborted()
 
-  // Back to the full size with 'fill' (the model saw a stretched square); cubic keeps the ramp smooth.
-  const soft = await resizeRaw({ data: matte, width: segmenter.size, height: segmenter.size, channels: 1 }, image.width, image.height, 'cubic')
   const upscale = Math.max(image.width, image.height) / segmenter.size
-  const alpha = await refineMatte(soft.data, image.data, image.width, image.height, {
-    minComponentShare: 0.1,
-    edgeSigma: Math.min(4, Math.max(0.6, upscale * 0.5)),
-    backdropDistance: 24,
-  })
+  const refinement = { minComponentShare: 0.1, edgeSigma: Math.min(4, Math.max(0.6, upscale * 0.5)), backdropDistance: 24 }
+  // Back to the full size with 'fill' (the model saw a stretched square); cubic keeps the ramp smooth.
+  // Exact only near the outline, where refineMatte reads it; without any foreground it returns the matte as it is.
+  const modelMatte = { data: matte, width: segmenter.size, height: segmenter.size, channels: 1 } as const
+  const upscaled = await upscaleMatteNearEdges(modelMatte, image.width, image.height, softBandReach(refinement))
+  const soft = upscaled.hasForeground ? upscaled.data : await upscaleMatteExact(modelMatte, image.width, image.height)
+  const alpha = await refineMatte(soft, image.data, image.width, image.height, refinement)
 
   progress('refined', 1)
-  const cutout = Buffer.from(image.data)
-  for (let p = 0, i = 3; p < alpha.length; p++, i += 4) cutout[i] = Math.round((alpha[p] * image.data[i]) / 255)
+  // The cutout's alpha: the matte times the picture's own alpha (unchanged where the picture is opaque).
+  for (let p = 0, i = 3; p < alpha.length; p++, i += 4) {
+    const own = image.data[i]
+    if (own !== 255) alpha[p] = Math.round((alpha[p] * own) / 255)
+  }
 
   let bytes: Buffer
   if (background) {
+    const cutout = Buffer.from(image.data)
+    for (let p = 0, i = 3; p < alpha.length; p++, i += 4) cutout[i] = alpha[p]
     const flat = await sharp(cutout, { raw: { width: image.width, height: image.height, channels: 4 } })
       .flatten({ background })
       .raw()
       .toBuffer()
     bytes = await encodePng({ data: flat, width: image.width, height: image.height, channels: 3 })
   } else {
-    bytes = await encodePng({ data: cutout, width: image.width, height: image.height, channels: 4 }, { keepAlpha: true })
+    // Encoded straight from the picture with the cutout's alpha: no RGBA copy of the image.
+    bytes = await encodePng({ data: image.data, width: image.width, height: image.height, channels: 4 }, { alpha })
   }
   progress('encoded', 1)
   return { bytes, contentType: 'image/png', width: image.width, height: image.height, modelMs }

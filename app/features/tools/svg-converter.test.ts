@@ -32,6 +32,22 @@ describe('convertSvg', () => {
     expect(await sharp(webp.bytes).metadata()).toMatchObject({ format: 'webp', width: 30, height: 15, hasAlpha: true })
   })
 
+  it('un-premultiplies exactly as sharp does (every alpha and colour byte, through the renderer’s table)', async () => {
+    // 256 columns of alpha by 256 rows of colour, drawn with crisp edges so each pixel keeps its own value.
+    const rects: string[] = []
+    for (let alpha = 1; alpha < 256; alpha += 2) {
+      for (let colour = 0; colour < 256; colour += 5) {
+        rects.push(`<rect x="${alpha}" y="${colour}" width="1" height="5" fill="rgb(${colour},${255 - colour},${(colour * 7) % 256})" fill-opacity="${alpha / 255}"/>`)
+      }
+    }
+    const drawing = await svg(`<g shape-rendering="crispEdges">${rects.join('')}</g>`, 'width="256" height="256"')
+    const png = await convertSvg(drawing, { format: 'png', scale: 1 })
+    const { Resvg } = await import('@resvg/resvg-js')
+    const premultiplied = new Resvg(drawing.svg, { font: { loadSystemFonts: false } }).render()
+    const expected = await sharp(premultiplied.pixels, { raw: { width: 256, height: 256, channels: 4, premultiplied: true } }).raw().toBuffer()
+    expect((await sharp(png.bytes).raw().toBuffer()).equals(expected)).toBe(true)
+  })
+
   it('un-premultiplies translucent pixels', async () => {
     const translucent = await svg('<rect width="40" height="20" fill="#ff0000" fill-opacity="0.5"/>')
     const png = await convertSvg(translucent, { format: 'png', scale: 1 })

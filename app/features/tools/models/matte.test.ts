@@ -68,6 +68,30 @@ describe('labelRegions', () => {
     }
   })
 
+  it('agrees with a flood fill on masks of large blocks (runs that span whole 32-bit words, odd widths)', () => {
+    for (let trial = 0; trial < 30; trial++) {
+      const next = random(trial + 100)
+      const width = 5 + Math.floor(next() * 90)
+      const height = 5 + Math.floor(next() * 40)
+      const binary = new Uint8Array(width * height)
+      for (let block = 0; block < 6; block++) {
+        const x0 = Math.floor(next() * width)
+        const y0 = Math.floor(next() * height)
+        const x1 = Math.min(width, x0 + Math.floor(next() * width))
+        const y1 = Math.min(height, y0 + Math.floor(next() * height))
+        const value = block % 3 === 2 ? 0 : 1
+        for (let y = y0; y < y1; y++) binary.fill(value, y * width + x0, y * width + x1)
+      }
+      for (const target of [0, 1] as const) {
+        const expected = floodFill(binary, target, width, height, target === 1)
+        const got = labelRegions(binary, target, width, height, target === 1)
+        const labels = new Int32Array(width * height)
+        for (let r = 0; r < got.runs.labels.length; r++) labels.fill(got.runs.labels[r]!, got.runs.offsets[r]!, got.runs.offsets[r]! + got.runs.lengths[r]!)
+        expect(Array.from(labels)).toEqual(Array.from(expected.labels))
+      }
+    }
+  })
+
   it('joins diagonal neighbours only with eight-connectivity', () => {
     const diagonal = new Uint8Array([1, 0, 0, 1])
     expect(labelRegions(diagonal, 1, 2, 2, true).count).toBe(1)

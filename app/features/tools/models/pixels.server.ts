@@ -1,9 +1,10 @@
 // Pixel plumbing shared by the tools: raw buffers in and out of sharp, tensors in and out of
-// onnxruntime, and the lossless PNG every tool answers with.
-import { once } from 'node:events'
-import zlib from 'node:zlib'
+// onnxruntime; the lossless PNG every tool answers with is written by png.server.ts.
 import sharp from 'sharp'
 import type { RgbaImage } from '../image'
+import { isOpaqueRgba } from './png.server'
+
+export { encodePng } from './png.server'
 
 export type Channels = 1 | 3 | 4
 export type Kernel = 'nearest' | 'linear' | 'cubic' | 'mitchell' | 'lanczos2' | 'lanczos3'
@@ -30,97 +31,7 @@ export function assertRgbaImage(image: RgbaImage): void {
 }
 
 export function isOpaque(image: RgbaImage): boolean {
-  const d = image.data
-  for (let i = 3; i < d.length; i += 4) if (d[i] !== 255) return false
-  return true
-}
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-/** PNG colour type by channel count: grey, RGB, RGBA. */
-const PNG_COLOUR_TYPE: Record<number, number> = { 1: 0, 3: 2, 4: 6 }
-/** Each IDAT chunk holds at most this much of the compressed stream. */
-const IDAT_BYTES = 256 * 1024
-/** Rows are filtered and handed to zlib about this many bytes at a time. */
-const STRIP_BYTES = 1024 * 1024
-const PNG_FILTER_UP = 2
-/**
- * zlib level for the image data. With the Up filter, level 2 is within about 10% of the size of
- * libvips' adaptive filtering at level 3, at a fraction of its time (figures in docs/decisions/037).
- */
-const PNG_DEFLATE_LEVEL = 2
-
-function pngChunk(type: string, data: Uint8Array): Buffer {
-  const head = Buffer.alloc(8)
-  head.writeUInt32BE(data.length, 0)
-  head.write(type, 4, 'latin1')
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(zlib.crc32(data, zlib.crc32(head.subarray(4))))
-  return Buffer.concat([head, data, crc])
-}
-
-/**
- * PNG scanlines `from`..`to` (exclusive), each with the Up filter (the byte above subtracted),
- * keeping the first `outChannels` of every pixel. Up is one subtraction a byte, yet it takes most
- * of what an adaptive per-row choice gains on photos; the adaptive choice costs more than deflate.
- */
-function upFilteredScanlines(image: RawImage, outChannels: number, from: number, to: number): Buffer {
-  const { data, width, channels } = image
-  const rowIn = width * channels
-  const rowOut = width * outChannels
-  const out = Buffer.allocUnsafe((rowOut + 1) * (to - from))
-  let o = 0
-  for (let y = from; y < to; y++) {
-    out[o++] = PNG_FILTER_UP
-    const row = y * rowIn
-    if (outChannels === channels) {
-      if (y === 0) o += data.copy(out, o, 0, rowIn)
-      else for (let i = row, end = row + rowIn; i < end; i++) out[o++] = data[i] - data[i - rowIn]
-    } else {
-      // Colour without alpha: three of every four bytes.
-      for (let i = row, end = row + rowIn; i < end; i += channels) {
-        if (y === 0) {
-          out[o++] = data[i]
-          out[o++] = data[i + 1]
-          out[o++] = data[i + 2]
-        } else {
-          out[o++] = data[i] - data[i - rowIn]
-          out[o++] = data[i + 1] - data[i + 1 - rowIn]
-          out[o++] = data[i + 2] - data[i + 2 - rowIn]
-        }
-      }
-    }
-  }
-  return out
-}
-
-/**
- * Lossless 8-bit PNG without metadata (no EXIF, ICC or XMP chunk is ever written, so nothing of
- * the upload's metadata survives); the alpha channel is dropped when every pixel is opaque.
- * Written here rather than by libvips: its adaptive filtering took most of a 12 MP tool run's
- * time outside the model. Rows are filtered a strip at a time and streamed through zlib on the
- * thread pool, so neither a whole filtered copy of the image is held nor the event loop blocked.
- */
-export async function encodePng(image: RawImage, options: { keepAlpha?: boolean } = {}): Promise<Buffer> {
-  const dropAlpha = image.channels === 4 && !options.keepAlpha && isOpaque({ data: image.data, width: image.width, height: image.height })
-  const outChannels = dropAlpha ? 3 : image.channels
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(image.width, 0)
-  header.writeUInt32BE(image.height, 4)
-  header[8] = 8 // bit depth
-  header[9] = PNG_COLOUR_TYPE[outChannels]!
-  // compression, filter method and interlace stay 0
-  const parts = [PNG_SIGNATURE, pngChunk('IHDR', header)]
-  const deflater = zlib.createDeflate({ level: PNG_DEFLATE_LEVEL, memLevel: 9, chunkSize: IDAT_BYTES })
-  deflater.on('data', (compressed: Buffer) => parts.push(pngChunk('IDAT', compressed)))
-  const finished = once(deflater, 'end')
-  const stripRows = Math.max(1, Math.floor(STRIP_BYTES / (image.width * outChannels + 1)))
-  for (let y = 0; y < image.height; y += stripRows) {
-    if (!deflater.write(upFilteredScanlines(image, outChannels, y, Math.min(image.height, y + stripRows)))) await once(deflater, 'drain')
-  }
-  deflater.end()
-  await finished
-  parts.push(pngChunk('IEND', new Uint8Array(0)))
-  return Buffer.concat(parts)
+  return isOpaqueRgba(image.data)
 }
 
 /** Resizes a raw buffer; `fill` ignores the aspect ratio, as the segmentation models need. */

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto'
+import zlib from 'node:zlib'
+import sharp from 'sharp'
+import { describe, expect, it } from 'vitest'
+import { combineAdler32, encodePng } from './png.server'
+
+/** Adler-32 as zlib computes it: the trailer of a zlib stream. */
+const adler32 = (data: Buffer) => zlib.deflateSync(data, { level: 0 }).readUInt32BE(zlib.deflateSync(data, { level: 0 }).length - 4)
+
+/** The IDAT payload of a PNG, inflated (zlib checks the stream's Adler-32 while inflating). */
+function inflatedImageData(png: Buffer): Buffer {
+  const parts: Buffer[] = []
+  for (let offset = 8; offset < png.length; ) {
+    const length = png.readUInt32BE(offset)
+    if (png.toString('latin1', offset + 4, offset + 8) === 'IDAT') parts.push(png.subarray(offset + 8, offset + 8 + length))
+    offset += 12 + length
+  }
+  return zlib.inflateSync(Buffer.concat(parts))
+}
+
+const decode = async (png: Buffer, channels: number) =>
+  (channels === 1 ? sharp(png).extractChannel(0) : sharp(png)).raw().toBuffer({ resolveWithObject: true })
+
+describe('combineAdler32', () => {
+  it('gives the checksum of two parts joined, from the parts’ checksums', () => {
+    for (const [n, m] of [[0, 5], [1, 1], [70_000, 3], [5, 200_000], [123_457, 98_765]]) {
+      const a = randomBytes(n)
+      const b = randomBytes(m)
+      expect(combineAdler32(adler32(a), adler32(b), m)).toBe(adler32(Buffer.concat([a, b])))
+    }
+  })
+})
+
+describe('encodePng in segments', () => {
+  // Widths that make rows a whole number of 32-bit words and widths that do not; offset 1 is an unaligned buffer.
+  const layouts = [
+    { channels: 1, width: 37, offset: 0 },
+    { channels: 1, width: 40, offset: 0 },
+    { channels: 3, width: 37, offset: 0 },
+    { channels: 3, width: 44, offset: 0 },
+    { channels: 4, width: 37, offset: 0 },
+    { channels: 4, width: 37, offset: 1 },
+  ] as const
+  for (const { channels, width, offset } of layouts) {
+    it(`is lossless with many segments: ${channels} channel(s), ${width} px wide${offset ? ', unaligned buffer' : ''}`, async () => {
+      const height = 29
+      const data = randomBytes(width * height * channels + offset).subarray(offset)
+      for (const segmentRows of [1, 4, 29, 100]) {
+        const png = await encodePng({ data, width, height, channels }, { keepAlpha: true, segmentRows })
+        expect(inflatedImageData(png).length).toBe((width * channels + 1) * height)
+        const decoded = await decode(png, channels)
+        expect([decoded.info.width, decoded.info.height, decoded.info.channels]).toEqual([width, height, channels])
+        expect(decoded.data.equals(data)).toBe(true)
+      }
+    })
+  }
+
+  it('drops an opaque alpha channel in segments too', async () => {
+    const data = randomBytes(31 * 17 * 4)
+    for (let i = 3; i < data.length; i += 4) data[i] = 255
+    const png = await encodePng({ data, width: 31, height: 17, channels: 4 }, { segmentRows: 3 })
+    const decoded = await decode(png, 3)
+    expect(decoded.info.channels).toBe(3)
+    const expected = Buffer.alloc(31 * 17 * 3)
+    for (let p = 0; p < 31 * 17; p++) data.copy(expected, p * 3, p * 4, p * 4 + 3)
+    expect(decoded.data.equals(expected)).toBe(true)
+  })
+
+  for (const offset of [0, 1]) {
+    it(`writes a separate alpha plane as the 4th channel${offset ? ' (unaligned buffer)' : ''}, leaving the picture alone`, async () => {
+      const width = 23
+      const height = 19
+      const data = randomBytes(width * height * 4 + offset).subarray(offset)
+      const before = Buffer.from(data)
+      const alpha = randomBytes(width * height)
+      const png = await encodePng({ data, width, height, channels: 4 }, { alpha, segmentRows: 5 })
+      const expected = Buffer.from(data)
+      for (let p = 0; p < alpha.length; p++) expected[p * 4 + 3] = alpha[p]
+      expect((await decode(png, 4)).data.equals(expected)).toBe(true)
+      expect(data.equals(before)).toBe(true)
+    })
+  }
+})
