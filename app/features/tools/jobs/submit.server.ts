@@ -31,6 +31,7 @@ import { countWaitingJobs, creditsCharged, findJob, findJobByKey, insertJob, typ
 import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
 import { sendToolJob, toolQueues } from './queue.server'
+import { traceJob } from './trace.server'
 import { waitForJobEnd } from './wait.server'
 import { inspectForRun } from './test-mode.server'
 import { CREDITS_CHARGED_HEADER, isTestKey } from '~/features/api-keys/environments'
@@ -135,6 +136,8 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
   // Refusals before the upload is read (sign-in, rate limit, busy, missing model) are not runs and
   // are not recorded, so a flood of them writes nothing; a refused upload is.
   const started = performance.now()
+  const jobId = randomUUID()
+  traceJob(jobId, 'received', started)
   let uploadBytes: number | null = null
   try {
     const known = await resolveCaller(request, { create: false })
@@ -170,9 +173,11 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     uploadBytes = file.bytes.byteLength
     const options = await runner.parseOptions(upload.fields)
     const fingerprint = requestFingerprint(tool, options, file.bytes)
+    traceJob(jobId, 'parsed')
     const testMode = caller !== null && isTestKey(caller)
     // A test key's run works on the input downscaled to the result cap (checked again after).
     const { bytes, inspected } = await inspectForRun(runner, file.bytes, options, testMode)
+    traceJob(jobId, 'inspected')
 
     if (key && caller) {
       const existing = await findJobByKey(caller.accountId, key)
@@ -201,7 +206,6 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     const boss = await toolQueues()
     await startJobWorker()
     const payer = caller
-    const jobId = randomUUID()
     let job: ToolJobInfo
     try {
       ;({ job, remaining } = await executeTx(getDb(), async (trx) => {
@@ -255,6 +259,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
       if (error instanceof ToolError && error.status === 402) remaining = await getBalance(payer.accountId)
       throw error
     }
+    traceJob(jobId, 'committed')
     announceJobQueued()
     headers['X-Credits-Remaining'] = String(remaining)
     return { ok: true, tool, job, remaining: remaining!, replayed: false, headers, fieldValues: fields }
@@ -296,7 +301,10 @@ export async function runToolSubmission(request: Request, tool: ToolSlug): Promi
     ended = await waitForJobEnd(job.id, 0)
     if (!ended) throw new Error(`job ${job.id} neither ended nor stopped`)
   }
-  return answerFromJob(ended.job, ended.delivered, headers, fieldValues, true)
+  traceJob(job.id, 'woke')
+  const answer = await answerFromJob(ended.job, ended.delivered, headers, fieldValues, true)
+  traceJob(job.id, 'answered')
+  return answer
 }
 
 /** An ended job as the endpoint's answer (its bytes from the local worker, else from the results store). */
