@@ -45,10 +45,13 @@ export interface NewToolJob {
   batchPosition?: number | null
 }
 
-/** Inserts the job with its upload sealed under RESULTS_KEY (the job id is the additional data). */
-export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<void> {
+/**
+ * Inserts the job with its upload sealed under RESULTS_KEY (the job id is the additional data), and
+ * answers the row as readers see it (no second read).
+ */
+export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<ToolJobInfo> {
   const sealed = sealBytes(job.id, job.bytes)
-  await dbOrTx
+  return dbOrTx
     .insertInto('tool_jobs')
     .values({
       id: job.id,
@@ -71,7 +74,8 @@ export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<void> 
       batch_id: job.batchId ?? null,
       batch_position: job.batchPosition ?? null,
     })
-    .execute()
+    .returning(INFO_COLUMNS)
+    .executeTakeFirstOrThrow()
 }
 
 export async function findJob(id: string, dbOrTx: DbOrTx = getDb()): Promise<ToolJobInfo | null> {

@@ -16,6 +16,7 @@ import { insertToolRun } from '../runs.server'
 import { emitEvent, prepareWebhooks } from '~/features/webhooks/endpoints.server'
 import { resultUrl } from '../ui/page-result'
 import { settleBatch } from '~/features/batches/items.server'
+import { traceJob } from './trace.server'
 import { creditsCharged, finishJob, type ToolJobInfo } from './jobs.server'
 
 /**
@@ -57,6 +58,7 @@ export async function recordDelivered(
   const filename = runner.outputName(job.options, job.original_name)
   const resultId = randomUUID()
   await prepareWebhooks()
+  traceJob(job.id, 'o-prep')
   const ended = await executeTx(getDb(), async (trx) => {
     const finished = await finishJob(
       job.id,
@@ -72,6 +74,7 @@ export async function recordDelivered(
       trx,
     )
     if (!finished) return null
+    traceJob(job.id, 'o-finish')
     await storeResult(
       {
         id: resultId,
@@ -83,6 +86,7 @@ export async function recordDelivered(
       },
       trx,
     )
+    traceJob(job.id, 'o-stored')
     if (refundReason && job.charge_transaction_id !== null) await refund(job.charge_transaction_id, refundReason, trx)
     await insertToolRun(
       {
@@ -99,7 +103,9 @@ export async function recordDelivered(
       },
       trx,
     )
+    traceJob(job.id, 'o-toolrun')
     await announceOutcome(finished, trx)
+    traceJob(job.id, 'o-webhook')
     if (finished.batch_id) await settleBatch(finished.batch_id, trx)
     return finished
   })

@@ -27,7 +27,7 @@ import {
 } from '../submission.server'
 import { parseToolUpload, requireFile, toolUploadFrom, type MultipartForm } from '../upload.server'
 import { announceJobQueued } from './events.server'
-import { countWaitingJobs, creditsCharged, findJob, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
+import { countWaitingJobs, creditsCharged, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
 import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
 import { sendToolJob, toolQueues } from './queue.server'
@@ -223,8 +223,9 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
           },
           trx,
         )
+        traceJob(jobId, 'tx-charged')
         if (!charged.ok) throw new ToolError(402, `Not enough credits: this run costs ${cost} and your balance is ${charged.balance}.`)
-        await insertJob(
+        const inserted = await insertJob(
           {
             id: jobId,
             accountId: payer.accountId,
@@ -243,9 +244,10 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
           },
           trx,
         )
+        traceJob(jobId, 'tx-inserted')
         await sendToolJob(boss, trx, jobId, payer.accountId)
-        const inserted = await findJob(jobId, trx)
-        return { job: inserted!, remaining: charged.balance }
+        traceJob(jobId, 'tx-sent')
+        return { job: inserted, remaining: charged.balance }
       }))
     } catch (error) {
       // The same key sent twice at once: one insert wins, the other's charge rolled back with it.
@@ -294,7 +296,7 @@ export async function runToolSubmission(request: Request, tool: ToolSlug): Promi
     return answerFromJob(job, undefined, headers, fieldValues, false)
   }
   const timeoutMs = config().TOOL_TIMEOUT_MS
-  let ended = await waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()))
+  let ended = await waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()), job)
   if (!ended) {
     const stopped = await recordFailed(job, { status: 503, message: new RunTimeoutError(timeoutMs).message }, timeoutMs)
     if (stopped) abortLocalRun(job.id)
@@ -318,6 +320,7 @@ export async function answerFromJob(
 ): Promise<ToolSubmission> {
   const tool = job.tool as ToolSlug
   const remaining = await getBalance(job.account_id)
+  traceJob(job.id, 'balance')
   headers['X-Credits-Remaining'] = String(remaining)
   if (job.status === 'failed') {
     const timedOut = job.error_status === 503

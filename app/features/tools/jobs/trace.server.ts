@@ -15,7 +15,7 @@ export const JOB_MARKS = [
   /** Checks without a decode (type, pixel limits). */
   'inspected',
   /** Charge, sealed upload row and pg-boss job committed in one transaction. */
-  'committed',
+  'tx-charged','tx-inserted','tx-sent','committed',
   /** A worker of this or another process has the job in hand (pg-boss fetch). */
   'fetched',
   /** tool_jobs says running; the upload is in memory. */
@@ -23,11 +23,11 @@ export const JOB_MARKS = [
   /** The runner returned the output. */
   'ran',
   /** The outcome transaction (result stored, tool_runs, webhooks) committed. */
-  'recorded',
+  'flushed','o-prep','o-finish','o-stored','o-toolrun','o-webhook','recorded',
   /** The waiting request knows the job ended. */
   'woke',
   /** The answer (headers, bytes) is ready to send. */
-  'answered',
+  'balance','answered',
 ] as const
 
 export type JobMark = (typeof JOB_MARKS)[number]
