@@ -58,7 +58,6 @@ export async function recordDelivered(
   const filename = runner.outputName(job.options, job.original_name)
   const resultId = randomUUID()
   await prepareWebhooks()
-  traceJob(job.id, 'o-prep')
   const ended = await executeTx(getDb(), async (trx) => {
     const finished = await finishJob(
       job.id,
@@ -74,7 +73,6 @@ export async function recordDelivered(
       trx,
     )
     if (!finished) return null
-    traceJob(job.id, 'o-finish')
     await storeResult(
       {
         id: resultId,
@@ -86,7 +84,7 @@ export async function recordDelivered(
       },
       trx,
     )
-    traceJob(job.id, 'o-stored')
+    traceJob(job.id, 'stored')
     if (refundReason && job.charge_transaction_id !== null) await refund(job.charge_transaction_id, refundReason, trx)
     await insertToolRun(
       {
@@ -103,9 +101,7 @@ export async function recordDelivered(
       },
       trx,
     )
-    traceJob(job.id, 'o-toolrun')
     await announceOutcome(finished, trx)
-    traceJob(job.id, 'o-webhook')
     if (finished.batch_id) await settleBatch(finished.batch_id, trx)
     return finished
   })

@@ -223,7 +223,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
           },
           trx,
         )
-        traceJob(jobId, 'tx-charged')
+        traceJob(jobId, 'charged')
         if (!charged.ok) throw new ToolError(402, `Not enough credits: this run costs ${cost} and your balance is ${charged.balance}.`)
         const inserted = await insertJob(
           {
@@ -244,9 +244,8 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
           },
           trx,
         )
-        traceJob(jobId, 'tx-inserted')
+        traceJob(jobId, 'inserted')
         await sendToolJob(boss, trx, jobId, payer.accountId)
-        traceJob(jobId, 'tx-sent')
         return { job: inserted, remaining: charged.balance }
       }))
     } catch (error) {
@@ -320,7 +319,6 @@ export async function answerFromJob(
 ): Promise<ToolSubmission> {
   const tool = job.tool as ToolSlug
   const remaining = await getBalance(job.account_id)
-  traceJob(job.id, 'balance')
   headers['X-Credits-Remaining'] = String(remaining)
   if (job.status === 'failed') {
     const timedOut = job.error_status === 503

@@ -14,20 +14,26 @@ export const JOB_MARKS = [
   'parsed',
   /** Checks without a decode (type, pixel limits). */
   'inspected',
-  /** Charge, sealed upload row and pg-boss job committed in one transaction. */
-  'tx-charged','tx-inserted','tx-sent','committed',
+  /** In the submit transaction: the charge written. */
+  'charged',
+  /** In the submit transaction: the row with the sealed upload inserted. */
+  'inserted',
+  /** The pg-boss job sent and the transaction committed. */
+  'committed',
   /** A worker of this or another process has the job in hand (pg-boss fetch). */
   'fetched',
   /** tool_jobs says running; the upload is in memory. */
   'claimed',
   /** The runner returned the output. */
   'ran',
-  /** The outcome transaction (result stored, tool_runs, webhooks) committed. */
-  'flushed','o-prep','o-finish','o-stored','o-toolrun','o-webhook','recorded',
+  /** In the outcome transaction: the job ended and the result stored (sealed). */
+  'stored',
+  /** The outcome transaction (tool_runs, webhooks) committed. */
+  'recorded',
   /** The waiting request knows the job ended. */
   'woke',
   /** The answer (headers, bytes) is ready to send. */
-  'balance','answered',
+  'answered',
 ] as const
 
 export type JobMark = (typeof JOB_MARKS)[number]

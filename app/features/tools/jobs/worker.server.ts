@@ -153,7 +153,6 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
       const delivered = job.test_mode ? await capTestResult(ran) : ran
       traceJob(jobId, 'ran')
       await pending
-      traceJob(jobId, 'flushed')
       const ended = await recordDelivered(job, runner, delivered, performance.now() - started)
       traceJob(jobId, 'recorded')
       announceJobEnded(ended ? { jobId, job: ended, delivered } : { jobId })
