@@ -11,6 +11,7 @@ import { createTeam, listTeamsForUser } from '~/features/teams/teams.server'
 import { createTeamFormSchema, ROLE_LABELS, TEAM_NAME_MAX } from '~/features/teams/ui/forms'
 import { FormError, Notice } from '~/features/teams/ui/parts'
 import { buttonClass, inputClass } from '~/ui/button'
+import { Field } from '~/ui/field'
 
 export const meta: MetaFunction = () => [
   { title: 'Teams · Facet Studio' },
@@ -51,17 +52,9 @@ function CreateTeamForm() {
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-3">
       <FormError errors={form.errors} />
-      <div>
-        <label htmlFor={fields.name.id} className="block text-sm font-medium text-slate-800">
-          Team name
-        </label>
-        <input {...nameProps} key={nameProps.key} maxLength={TEAM_NAME_MAX} placeholder="e.g. Studio North" className={`${inputClass} mt-1.5`} />
-        {fields.name.errors ? (
-          <p id={fields.name.errorId} className="mt-1.5 text-sm text-red-700">
-            {fields.name.errors[0]}
-          </p>
-        ) : null}
-      </div>
+      <Field label="Team name" htmlFor={fields.name.id} errorId={fields.name.errorId} errors={fields.name.errors}>
+        <input {...nameProps} key={nameProps.key} maxLength={TEAM_NAME_MAX} placeholder="e.g. Studio North" className={inputClass} />
+      </Field>
       <button type="submit" className={buttonClass('primary')} disabled={busy}>
         {busy ? 'Creating...' : 'Create team'}
       </button>

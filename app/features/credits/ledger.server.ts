@@ -150,6 +150,17 @@ async function findByIdempotencyKey(db: DbOrTx, accountId: string, key: string) 
     .executeTakeFirst()
 }
 
+export interface ChargeInput {
+  accountId: string
+  amount: number
+  toolSlug: string
+  idempotencyKey: string
+  description?: string
+  apiKeyId?: string | null
+  /** The member a team account is charged for (recorded on the row). */
+  userId?: string | null
+}
+
 /**
  * Debits `amount` for one tool run, before the run starts. The same idempotency key on the same
  * account never debits twice, also when both requests arrive together: the unique index on
@@ -157,16 +168,7 @@ async function findByIdempotencyKey(db: DbOrTx, accountId: string, key: string) 
  * A replay answers the original transaction id and the account's current balance.
  */
 export async function charge(
-  input: {
-    accountId: string
-    amount: number
-    toolSlug: string
-    idempotencyKey: string
-    description?: string
-    apiKeyId?: string | null
-    /** The member a team account is charged for (recorded on the row). */
-    userId?: string | null
-  },
+  input: ChargeInput,
   dbOrTx: DbOrTx = getDb(),
 ): Promise<ChargeResult> {
   assertAmount(input.amount, 'A charge')

@@ -6,17 +6,11 @@
 // see each other's spend and cannot pass the cap together; the ledger's conditional UPDATE keeps
 // the team's balance from going below zero across members.
 import { executeTx, type DbOrTx } from '~/db/db.server'
-import { charge, type ChargeResult } from '~/features/credits/ledger.server'
+import { charge, type ChargeInput, type ChargeResult } from '~/features/credits/ledger.server'
 import { memberSpend, monthStart } from './membership.server'
 import { capMessage, NOT_A_MEMBER_ANY_MORE, teamBalanceShort } from './messages'
 
-export interface RunCharge {
-  accountId: string
-  amount: number
-  toolSlug: string
-  idempotencyKey: string
-  description?: string
-  apiKeyId?: string | null
+export interface RunCharge extends ChargeInput {
   /** The signed-in user behind the run (the member, when a team pays). */
   userId: string | null
 }

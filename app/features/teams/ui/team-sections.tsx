@@ -11,6 +11,7 @@ import { API_KEY_NAME_MAX } from '~/features/api-keys/schemas'
 import { formatActivityDate, formatCredits } from '~/features/credits/display'
 import { TOOL_LIST } from '~/features/tools/catalog'
 import { buttonClass, inputClass } from '~/ui/button'
+import { Field } from '~/ui/field'
 import {
   capFormSchema,
   inviteFormSchema,
@@ -287,29 +288,18 @@ function InviteForm({ viewerRole, seatsFull }: { viewerRole: TeamRoleOption; sea
     <Form method="post" {...getFormProps(form)} className="space-y-3">
       <input type="hidden" name="intent" value="invite" />
       <FormError errors={form.errors} />
-      <div>
-        <label htmlFor={fields.email.id} className="block text-sm font-medium text-slate-800">
-          Email address
-        </label>
-        <input {...emailProps} key={emailProps.key} autoComplete="off" placeholder="designer@example.com" className={`${inputClass} mt-1.5`} />
-        {fields.email.errors ? (
-          <p id={fields.email.errorId} className="mt-1.5 text-sm text-red-700">
-            {fields.email.errors[0]}
-          </p>
-        ) : null}
-      </div>
-      <div>
-        <label htmlFor={fields.role.id} className="block text-sm font-medium text-slate-800">
-          Role
-        </label>
-        <select {...roleProps} key={roleProps.key} defaultValue={fields.role.initialValue ?? 'member'} className={`${inputClass} mt-1.5`}>
+      <Field label="Email address" htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
+        <input {...emailProps} key={emailProps.key} autoComplete="off" placeholder="designer@example.com" className={inputClass} />
+      </Field>
+      <Field label="Role" htmlFor={fields.role.id} errorId={fields.role.errorId} errors={fields.role.errors}>
+        <select {...roleProps} key={roleProps.key} defaultValue={fields.role.initialValue ?? 'member'} className={inputClass}>
           {roles.map((role) => (
             <option key={role} value={role}>
               {ROLE_LABELS[role]}
             </option>
           ))}
         </select>
-      </div>
+      </Field>
       <button type="submit" className={buttonClass('primary')} disabled={busy}>
         {busy ? 'Sending...' : 'Send invite'}
       </button>
@@ -473,25 +463,16 @@ function TeamKeys({ keys }: { keys: TeamKeyRow[] }) {
         <FormError errors={form.errors} />
         <div className="grid gap-3 sm:grid-cols-[1fr_auto]">
           <div className="min-w-0">
-            <label htmlFor={fields.name.id} className="block text-sm font-medium text-slate-800">
-              Key name
-            </label>
-            <input {...nameProps} key={nameProps.key} maxLength={API_KEY_NAME_MAX} placeholder="e.g. Agency sync" className={`${inputClass} mt-1.5`} />
-            {fields.name.errors ? (
-              <p id={fields.name.errorId} className="mt-1.5 text-sm text-red-700">
-                {fields.name.errors[0]}
-              </p>
-            ) : null}
+            <Field label="Key name" htmlFor={fields.name.id} errorId={fields.name.errorId} errors={fields.name.errors}>
+              <input {...nameProps} key={nameProps.key} maxLength={API_KEY_NAME_MAX} placeholder="e.g. Agency sync" className={inputClass} />
+            </Field>
           </div>
-          <div>
-            <label htmlFor={fields.environment.id} className="block text-sm font-medium text-slate-800">
-              Environment
-            </label>
-            <select {...environmentProps} key={environmentProps.key} defaultValue={fields.environment.initialValue ?? 'test'} className={`${inputClass} mt-1.5`}>
+          <Field label="Environment" htmlFor={fields.environment.id} errorId={fields.environment.errorId} errors={fields.environment.errors}>
+            <select {...environmentProps} key={environmentProps.key} defaultValue={fields.environment.initialValue ?? 'test'} className={inputClass}>
               <option value="test">Test (no credits spent)</option>
               <option value="live">Live</option>
             </select>
-          </div>
+          </Field>
         </div>
         <button type="submit" className={smallButton('secondary')} disabled={busy}>
           {busy ? 'Creating...' : 'Create team key'}
