@@ -14,6 +14,7 @@ import type { Database } from './schema'
 // Counts and identity columns are int8; both drivers hand them back as plain numbers.
 const INT8 = 20
 pg.types.setTypeParser(INT8, (v: string) => Number(v))
+const BYTEA = 17
 
 export type DB = Kysely<Database>
 
@@ -49,7 +50,22 @@ export function createPGliteHandle(pglite: PGlite): DatabaseHandle {
 }
 
 export function pgliteOptions() {
-  return { parsers: { [INT8]: (v: string) => Number(v) } }
+  return {
+    parsers: { [INT8]: (v: string) => Number(v), [BYTEA]: parseBytea },
+    serializers: { [BYTEA]: serializeBytea },
+  }
+}
+
+// bytea travels as hex text ('\\x…') between PGlite and JavaScript. PGlite's own converters go byte
+// by byte in JavaScript (about 200 ms per MB in, 90 ms per MB out: a 1 MP result took 80 ms to
+// store); Buffer's hex codec does the same work natively, and hands back a Buffer as pg does.
+function parseBytea(text: string): Buffer {
+  return Buffer.from(text.slice(2), 'hex')
+}
+
+function serializeBytea(bytes: Uint8Array): string {
+  if (!(bytes instanceof Uint8Array)) throw new Error('Invalid input for bytea type')
+  return `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`
 }
 
 function pgliteDialect(pglite: PGlite): Dialect {

@@ -12,6 +12,7 @@ import { migrateToLatest } from '~/db/migrate.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { findJob } from '~/features/tools/jobs/jobs.server'
 import { action as postJob } from '~/routes/api.jobs._index'
+import { action as removeBg } from '~/routes/api.remove-bg'
 import { balanceOf, fileOf, fixture, newUser, type TestCaller } from './tools-support'
 import { formRequest, readResult, routeArgs } from '../support/requests'
 
@@ -134,6 +135,21 @@ describe.runIf(onPostgres)('jobs across real processes (PostgreSQL)', () => {
       await ledgerMatches(caller.accountId)
     }
   }, 200_000)
+
+  it('a spec endpoint in the web-only process answers a run that a worker process did (no in-process event)', async () => {
+    if (children.size === 0) startWorker('e')
+    const user = await newUser()
+    const balance = await balanceOf(user)
+    const answer = await readResult(await removeBg(routeArgs(formRequest('/api/remove-bg/', { image: photo() }, { headers: user.headers }))))
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('Content-Type')).toBe('image/png')
+    expect(answer.headers.get('X-Credits-Charged')).toBe('1')
+    // The bytes came from the results store (the worker was another process): a whole PNG.
+    const bytes = Buffer.from(answer.body as ArrayBuffer)
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG')
+    expect(Number(answer.headers.get('Content-Length'))).toBe(bytes.byteLength)
+    expect(await balanceOf(user)).toBe(balance - 1)
+  }, 120_000)
 
   it('SIGTERM drains: the running job finishes before the worker exits', async () => {
     for (const child of children) {

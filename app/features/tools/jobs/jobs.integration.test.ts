@@ -16,6 +16,8 @@ import { recordDelivered, recordFailed } from './outcome.server'
 import { KEY_REUSED_MESSAGE, REPLAY_UNAVAILABLE, requestFingerprint } from './submit.server'
 import { runnerFor } from '../runners/index.server'
 import { TOOL_JOB_DEAD_LETTER, toolQueues } from './queue.server'
+import { announceJobEnded } from './events.server'
+import { waitForJobEnd } from './wait.server'
 import { LOST_RUN_MESSAGE, startJobWorker } from './worker.server'
 
 afterAll(async () => {
@@ -174,6 +176,65 @@ describe('the outcome of a job', () => {
       .execute()
     expect(refunds).toEqual([{ delta: 1 }])
     expect(await balanceOf(visitor)).toBe(5)
+  })
+})
+
+describe('a request waiting for its job', () => {
+  /** A job no worker will take (it has no pg-boss job), as the submitting request holds it. */
+  async function queuedJob(caller: TestCaller) {
+    const id = randomUUID()
+    const job = await executeTx(getDb(), async (trx) => {
+      const charged = await charge({ accountId: caller.accountId, amount: 1, toolSlug: 'background_remover', idempotencyKey: `job:${id}` }, trx)
+      if (!charged.ok) throw new Error('no charge')
+      return insertJob(
+        { id, accountId: caller.accountId, tool: 'background-remover', options: {}, originalName: 'x.jpg', bytes: Buffer.from('x'), width: 1, height: 1, notes: [], idempotencyKey: null, fingerprint: 'x', chargeTransactionId: charged.transactionId },
+        trx,
+      )
+    })
+    expect(job).toMatchObject({ id, status: 'queued', account_id: caller.accountId })
+    return job
+  }
+  const output = { bytes: Buffer.from('result bytes'), contentType: 'image/png', modelMs: 1 }
+
+  it('hears the end from the worker of its own process, with the output and no read back', async () => {
+    const visitor = await newVisitor()
+    const job = await queuedJob(visitor)
+    const waiting = waitForJobEnd(job.id, 30_000, job)
+    const ended = await recordDelivered(job, runnerFor('background-remover'), output, 1)
+    announceJobEnded({ jobId: job.id, job: ended!, delivered: output })
+    const heard = await waiting
+    expect(heard?.job).toMatchObject({ id: job.id, status: 'succeeded', result_id: ended!.result_id })
+    expect(heard?.delivered?.bytes.toString()).toBe('result bytes')
+  })
+
+  it('learns from the database when another process ran the job (no event here)', async () => {
+    const visitor = await newVisitor()
+    const job = await queuedJob(visitor)
+    const waiting = waitForJobEnd(job.id, 30_000, job)
+    // Another process's worker records the outcome: nothing is announced in this one.
+    const ended = await recordDelivered(job, runnerFor('background-remover'), output, 1)
+    const heard = await waiting
+    expect(heard?.job).toMatchObject({ id: job.id, status: 'succeeded', result_id: ended!.result_id })
+    // No bytes in memory: the answer reads the stored result.
+    expect(heard?.delivered).toBeUndefined()
+  })
+
+  it('hears an end announced without the row (the dead-letter handler) by reading it', async () => {
+    const visitor = await newVisitor()
+    const job = await queuedJob(visitor)
+    const waiting = waitForJobEnd(job.id, 30_000, job)
+    await recordFailed(job, { status: 503, message: 'lost' }, null)
+    announceJobEnded({ jobId: job.id })
+    expect((await waiting)?.job).toMatchObject({ id: job.id, status: 'failed', error: 'lost', refunded: true })
+  })
+
+  it('gives up at its time limit while the job still runs', async () => {
+    const visitor = await newVisitor()
+    const job = await queuedJob(visitor)
+    expect(await waitForJobEnd(job.id, 300, job)).toBeNull()
+    expect(await waitForJobEnd(job.id, 0)).toBeNull()
+    await recordFailed(job, { status: 500, message: 'test over' }, null)
+    expect((await waitForJobEnd(job.id, 0))?.job.status).toBe('failed')
   })
 })
 

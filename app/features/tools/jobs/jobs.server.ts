@@ -47,10 +47,13 @@ export interface NewToolJob {
   userId?: string | null
 }
 
-/** Inserts the job with its upload sealed under RESULTS_KEY (the job id is the additional data). */
-export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<void> {
+/**
+ * Inserts the job with its upload sealed under RESULTS_KEY (the job id is the additional data), and
+ * answers the row as readers see it (no second read).
+ */
+export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<ToolJobInfo> {
   const sealed = sealBytes(job.id, job.bytes)
-  await dbOrTx
+  return dbOrTx
     .insertInto('tool_jobs')
     .values({
       id: job.id,
@@ -74,7 +77,8 @@ export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<void> 
       batch_position: job.batchPosition ?? null,
       user_id: job.userId ?? null,
     })
-    .execute()
+    .returning(INFO_COLUMNS)
+    .executeTakeFirstOrThrow()
 }
 
 export async function findJob(id: string, dbOrTx: DbOrTx = getDb()): Promise<ToolJobInfo | null> {

@@ -16,6 +16,7 @@ import { insertToolRun } from '../runs.server'
 import { emitEvent, prepareWebhooks } from '~/features/webhooks/endpoints.server'
 import { resultUrl } from '../ui/page-result'
 import { settleBatch } from '~/features/batches/items.server'
+import { traceJob } from './trace.server'
 import { creditsCharged, finishJob, type ToolJobInfo } from './jobs.server'
 
 /**
@@ -83,6 +84,7 @@ export async function recordDelivered(
       },
       trx,
     )
+    traceJob(job.id, 'stored')
     if (refundReason && job.charge_transaction_id !== null) await refund(job.charge_transaction_id, refundReason, trx)
     await insertToolRun(
       {

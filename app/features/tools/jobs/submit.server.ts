@@ -28,10 +28,11 @@ import {
 } from '../submission.server'
 import { parseToolUpload, requireFile, toolUploadFrom, type MultipartForm } from '../upload.server'
 import { announceJobQueued } from './events.server'
-import { countWaitingJobs, creditsCharged, findJob, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
+import { countWaitingJobs, creditsCharged, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
 import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
 import { sendToolJob, toolQueues } from './queue.server'
+import { traceJob } from './trace.server'
 import { waitForJobEnd } from './wait.server'
 import { inspectForRun } from './test-mode.server'
 import { CREDITS_CHARGED_HEADER, isTestKey } from '~/features/api-keys/environments'
@@ -136,6 +137,8 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
   // Refusals before the upload is read (sign-in, rate limit, busy, missing model) are not runs and
   // are not recorded, so a flood of them writes nothing; a refused upload is.
   const started = performance.now()
+  const jobId = randomUUID()
+  traceJob(jobId, 'received', started)
   let uploadBytes: number | null = null
   try {
     const known = await resolveCaller(request, { create: false })
@@ -172,9 +175,11 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     uploadBytes = file.bytes.byteLength
     const options = await runner.parseOptions(upload.fields)
     const fingerprint = requestFingerprint(tool, options, file.bytes)
+    traceJob(jobId, 'parsed')
     const testMode = caller !== null && isTestKey(caller)
     // A test key's run works on the input downscaled to the result cap (checked again after).
     const { bytes, inspected } = await inspectForRun(runner, file.bytes, options, testMode)
+    traceJob(jobId, 'inspected')
 
     if (key && caller) {
       const existing = await findJobByKey(caller.accountId, key)
@@ -203,7 +208,6 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     const boss = await toolQueues()
     await startJobWorker()
     const payer = caller
-    const jobId = randomUUID()
     let job: ToolJobInfo
     try {
       ;({ job, remaining } = await executeTx(getDb(), async (trx) => {
@@ -222,9 +226,10 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
           },
           trx,
         )
+        traceJob(jobId, 'charged')
         // Short of credits, past a team member's monthly cap, or no longer a member: nothing charged.
         if (!charged.ok) throw new ToolError(charged.status, charged.message)
-        await insertJob(
+        const inserted = await insertJob(
           {
             id: jobId,
             accountId: payer.accountId,
@@ -244,9 +249,9 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
           },
           trx,
         )
+        traceJob(jobId, 'inserted')
         await sendToolJob(boss, trx, jobId, payer.accountId)
-        const inserted = await findJob(jobId, trx)
-        return { job: inserted!, remaining: charged.balance }
+        return { job: inserted, remaining: charged.balance }
       }))
     } catch (error) {
       // The same key sent twice at once: one insert wins, the other's charge rolled back with it.
@@ -260,6 +265,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
       if (error instanceof ToolError && (error.status === 402 || error.status === 403)) remaining = await getBalance(payer.accountId)
       throw error
     }
+    traceJob(jobId, 'committed')
     announceJobQueued()
     headers['X-Credits-Remaining'] = String(remaining)
     return { ok: true, tool, job, remaining: remaining!, replayed: false, headers, fieldValues: fields }
@@ -294,14 +300,17 @@ export async function runToolSubmission(request: Request, tool: ToolSlug): Promi
     return answerFromJob(job, undefined, headers, fieldValues, false)
   }
   const timeoutMs = config().TOOL_TIMEOUT_MS
-  let ended = await waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()))
+  let ended = await waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()), job)
   if (!ended) {
     const stopped = await recordFailed(job, { status: 503, message: new RunTimeoutError(timeoutMs).message }, timeoutMs)
     if (stopped) abortLocalRun(job.id)
     ended = await waitForJobEnd(job.id, 0)
     if (!ended) throw new Error(`job ${job.id} neither ended nor stopped`)
   }
-  return answerFromJob(ended.job, ended.delivered, headers, fieldValues, true)
+  traceJob(job.id, 'woke')
+  const answer = await answerFromJob(ended.job, ended.delivered, headers, fieldValues, true)
+  traceJob(job.id, 'answered')
+  return answer
 }
 
 /** An ended job as the endpoint's answer (its bytes from the local worker, else from the results store). */

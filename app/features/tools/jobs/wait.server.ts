@@ -13,9 +13,15 @@ export interface EndedJob {
   delivered?: Delivered
 }
 
-/** The job once it has ended, or null when `timeoutMs` passes first (0: look once). */
-export async function waitForJobEnd(jobId: string, timeoutMs: number): Promise<EndedJob | null> {
-  const now = await findJob(jobId)
+/**
+ * The job once it has ended, or null when `timeoutMs` passes first (0: look once). `known` is the row
+ * the caller has just committed (the submitting request): it saves the first read, which on PGlite
+ * would queue beside the worker's fetch. The listener is attached in the same tick, and a job
+ * cannot end without a fetch, a claim and an outcome in between (each a query); the reads every
+ * WAIT_POLL_MS stay the safety net either way.
+ */
+export async function waitForJobEnd(jobId: string, timeoutMs: number, known?: ToolJobInfo): Promise<EndedJob | null> {
+  const now = known ?? (await findJob(jobId))
   if (!now) throw new Error(`no job ${jobId}`)
   if (isFinished(now) || timeoutMs <= 0) return isFinished(now) ? { job: now } : null
   return new Promise<EndedJob | null>((resolve) => {

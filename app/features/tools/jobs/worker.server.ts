@@ -18,6 +18,7 @@ import { claimJob, findJob, releaseJob, saveProgress } from './jobs.server'
 import { runnerFor } from '../runners/index.server'
 import { recordDelivered, recordFailed } from './outcome.server'
 import { progressOnSteps } from './progress'
+import { traceJob } from './trace.server'
 import { capTestResult } from './test-mode.server'
 import { chargeItemOnStart } from '~/features/batches/items.server'
 import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
@@ -86,6 +87,7 @@ export function abortLocalRun(jobId: string): void {
 }
 
 async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal): Promise<void> {
+  traceJob(jobId, 'fetched')
   const claimed = await claimJob(jobId)
   if (!claimed) return // ended already (its outcome is recorded): nothing to run
   const { bytes } = claimed
@@ -98,6 +100,7 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
     return
   }
   job = { ...job, charge_transaction_id: chargeId }
+  traceJob(jobId, 'claimed')
   const tool = job.tool as ToolSlug
   const runner = runnerFor(tool)
   const controller = new AbortController()
@@ -148,8 +151,10 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
     try {
       const ran = await runner.run({ bytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report })
       const delivered = job.test_mode ? await capTestResult(ran) : ran
+      traceJob(jobId, 'ran')
       await pending
       const ended = await recordDelivered(job, runner, delivered, performance.now() - started)
+      traceJob(jobId, 'recorded')
       announceJobEnded(ended ? { jobId, job: ended, delivered } : { jobId })
     } catch (thrown) {
       await pending
