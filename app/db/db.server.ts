@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PostgresDialect, type Dialect, type Transaction } from 'kysely'
 import pg from 'pg'
 import { config } from '~/config.server'
-import { replaceSingleton, singleton } from '~/utils/singleton.server'
+import { forgetDatabaseSingletons, replaceSingleton, singleton } from '~/utils/singleton.server'
 import { lockDataFolder } from './data-folder-lock.server'
 import { PGliteDialect } from './pglite-dialect.server'
 import type { Database } from './schema'
@@ -90,8 +90,15 @@ export function getDb(): DB {
   return databaseHandle().db
 }
 
-/** Tests install their own database before the app touches it. */
+/**
+ * Tests and benches install their own database. Installing another one than the current forgets what
+ * was bound to the previous (pg-boss and its queues: stop them first with stopBoss), so they start
+ * again on this one: a bench that ran on one scratch database and then another sent its jobs into a
+ * database where pg-boss had never created its tables.
+ */
 export function useDatabaseHandle(handle: DatabaseHandle): void {
+  const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
+  if (store.__facetSingletons?.has('database') && store.__facetSingletons.get('database') !== handle) forgetDatabaseSingletons()
   replaceSingleton('database', handle)
 }
 

@@ -19,3 +19,24 @@ export function existingSingleton<T>(name: string): T | undefined {
   const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
   return store.__facetSingletons?.get(name) as T | undefined
 }
+
+// Names of the singletons that belong to the installed database (pg-boss and what it set up there).
+function databaseBoundNames(): Set<string> {
+  return singleton('database-bound-singletons', () => new Set<string>())
+}
+
+/**
+ * A singleton that belongs to the database it was made on (pg-boss, its queues, the worker): when
+ * another database is installed (useDatabaseHandle: benches and tests), the next call makes it again
+ * on that database instead of handing back one bound to the previous database.
+ */
+export function databaseSingleton<T>(name: string, create: () => T): T {
+  databaseBoundNames().add(name)
+  return singleton(name, create)
+}
+
+/** Forgets every databaseSingleton (their owner stops them first: stopBoss). */
+export function forgetDatabaseSingletons(): void {
+  const store = globalThis as unknown as { __facetSingletons?: Map<string, unknown> }
+  for (const name of databaseBoundNames()) store.__facetSingletons?.delete(name)
+}

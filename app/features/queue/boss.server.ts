@@ -5,7 +5,7 @@
 import { fromPglite, PgBoss } from 'pg-boss'
 import { databaseHandle, type DatabaseHandle } from '~/db/db.server'
 import { logger } from '~/utils/logger.server'
-import { existingSingleton, singleton } from '~/utils/singleton.server'
+import { databaseSingleton, existingSingleton } from '~/utils/singleton.server'
 
 // Supervision (expired jobs, lapsed heartbeats) every 10 s instead of pg-boss's 60: a job whose
 // worker died goes back to the queue within about two heartbeats. The instance registry (the workers
@@ -23,7 +23,7 @@ function createBoss(handle: DatabaseHandle): PgBoss {
 
 /** pg-boss, started (its schema created or migrated) on first use. */
 export function getBoss(): Promise<PgBoss> {
-  return singleton('pg-boss', async () => {
+  return databaseSingleton('pg-boss', async () => {
     const boss = createBoss(databaseHandle())
     boss.on('error', (error) => logger.error({ err: error }, 'pg-boss error'))
     await boss.start()

@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import { config } from '~/config.server'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { WebhookDeliveryStatus } from '~/db/schema'
-import { existingSingleton, singleton } from '~/utils/singleton.server'
+import { databaseSingleton, existingSingleton } from '~/utils/singleton.server'
 import { isUuid } from '~/utils/uuid'
 import { getBoss } from '~/features/queue/boss.server'
 import { isPublicAddress, resolveHost } from './address-guard.server'
@@ -226,7 +226,7 @@ const QUEUE_READY = 'webhook-queue'
  * pg-boss's own queries wait for an open transaction to end, so starting it inside one never ends).
  */
 export function prepareWebhooks(): Promise<void> {
-  return singleton(QUEUE_READY, async () => {
+  return databaseSingleton(QUEUE_READY, async () => {
     const boss = await getBoss()
     if (!(await boss.getQueue(WEBHOOK_QUEUE))) await boss.createQueue(WEBHOOK_QUEUE)
   })

@@ -8,7 +8,7 @@ import type { Transaction } from 'kysely'
 import { config } from '~/config.server'
 import type { Database } from '~/db/schema'
 import { getBoss } from '~/features/queue/boss.server'
-import { singleton } from '~/utils/singleton.server'
+import { databaseSingleton } from '~/utils/singleton.server'
 
 export const TOOL_JOB_QUEUE = 'tool-run'
 export const TOOL_JOB_DEAD_LETTER = 'tool-run-dead'
@@ -27,7 +27,7 @@ export interface ToolJobData {
 
 /** pg-boss started, with the tool queues created (or updated to today's settings), once per process. */
 export function toolQueues(): Promise<PgBoss> {
-  return singleton('tool-job-queues', async () => {
+  return databaseSingleton('tool-job-queues', async () => {
     const boss = await getBoss()
     const timeoutSeconds = Math.ceil(config().TOOL_TIMEOUT_MS / 1000)
     const settings = {

@@ -8,7 +8,7 @@
 // disappears (SIGKILL: no more heartbeats) or hands its job back at shutdown makes pg-boss retry.
 import { logger } from '~/utils/logger.server'
 import { config } from '~/config.server'
-import { existingSingleton, singleton } from '~/utils/singleton.server'
+import { databaseSingleton, existingSingleton } from '~/utils/singleton.server'
 import type { PgBoss } from 'pg-boss'
 import { TOOLS, type ToolSlug } from '../catalog'
 import { RunTimeoutError } from '../errors.server'
@@ -47,7 +47,7 @@ function state(): Promise<WorkerState> | undefined {
 export function startJobWorker(): Promise<WorkerState> | null {
   const concurrency = config().workerConcurrency
   if (concurrency === 0) return null
-  return singleton('tool-job-worker', async () => {
+  return databaseSingleton('tool-job-worker', async () => {
     const boss = await toolQueues()
     const running = new Map<string, AbortController>()
     const workerIds: string[] = []

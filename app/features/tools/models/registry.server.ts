@@ -71,6 +71,11 @@ export async function openSession(model: string | Uint8Array): Promise<LoadedMod
     intraOpNumThreads: threadsPerSession(),
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
+    // No CPU memory arena: onnxruntime's arena grows in doubling chunks to a run's largest tensors and
+    // never gives them back, about 380 MB kept by the segmenter and 230 MB by the face detector after
+    // one 12 MP run, on top of the peak (docs/decisions/039). Without it a run's tensors are freed
+    // when it ends; the model's arithmetic, and so every output, is the same.
+    enableCpuMemArena: false,
     // Idle worker threads sleep instead of spinning: on a shared machine spinning steals the cores
     // the other thread (and the rest of the server) needs.
     extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
