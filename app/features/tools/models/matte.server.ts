@@ -299,11 +299,15 @@ export async function refineMatte(soft: Buffer, rgba: Buffer, width: number, hei
   p = 0
   if (softWords && bandWords) {
     // Away from the outline four pixels share one answer: 255 deep inside, 0 far outside.
+    // The blur of an all-255 window can come out a little under 255 (251 at sigma 1.7, libvips'
+    // integer mask does not sum exactly to its scale), so inside, where the soft matte is already
+    // 255, max() keeps it without looking at the band; outside, a soft 0 stays 0 under min().
     for (let w = 0; w < softWords.length; w++) {
       const b = bandWords[w]
       const inside = binaryWords[w]
-      if (inside === 0x01010101 && b === 0xffffffff) softWords[w] = 0xffffffff
-      else if (inside === 0 && b === 0) softWords[w] = 0
+      const s = softWords[w]
+      if (inside === 0x01010101 && (b === 0xffffffff || s === 0xffffffff)) softWords[w] = 0xffffffff
+      else if (inside === 0 && (b === 0 || s === 0)) softWords[w] = 0
       else for (let q = w * 4; q < w * 4 + 4; q++) soft[q] = binary[q] ? Math.max(soft[q], band[q]) : Math.min(soft[q], band[q])
     }
     p = softWords.length * 4
