@@ -1,5 +1,6 @@
+import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { labelRegions } from './matte.server'
+import { labelRegions, refineMatte } from './matte.server'
 
 /** The plain definition: flood fill from each unlabelled pixel, in raster order. */
 function floodFill(binary: Uint8Array, target: 0 | 1, width: number, height: number, eight: boolean) {
@@ -96,5 +97,33 @@ describe('labelRegions', () => {
     const diagonal = new Uint8Array([1, 0, 0, 1])
     expect(labelRegions(diagonal, 1, 2, 2, true).count).toBe(1)
     expect(labelRegions(diagonal, 1, 2, 2, false).count).toBe(2)
+  })
+})
+
+describe('refineMatte edge band', () => {
+  it('equals the per-pixel rule (max with the blurred mask inside, min outside) at sigmas where an all-255 window blurs under 255', async () => {
+    for (const edgeSigma of [0.6, 1.7, 1.86, 4]) {
+      const next = random(Math.round(edgeSigma * 100))
+      const width = 203
+      const height = 157
+      // One blob without holes or specks, so the thresholded matte is the final mask: mostly 255
+      // inside with some lower values, a ramp at the outline, mostly 0 outside with some low values.
+      const soft = Buffer.alloc(width * height)
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const d = Math.hypot(x - 100, y - 80) - 50
+          const ramp = Math.max(0, Math.min(255, Math.round(128 - d * 20)))
+          const noise = next()
+          soft[y * width + x] = ramp === 255 && noise < 0.2 ? 130 + Math.floor(noise * 600) : ramp === 0 && noise < 0.2 ? Math.floor(noise * 600) : ramp
+        }
+      }
+      const rgba = Buffer.alloc(width * height * 4, 200)
+      const binary = Uint8Array.from(soft, (v) => (v >= 128 ? 1 : 0))
+      const mask = Buffer.from(binary.map((v) => v * 255))
+      const band = await sharp(mask, { raw: { width, height, channels: 1 } }).blur(Math.max(0.3, edgeSigma)).toColourspace('b-w').raw().toBuffer()
+      const expected = Buffer.from(soft.map((v, p) => (binary[p] ? Math.max(v, band[p]!) : Math.min(v, band[p]!))))
+      const got = await refineMatte(Buffer.from(soft), rgba, width, height, { minComponentShare: 0.1, edgeSigma, backdropDistance: 24 })
+      expect(got.equals(expected), `sigma ${edgeSigma}`).toBe(true)
+    }
   })
 })
