@@ -36,7 +36,7 @@ export async function chargeRun(input: RunCharge, dbOrTx: DbOrTx, now: Date = ne
       // The member is recorded on team accounts only.
       const charged = await charge({ ...input, userId: null }, trx)
       if (charged.ok) return charged
-      return { ok: false, reason: 'insufficient', status: 402, message: insufficientMessage(input.amount, charged.balance), balance: charged.balance }
+      return refused('insufficient', 402, insufficientMessage(input.amount, charged.balance), charged.balance)
     }
 
     const member = input.userId
@@ -59,17 +59,17 @@ export async function chargeRun(input: RunCharge, dbOrTx: DbOrTx, now: Date = ne
             .where('revoked_at', 'is', null)
             .executeTakeFirst()
         : undefined
-      if (!teamKey) return { ok: false, reason: 'not-member', status: 403, message: NOT_A_MEMBER_ANY_MORE, balance: await balanceOf(trx, input.accountId) }
+      if (!teamKey) return refused('not-member', 403, NOT_A_MEMBER_ANY_MORE, await balanceOf(trx, input.accountId))
     }
     if (member && member.monthly_cap !== null) {
       const used = await memberSpend(input.accountId, input.userId!, monthStart(now), trx)
       if (used + input.amount > member.monthly_cap) {
-        return { ok: false, reason: 'cap', status: 402, message: capMessage(member.monthly_cap, team.name, used), balance: await balanceOf(trx, input.accountId) }
+        return refused('cap', 402, capMessage(member.monthly_cap, team.name, used), await balanceOf(trx, input.accountId))
       }
     }
     const charged = await charge(input, trx)
     if (charged.ok) return charged
-    return { ok: false, reason: 'insufficient', status: 402, message: teamBalanceShort(input.amount, team.name, charged.balance), balance: charged.balance }
+    return refused('insufficient', 402, teamBalanceShort(input.amount, team.name, charged.balance), charged.balance)
   })
 }
 
@@ -90,6 +90,12 @@ export async function memberCap(accountId: string, userId: string | null, dbOrTx
     .executeTakeFirst()
   if (!row || row.monthly_cap === null) return null
   return { cap: row.monthly_cap, used: await memberSpend(accountId, userId, monthStart(now), dbOrTx), teamName: row.name }
+}
+
+type RunRefusal = Exclude<RunChargeResult, { ok: true }>
+
+function refused(reason: RunRefusal['reason'], status: RunRefusal['status'], message: string, balance: number): RunRefusal {
+  return { ok: false, reason, status, message, balance }
 }
 
 async function balanceOf(db: DbOrTx, accountId: string): Promise<number> {

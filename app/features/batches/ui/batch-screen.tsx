@@ -4,6 +4,7 @@
 // posted to the page, then a status page that refreshes itself. With JavaScript the files are
 // dropped, pasted or chosen, listed and checked before sending, uploaded with progress to
 // POST /api/batches/, and the batch is followed in the background; the address names the batch.
+import { UploadIcon } from '~/ui/upload-icon'
 import { Form, Link, useLocation, useNavigate } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react'
 import { BLUR, DENOISE, TOOL_LIST, TOOLS, type ToolDefinition, type ToolSlug } from '~/features/tools/catalog'
@@ -292,9 +293,7 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
             }`}
             data-testid="batch-drop-zone"
           >
-            <svg viewBox="0 0 24 24" className="h-10 w-10 text-indigo-600" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true">
-              <path d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
+            <UploadIcon />
             <span className="text-lg font-semibold text-slate-900">
               {hydrated ? `Drop ${noun} here, or click to choose` : `Choose ${noun} (several at once), or one zip of them`}
             </span>

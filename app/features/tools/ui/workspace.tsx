@@ -3,6 +3,7 @@
 // download in that same place; the tool's options beside it on wide screens and below on narrow ones.
 // Every state has its own panel and words (workspace-state.ts). The form is a real multipart POST, so
 // all of it works without JavaScript; the browser run takes it over once hydrated.
+import { UploadIcon } from '~/ui/upload-icon'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useEffect, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react'
 import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
@@ -308,9 +309,7 @@ function DropTarget({
       }`}
       data-testid="drop-zone"
     >
-      <svg viewBox="0 0 24 24" className="h-10 w-10 text-indigo-600" fill="none" stroke="currentColor" strokeWidth="1.6" aria-hidden="true">
-        <path d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
+      <UploadIcon />
       <span className="text-lg font-semibold text-slate-900">
         {hydrated ? `Drop ${noun} here, or click to choose` : `Click to choose ${noun}`}
       </span>
