@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { labelRegions, refineMatte } from './matte.server'
+import { blurInBands, labelRegions, refineMatte } from './matte.server'
 
 /** The plain definition: flood fill from each unlabelled pixel, in raster order. */
 function floodFill(binary: Uint8Array, target: 0 | 1, width: number, height: number, eight: boolean) {
@@ -124,6 +124,26 @@ describe('refineMatte edge band', () => {
       const expected = Buffer.from(soft.map((v, p) => (binary[p] ? Math.max(v, band[p]!) : Math.min(v, band[p]!))))
       const got = await refineMatte(Buffer.from(soft), rgba, width, height, { minComponentShare: 0.1, edgeSigma, backdropDistance: 24 })
       expect(got.equals(expected), `sigma ${edgeSigma}`).toBe(true)
+    }
+  })
+})
+
+describe('blurInBands', () => {
+  it('equals one blur of the whole image, whatever the number of bands (edges across band boundaries, noise)', async () => {
+    const width = 157
+    const height = 613
+    const next = random(42)
+    // Horizontal stripes of varying height (edges that cross every band boundary), with noise.
+    const image = Buffer.alloc(width * height)
+    for (let y = 0; y < height; y++) {
+      const on = Math.floor(y / 7) % 3 === 0 || Math.floor(y / 13) % 5 === 1
+      for (let x = 0; x < width; x++) image[y * width + x] = next() < 0.05 ? Math.floor(next() * 256) : on ? 255 : 0
+    }
+    for (const sigma of [0.6, 1.86, 4]) {
+      const whole = await sharp(image, { raw: { width, height, channels: 1 } }).blur(sigma).toColourspace('b-w').raw().toBuffer()
+      for (const bands of [1, 2, 3, 7]) {
+        expect((await blurInBands(image, width, height, sigma, bands)).equals(whole), `sigma ${sigma}, ${bands} bands`).toBe(true)
+      }
     }
   })
 })
