@@ -70,6 +70,20 @@ describe('removeBackground', () => {
     expect(alphaIoU(output.data, truth)).toBeGreaterThanOrEqual(0.9)
   })
 
+  it('keeps no colour of the cut-away background in the file (fully transparent pixels are 0, 0, 0, 0)', async () => {
+    const { input } = await routerOn('#0000ff')
+    const output = await decodePng((await removeBackground(input)).bytes)
+    let transparent = 0
+    let tinted = 0
+    for (let i = 0; i < output.data.length; i += 4) {
+      if (output.data[i + 3] !== 0) continue
+      transparent++
+      if (output.data[i] || output.data[i + 1] || output.data[i + 2]) tinted++
+    }
+    expect(transparent).toBeGreaterThan(output.data.length / 4 / 10)
+    expect(tinted).toBe(0)
+  })
+
   it('reports the router on blue (a hard case for U²-Netp: the blue front melts into the backdrop)', async () => {
     const { input, truth } = await routerOn('#0000ff')
     const output = await decodePng((await removeBackground(input)).bytes)

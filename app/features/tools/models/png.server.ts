@@ -19,6 +19,8 @@ export interface PngOptions {
   /**
    * One byte a pixel written as the alpha channel instead of the image's own (4-channel images):
    * a cutout is encoded straight from the picture and its matte, without an RGBA copy of the image.
+   * A pixel this makes fully transparent is written as 0, 0, 0, 0: what was cut away leaves no
+   * trace in the file (docs/decisions/068).
    */
   alpha?: Uint8Array
   /** Rows per deflated segment (tests); by default about SEGMENT_BYTES of filtered rows. */
@@ -78,7 +80,8 @@ function rowFilter(image: PngSource, outChannels: number, alpha: Uint8Array | un
   const words = aligned ? new Uint32Array(data.buffer, data.byteOffset, data.length >>> 2) : null
 
   if (words && alpha && channels === 4) {
-    // The picture's colour with the given alpha in the top byte; the composed row above is kept.
+    // The picture's colour with the given alpha in the top byte (all four bytes 0 where alpha is 0);
+    // the composed row above is kept.
     let above = new Uint32Array(width)
     let current = new Uint32Array(width)
     const scratch = new Uint32Array(width)
@@ -90,7 +93,8 @@ function rowFilter(image: PngSource, outChannels: number, alpha: Uint8Array | un
       for (let y = from; y < to; y++) {
         const base = y * width
         for (let x = 0; x < width; x++) {
-          const word = ((words[base + x] & 0x00ffffff) | (alpha[base + x] << 24)) >>> 0
+          const a = alpha[base + x]
+          const word = a === 0 ? 0 : ((words[base + x] & 0x00ffffff) | (a << 24)) >>> 0
           current[x] = word
           scratch[x] = upDiff(word, above[x])
         }
@@ -106,7 +110,10 @@ function rowFilter(image: PngSource, outChannels: number, alpha: Uint8Array | un
   if (alpha) {
     // Not word-aligned: compose a copy once, then filter it like any image.
     const composed = Buffer.from(data)
-    for (let p = 0, i = 3; p < alpha.length; p++, i += 4) composed[i] = alpha[p]
+    for (let p = 0, i = 3; p < alpha.length; p++, i += 4) {
+      composed[i] = alpha[p]
+      if (alpha[p] === 0) composed.fill(0, i - 3, i)
+    }
     return rowFilter({ ...image, data: composed }, outChannels, undefined)
   }
   if (words && outChannels === channels && rowIn % 4 === 0) {

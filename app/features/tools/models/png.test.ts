@@ -73,9 +73,14 @@ describe('encodePng in segments', () => {
       const data = randomBytes(width * height * 4 + offset).subarray(offset)
       const before = Buffer.from(data)
       const alpha = randomBytes(width * height)
+      // Some fully transparent pixels: their colour must not reach the file.
+      for (let p = 0; p < alpha.length; p += 7) alpha[p] = 0
       const png = await encodePng({ data, width, height, channels: 4 }, { alpha, segmentRows: 5 })
       const expected = Buffer.from(data)
-      for (let p = 0; p < alpha.length; p++) expected[p * 4 + 3] = alpha[p]
+      for (let p = 0; p < alpha.length; p++) {
+        expected[p * 4 + 3] = alpha[p]
+        if (alpha[p] === 0) expected.fill(0, p * 4, p * 4 + 3)
+      }
       expect((await decode(png, 4)).data.equals(expected)).toBe(true)
       expect(data.equals(before)).toBe(true)
     })
