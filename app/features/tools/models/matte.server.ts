@@ -272,7 +272,7 @@ function wordsOf(bytes: Uint8Array): Uint32Array | null {
  * result is the same byte for byte as one blur of the whole.
  */
 export async function blurInBands(
-  image: Buffer,
+  image: Uint8Array,
   width: number,
   height: number,
   sigma: number,
@@ -323,14 +323,11 @@ export async function refineMatte(soft: Buffer, rgba: Buffer, width: number, hei
   // 3. Edges: a blurred copy of the binary mask is 255 deep inside, 0 far outside and in between only
   //    near the outline. Inside, alpha is at least that; outside, at most that; so the model's soft
   //    values survive only in that band.
-  const mask = Buffer.allocUnsafe(size)
-  const maskWords = wordsOf(mask)
+  //    The mask is the binary matte itself, turned to 0 / 255 in place (it stays the inside test).
   p = 0
-  if (maskWords) {
-    for (; p < maskWords.length; p++) maskWords[p] = binaryWords[p] * 255 // 1 → 255 in each byte, no carry
-    p *= 4
-  }
-  for (; p < size; p++) mask[p] = binary[p] ? 255 : 0
+  for (; p < binaryWords.length; p++) binaryWords[p] *= 255 // 1 → 255 in each byte, no carry
+  for (p *= 4; p < size; p++) binary[p] *= 255
+  const mask = binary
   const band = await blurInBands(mask, width, height, edgeBlurSigma(options))
   const bandWords = wordsOf(band)
   p = 0
@@ -343,12 +340,12 @@ export async function refineMatte(soft: Buffer, rgba: Buffer, width: number, hei
       const b = bandWords[w]
       const inside = binaryWords[w]
       const s = softWords[w]
-      if (inside === 0x01010101 && (b === 0xffffffff || s === 0xffffffff)) softWords[w] = 0xffffffff
+      if (inside === 0xffffffff && (b === 0xffffffff || s === 0xffffffff)) softWords[w] = 0xffffffff
       else if (inside === 0 && (b === 0 || s === 0)) softWords[w] = 0
-      else for (let q = w * 4; q < w * 4 + 4; q++) soft[q] = binary[q] ? Math.max(soft[q], band[q]) : Math.min(soft[q], band[q])
+      else for (let q = w * 4; q < w * 4 + 4; q++) soft[q] = mask[q] ? Math.max(soft[q], band[q]) : Math.min(soft[q], band[q])
     }
     p = softWords.length * 4
   }
-  for (; p < size; p++) soft[p] = binary[p] ? Math.max(soft[p], band[p]) : Math.min(soft[p], band[p])
+  for (; p < size; p++) soft[p] = mask[p] ? Math.max(soft[p], band[p]) : Math.min(soft[p], band[p])
   return soft
 }

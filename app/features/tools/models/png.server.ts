@@ -233,17 +233,25 @@ export async function encodePng(image: PngSource, options: PngOptions = {}): Pro
   const pending: Promise<DeflatedSegment>[] = []
   const segments: DeflatedSegment[] = []
   const lengths: number[] = []
+  // A deflated segment's rows are written over by a later one: a few buffers instead of one per segment.
+  const inputs: Buffer[] = []
+  const spare: Buffer[] = []
+  const settleNext = async () => {
+    segments.push(await pending[segments.length])
+    spare.push(inputs[segments.length - 1])
+  }
   for (let y = 0; y < height; y += segmentRows) {
     const to = Math.min(height, y + segmentRows)
-    const rows = Buffer.allocUnsafe(rowBytes * (to - y))
+    const rows = (spare.pop() ?? Buffer.allocUnsafe(rowBytes * segmentRows)).subarray(0, rowBytes * (to - y))
     filter(y, to, rows)
     lengths.push(rows.length)
+    inputs.push(rows)
     const job = deflateSegment(rows, to === height)
     job.catch(() => {}) // awaited below, in order; this only keeps a later failure from being reported as unhandled first
     pending.push(job)
-    if (pending.length - segments.length >= inFlightLimit) segments.push(await pending[segments.length])
+    if (pending.length - segments.length >= inFlightLimit) await settleNext()
   }
-  while (segments.length < pending.length) segments.push(await pending[segments.length])
+  while (segments.length < pending.length) await settleNext()
 
   let adler = segments[0].adler
   for (let k = 1; k < segments.length; k++) adler = combineAdler32(adler, segments[k].adler, lengths[k])
