@@ -4,15 +4,18 @@
 import { describe, expect, it } from 'vitest'
 import { getDb } from '~/db/db.server'
 import { sessionCookieHeader } from '~/features/auth/session.server'
-import { createVerifiedUser, linkMailedTo } from '~/features/auth/testing.server'
+import { createVerifiedUser, linkMailedTo, uniqueAddress, uniqueEmail } from '~/features/auth/testing.server'
 import { loadViewer } from '~/features/credits/viewer.server'
 import { INVITE_EXPIRED, INVITE_USED, LAST_OWNER, MANAGERS_ONLY } from '~/features/teams/messages'
+import { latestMailTo } from '~/features/mail/outbox.server'
 import { TEAM_NOTICES, type TeamNotice } from '~/features/teams/ui/forms'
 import { BASE, cookieFrom, formRequest, readResult, routeArgs } from '../../tests/support/requests'
 import { action as teamAction, loader as teamLoader } from './teams.$id'
 import { action as teamsAction, loader as teamsLoader } from './teams._index'
 import { action as acceptAction, loader as inviteLoader } from './teams.invites.$token'
 import { action as workingAsAction } from './teams.working-as'
+import { action as loginAction, loader as loginLoader } from './login'
+import { action as verifyAction, loader as verifyLoader } from './verify-email'
 
 async function signedIn() {
   const made = await createVerifiedUser()
@@ -218,5 +221,114 @@ describe('team screens', () => {
 
     // A page reached with no notice sets no cookie at all.
     expect((await loadPage(`/teams/${teamId}`, owner.cookie)).headers.getSetCookie()).toEqual([])
+  })
+})
+
+describe('from an invite, through sign-up or sign-in, back to the invite', () => {
+  /** A form post from a signed-out browser (a client address of its own: rate limits stay apart). */
+  function anonymousPost(path: string, fields: Record<string, string>) {
+    return routeArgs(formRequest(path, fields, { headers: { 'x-facet-client-ip': uniqueAddress() } }))
+  }
+  const linkPath = (href: string) => {
+    const url = new URL(href, BASE)
+    return url.pathname + url.search
+  }
+
+  it('a new account: register from the invite, open the mailed link, land on the invite signed in, accept', async () => {
+    const owner = await signedIn()
+    const teamId = await teamOf(owner)
+    const email = uniqueEmail('newcomer')
+    const token = await invited(owner, teamId, email)
+    const invitePath = `/teams/invites/${token}`
+
+    // The signed-out invite page's "Create an account" link, and the register form it leads to.
+    const page = await readResult(await inviteLoader(get(null, invitePath, { token })))
+    expect(page.body.signUpHref).toBe(`/login?mode=register&from=${encodeURIComponent(invitePath)}`)
+    const login = (await loginLoader(get(null, linkPath(page.body.signUpHref)))) as { mode: string; from: string }
+    expect(login).toMatchObject({ mode: 'register', from: invitePath })
+    const registered = await readResult(
+      await loginAction(
+        anonymousPost(linkPath(page.body.signUpHref), { intent: 'register', email, password: 'long-enough-pw', confirm_password: 'long-enough-pw', from: login.from }),
+      ),
+    )
+    expect(registered.body.registered).toMatchObject({ email })
+
+    // The verification mail's link keeps the way back beside its token.
+    const link = await linkMailedTo(email)
+    expect(link.pathname).toBe('/verify-email')
+    expect(link.searchParams.get('from')).toBe(invitePath)
+    const verifyToken = link.searchParams.get('token')!
+    expect((await getDb().selectFrom('user_tokens').select('token_hash').where('token_hash', '=', verifyToken).execute()).length).toBe(0)
+
+    // Opening it (GET) spends nothing; the page's form (posted by script, or by its button) verifies
+    // and goes on to the invite with the new session.
+    const opened = await verifyLoader(get(null, linkPath(link.href)))
+    expect(opened).toMatchObject({ token: verifyToken, from: invitePath, verified: false })
+    const verified = await readResult(await verifyAction(anonymousPost(linkPath(link.href), { token: verifyToken, from: opened.from! })))
+    expect(verified.status).toBe(302)
+    expect(verified.headers.get('location')).toBe(invitePath)
+    const cookie = cookieFrom(verified.headers)
+    expect(cookie).toMatch(/^fs_session=/)
+
+    const newcomer = { cookie } as Person
+    const landed = await readResult(await inviteLoader(get(newcomer, invitePath, { token })))
+    expect(landed.body).toMatchObject({ status: 'pending', signedInAs: email, sameAddress: true, wrongAddress: null })
+    const accepted = await readResult(await acceptAction(post(newcomer, invitePath, {}, { token })))
+    await expectNotice(newcomer, accepted, `/teams/${teamId}`, 'joined')
+
+    // The link is single-use: a second post is refused and goes nowhere.
+    const again = await readResult(await verifyAction(anonymousPost(linkPath(link.href), { token: verifyToken, from: invitePath })))
+    expect(again.status).toBe(400)
+    expect(again.body.error).toMatch(/already been used/)
+  })
+
+  it('an edited `from` in a verification link leads only to a path on this site', async () => {
+    const hostile = ['https://evil.example/teams/invites/x', '//evil.example', '/\\evil.example', '/.//evil.example', '/%2f%2fevil.example', 'javascript:alert(1)']
+    for (const from of hostile) {
+      const email = uniqueEmail('edited')
+      await loginAction(anonymousPost('/login?mode=register', { intent: 'register', email, password: 'long-enough-pw', confirm_password: 'long-enough-pw', from }))
+      // Never written into the mail in the first place...
+      const link = await linkMailedTo(email)
+      expect(link.searchParams.has('from'), from).toBe(false)
+      // ...and never followed when someone adds it to the link afterwards.
+      const token = link.searchParams.get('token')!
+      const edited = `/verify-email?${new URLSearchParams({ token, from })}`
+      expect((await verifyLoader(get(null, edited))).from, from).toBeNull()
+      const res = await readResult(await verifyAction(anonymousPost(edited, { token, from })))
+      expect(res.headers.get('location'), from).toBe('/verify-email?verified=1&welcome=1')
+    }
+  })
+
+  it('an existing account: sign-in from the invite lands on it; "create an account" mails a sign-in link back to it', async () => {
+    const owner = await signedIn()
+    const teamId = await teamOf(owner)
+    const member = await createVerifiedUser()
+    const token = await invited(owner, teamId, member.user.email)
+    const invitePath = `/teams/invites/${token}`
+    const page = await readResult(await inviteLoader(get(null, invitePath, { token })))
+    expect(page.body.signInHref).toBe(`/login?from=${encodeURIComponent(invitePath)}`)
+
+    const signedInRes = await readResult(
+      await loginAction(anonymousPost(linkPath(page.body.signInHref), { intent: 'login', email: member.user.email, password: member.password, from: invitePath })),
+    )
+    expect(signedInRes.status).toBe(302)
+    expect(signedInRes.headers.get('location')).toBe(invitePath)
+    // A browser already signed in that opens the sign-in link goes straight on too.
+    const cookie = cookieFrom(signedInRes.headers)
+    const onward = await thrown(() => loginLoader(get({ cookie } as Person, linkPath(page.body.signInHref))))
+    expect(onward.headers.get('location')).toBe(invitePath)
+
+    await loginAction(
+      anonymousPost(linkPath(page.body.signUpHref), {
+        intent: 'register',
+        email: member.user.email,
+        password: 'another-long-pw',
+        confirm_password: 'another-long-pw',
+        from: invitePath,
+      }),
+    )
+    const mailed = await linkMailedTo(member.user.email)
+    expect(mailed.pathname + mailed.search).toBe(`/login?from=${encodeURIComponent(invitePath)}`)
+    expect((await latestMailTo(member.user.email))?.subject).toBe('You already have a Facet Studio account')
   })
 })
