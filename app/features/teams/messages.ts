@@ -13,6 +13,11 @@ export const OWNERS_ONLY = 'Only an owner can make or change owners.'
 export const LAST_OWNER = 'A team needs an owner: make another member an owner first.'
 export const ALREADY_MEMBER = 'This person is already a member of the team.'
 export const NOT_A_MEMBER_ANY_MORE = 'You are not a member of this team.'
+/**
+ * A batch item whose turn came after its sender left the team (it fails unpaid, decision 062). Read by
+ * the team's other members on the batch screen and in errors.json, so it names the sender, not "you".
+ */
+export const ITEM_SENDER_LEFT = 'Not run and not charged: the member who sent this file left the team before its turn came.'
 export const TOO_MANY_TEAMS = `You own ${MAX_OWNED_TEAMS} teams already: hand one over or leave one before creating another.`
 export const NAME_REQUIRED = 'Give the team a name (1 to 60 characters).'
 
