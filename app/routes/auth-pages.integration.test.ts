@@ -160,9 +160,9 @@ describe('/verify-email', () => {
     expect(res.headers.get('location')).toBe('/verify-email?verified=1&welcome=1')
     const cookie = cookieFrom(res.headers)
     expect(cookie).toMatch(/^fs_session=/)
-    expect(await verifyLoader(get('/verify-email?verified=1&welcome=1', { cookie }))).toEqual({ token: null, verified: true, welcome: true, bonus: 50 })
+    expect(await verifyLoader(get('/verify-email?verified=1&welcome=1', { cookie }))).toEqual({ token: null, from: null, verified: true, welcome: true, bonus: 50 })
     // Without a session the same address claims nothing.
-    expect(await verifyLoader(get('/verify-email?verified=1&welcome=1'))).toEqual({ token: null, verified: false, welcome: false, bonus: 50 })
+    expect(await verifyLoader(get('/verify-email?verified=1&welcome=1'))).toEqual({ token: null, from: null, verified: false, welcome: false, bonus: 50 })
 
     const again = await readResult(await verifyAction(post(`/verify-email?token=${token}`, { token })))
     expect(again.status).toBe(400)

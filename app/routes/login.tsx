@@ -34,13 +34,15 @@ export const meta: MetaFunction = () => [
 ]
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const auth = await getAuthentication(request)
-  if (auth.kind === 'user') throw redirect(DEFAULT_AFTER_SIGN_IN)
   const url = new URL(request.url)
+  const from = safeRedirectPath(url.searchParams.get('from'), DEFAULT_AFTER_SIGN_IN, url.origin)
+  // Already signed in (say, a mailed "Sign in" link opened in a signed-in browser): straight on.
+  const auth = await getAuthentication(request)
+  if (auth.kind === 'user') throw redirect(from)
   return {
     mode: url.searchParams.get('mode') === 'register' ? ('register' as const) : ('login' as const),
     forgot: url.searchParams.has('forgot'),
-    from: safeRedirectPath(url.searchParams.get('from'), DEFAULT_AFTER_SIGN_IN, url.origin),
+    from,
     resetDone: url.searchParams.get('reset') === 'done',
   }
 }
@@ -57,6 +59,8 @@ function limitedReply(intent: ActionData['intent'], submission: { reply: (o: obj
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.clone().formData()
   const intent = form.get('intent')
+  // Where the visitor was going: after sign-in at once, after sign-up through the verification link.
+  const from = safeRedirectPath(form.get('from'), DEFAULT_AFTER_SIGN_IN, new URL(request.url).origin)
 
   if (intent === 'register') {
     const submission = parseWithZod(form, { schema: registerFormSchema })
@@ -65,7 +69,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const limited = await limitRegister(request, submission.value.email)
     if (limited) return limitedReply(intent, submission, limited)
-    const registered = await registerUser(submission.value)
+    const registered = await registerUser(submission.value, { next: from })
     return data({ intent, result: submission.reply({ hideFields: HIDDEN }), registered } as ActionData)
   }
 
@@ -74,7 +78,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() } as ActionData, { status: 400 })
     const limited = await (intent === 'forgot' ? limitReset : limitResend)(request, submission.value.email)
     if (limited) return limitedReply(intent, submission, limited)
-    await (intent === 'forgot' ? requestPasswordReset : resendVerification)(submission.value.email)
+    if (intent === 'forgot') await requestPasswordReset(submission.value.email)
+    else await resendVerification(submission.value.email, { next: from })
     return data({ intent, result: submission.reply(), sent: true } as ActionData)
   }
 
@@ -89,7 +94,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await authenticateCredentials(request)
     await forgiveSignIn(request, submission.value.email)
     const { token } = await createSession(user.id, { userAgent: request.headers.get('user-agent') })
-    return redirect(safeRedirectPath(form.get('from'), DEFAULT_AFTER_SIGN_IN, new URL(request.url).origin), { headers: { 'Set-Cookie': await sessionCookieHeader(token) } })
+    return redirect(from, { headers: { 'Set-Cookie': await sessionCookieHeader(token) } })
   } catch (error) {
     if (!(error instanceof SignInError)) throw error
     return data(

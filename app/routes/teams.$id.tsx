@@ -9,7 +9,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { listTeamApiKeys } from '~/features/api-keys/keys.server'
 import { createKeyFor, publicKey, revokeKeyFor } from '~/features/api-keys/service.server'
 import { requireUser } from '~/features/auth/guard.server'
-import { invalidReply, redirectWithNotice, teamErrorReply, type TeamFormReply } from '~/features/teams/team-forms.server'
+import { invalidReply, redirectWithNotice, takeNotice, teamErrorReply, type TeamFormReply } from '~/features/teams/team-forms.server'
 import { changeMember, getTeamView, inviteMember, leaveTeam, removeMember, revokeInvite, teamActivity, TeamError } from '~/features/teams/teams.server'
 import {
   capFormSchema,
@@ -65,7 +65,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const rows: TeamActivityRow[] = activity.map((entry) => ({ ...entry, at: entry.at.toISOString() }))
   // The team's keys, for the owners and admins who manage them (as GET /api/teams/<id>/ has them).
   const keys: TeamKeyRow[] = managesTeam(view.viewerRole) ? (await listTeamApiKeys(view.id)).map(publicKey) : []
-  return data({ team, activity: rows, keys, viewerUserId: user.id }, { headers: { 'Cache-Control': 'private, no-store' } })
+  const { notice, headers } = await takeNotice(request)
+  return data({ team, activity: rows, keys, viewerUserId: user.id, notice }, { headers })
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -163,7 +164,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function TeamPage() {
-  const { team, activity, keys, viewerUserId } = useLoaderData<typeof loader>()
+  const { team, activity, keys, viewerUserId, notice } = useLoaderData<typeof loader>()
   const manager = managesTeam(team.viewerRole)
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-10 sm:px-6">
@@ -178,7 +179,7 @@ export default function TeamPage() {
           Your role: <span className="font-semibold text-slate-900">{ROLE_LABELS[team.viewerRole]}</span>
         </p>
       </div>
-      <Notice />
+      <Notice text={notice} />
       <TeamFigures team={team} />
 
       {/* On a phone: members, invite, keys, then activity; on a wide screen the invite and keys

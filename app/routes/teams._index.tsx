@@ -6,7 +6,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { requireUser } from '~/features/auth/guard.server'
-import { invalidReply, redirectWithNotice, teamErrorReply, type TeamFormReply } from '~/features/teams/team-forms.server'
+import { invalidReply, redirectWithNotice, takeNotice, teamErrorReply, type TeamFormReply } from '~/features/teams/team-forms.server'
 import { createTeam, listTeamsForUser } from '~/features/teams/teams.server'
 import { createTeamFormSchema, ROLE_LABELS, TEAM_NAME_MAX } from '~/features/teams/ui/forms'
 import { FormError, Notice } from '~/features/teams/ui/parts'
@@ -21,7 +21,8 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireUser(request)
   const teams = await listTeamsForUser(user.id)
-  return data({ teams }, { headers: { 'Cache-Control': 'private, no-store' } })
+  const { notice, headers } = await takeNotice(request)
+  return data({ teams, notice }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -63,13 +64,13 @@ function CreateTeamForm() {
 }
 
 export default function TeamsPage() {
-  const { teams } = useLoaderData<typeof loader>()
+  const { teams, notice } = useLoaderData<typeof loader>()
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-10 sm:px-6">
       <p className="text-sm font-semibold uppercase tracking-wide text-indigo-600">Teams</p>
       <h1 className="mt-1 text-3xl font-bold tracking-tight text-slate-900">Your teams</h1>
       <p className="mt-2 text-slate-600">A team shares one credit balance. Its owners and admins invite people, set monthly caps and see who spent what.</p>
-      <Notice />
+      <Notice text={notice} />
 
       <div className="mt-8 grid gap-6 md:grid-cols-[3fr_2fr]">
         <section aria-labelledby="teams-list" className="min-w-0">

@@ -1,6 +1,7 @@
 // /teams/invites/<token>: the page a mailed invite links to. It names the team and the role; a
 // signed-out visitor is sent to sign in or create an account with the invited address (with `from`
-// back here); someone signed in as that address accepts with a POST and lands on the team page. An
+// back here: a new account's verification link keeps it, decision 076); someone signed in as that
+// address accepts with a POST and lands on the team page. An
 // expired, used or revoked invite answers 410 with a plain message; an unknown token 404. The rules
 // (which address, which state) are the domain's: describeInvite and acceptInvite.
 import { getFormProps } from '@conform-to/react'
@@ -10,7 +11,7 @@ import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { requireUser } from '~/features/auth/guard.server'
 import { getAuthentication } from '~/features/auth/session.server'
 import { redirectWithNotice, teamErrorReply } from '~/features/teams/team-forms.server'
-import { INVITE_EXPIRED, INVITE_REVOKED, INVITE_USED, wrongAddress } from '~/features/teams/messages'
+import { INVITE_EXPIRED, INVITE_NEW_ACCOUNT_NOTE, INVITE_REVOKED, INVITE_USED, wrongAddress } from '~/features/teams/messages'
 import { acceptInvite, describeInvite } from '~/features/teams/teams.server'
 import { leaveFormSchema as emptyFormSchema, ROLE_LABELS } from '~/features/teams/ui/forms'
 import { FormError } from '~/features/teams/ui/parts'
@@ -105,7 +106,7 @@ export default function TeamInvitePage() {
                 Create an account
               </Link>
             </div>
-            <p className="text-xs text-slate-600">After confirming a new account’s email address, open this invite link again.</p>
+            <p className="text-xs text-slate-600">{INVITE_NEW_ACCOUNT_NOTE}</p>
           </div>
         ) : invite.sameAddress ? (
           <AcceptForm />

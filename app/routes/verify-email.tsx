@@ -1,5 +1,8 @@
-// /verify-email?token=...: confirms the address once. A GET never spends the token (mail scanners
-// fetch links); with JavaScript the page posts it at once, without it a single button does.
+// /verify-email?token=...[&from=/path]: confirms the address once. A GET never spends the token (mail
+// scanners fetch links); with JavaScript the page posts it at once, without it a single button does.
+// `from` is where a sign-up started (a team invite, decision 076): once verified and signed in, the
+// browser goes there instead of this page's welcome, after safeRedirectPath, so a link whose `from`
+// was edited can lead only to a path on this site.
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
@@ -7,6 +10,7 @@ import { config } from '~/config.server'
 import { verifyEmail } from '~/features/auth/accounts.server'
 import { VERIFY_FAILURE, VERIFY_SUCCESS, VERIFY_TOKEN_MISSING } from '~/features/auth/messages'
 import { limitTokenUse } from '~/features/auth/rate-limits.server'
+import { DEFAULT_AFTER_SIGN_IN, safeRedirectPath } from '~/features/auth/redirect'
 import { tokenSchema } from '~/features/auth/schemas'
 import { getAuthentication, sessionCookieHeader } from '~/features/auth/session.server'
 import { WelcomeDialog } from '~/features/auth/ui/welcome-dialog'
@@ -24,7 +28,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // After a successful POST the browser lands here again, now carrying its session cookie, so the
   // header and this page both show the signed-in state (with or without JavaScript).
   const verified = url.searchParams.get('verified') === '1' && (await getAuthentication(request)).kind === 'user'
-  return { token: verified ? null : token, verified, welcome: verified && url.searchParams.get('welcome') === '1', bonus: config().SIGNUP_BONUS }
+  return {
+    token: verified ? null : token,
+    from: afterVerification(url.searchParams.get('from'), request),
+    verified,
+    welcome: verified && url.searchParams.get('welcome') === '1',
+    bonus: config().SIGNUP_BONUS,
+  }
+}
+
+/** Where a sign-up that started elsewhere continues (null: this page's own welcome). */
+function afterVerification(from: FormDataEntryValue | null, request: Request): string | null {
+  const next = safeRedirectPath(from, DEFAULT_AFTER_SIGN_IN, new URL(request.url).origin)
+  return next === DEFAULT_AFTER_SIGN_IN ? null : next
 }
 
 type VerifyResult = { ok: false; error: string }
@@ -39,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const outcome = await verifyEmail(parsed.data.token, { userAgent: request.headers.get('user-agent') })
   if (!outcome.ok) return data<VerifyResult>({ ok: false, error: outcome.error }, { status: 400 })
-  const next = outcome.bonusGranted ? '/verify-email?verified=1&welcome=1' : '/verify-email?verified=1'
+  const next = afterVerification(form.get('from'), request) ?? (outcome.bonusGranted ? '/verify-email?verified=1&welcome=1' : '/verify-email?verified=1')
   return redirect(next, { headers: { 'Set-Cookie': await sessionCookieHeader(outcome.session.token) } })
 }
 
@@ -55,7 +71,7 @@ function StatusIcon({ state }: { state: 'loading' | 'success' | 'error' | 'idle'
 }
 
 export default function VerifyEmailPage() {
-  const { token, verified, welcome, bonus } = useLoaderData<typeof loader>()
+  const { token, from, verified, welcome, bonus } = useLoaderData<typeof loader>()
   const fetcher = useFetcher<typeof action>({ key: 'verify-email' })
   const started = useRef(false)
 
@@ -63,13 +79,14 @@ export default function VerifyEmailPage() {
   useEffect(() => {
     if (!token || started.current) return
     started.current = true
-    fetcher.submit({ token }, { method: 'post' })
-  }, [token, fetcher])
+    fetcher.submit(from ? { token, from } : { token }, { method: 'post' })
+  }, [token, from, fetcher])
 
   // Without JavaScript the form posts as a page navigation: the answer arrives as action data.
   const actionData = useActionData<typeof action>()
   const result = (fetcher.data ?? actionData) as VerifyResult | undefined
-  const formAction = token ? `/verify-email?${new URLSearchParams({ token })}` : '/verify-email'
+  const formAction = token ? `/verify-email?${new URLSearchParams(from ? { token, from } : { token })}` : '/verify-email'
+  const fromField = from ? <input type="hidden" name="from" value={from} /> : null
   const state: 'idle' | 'loading' | 'success' | 'error' = verified
     ? 'success'
     : !token
@@ -98,6 +115,7 @@ export default function VerifyEmailPage() {
             <p className="mt-2 text-sm text-slate-600">One click confirms your address and signs you in.</p>
             <fetcher.Form method="post" action={formAction} className="mt-6">
               <input type="hidden" name="token" value={token ?? ''} />
+              {fromField}
               <button type="submit" className={buttonClass('primary', 'w-full')}>
                 Confirm my email
               </button>
@@ -125,11 +143,12 @@ export default function VerifyEmailPage() {
             <div className="mt-6 flex flex-col gap-2 sm:flex-row">
               <fetcher.Form method="post" action={formAction} className="flex-1">
                 <input type="hidden" name="token" value={token ?? ''} />
+                {fromField}
                 <button type="submit" className={buttonClass('primary', 'w-full')} disabled={!token}>
                   Try again
                 </button>
               </fetcher.Form>
-              <Link to="/login" className={buttonClass('secondary', 'flex-1')}>
+              <Link to={from ? `/login?${new URLSearchParams({ from })}` : '/login'} className={buttonClass('secondary', 'flex-1')}>
                 Back to login
               </Link>
             </div>

@@ -3,11 +3,10 @@
 // redirect back to the dashboard (Post/Redirect/Get). A new key or signing secret travels in a
 // short-lived, signed, httpOnly flash cookie scoped to /dashboard and read once: never in a URL,
 // so never in a log or the history.
-import { createCookie, redirect } from '@remix-run/node'
-import { config } from '~/config.server'
+import { redirect } from '@remix-run/node'
 import { requireUser } from '~/features/auth/guard.server'
 import type { SessionUser } from '~/features/auth/session.server'
-import { singleton } from '~/utils/singleton.server'
+import { createFlash } from '~/utils/flash.server'
 import { createWebhookSchema } from '~/features/webhooks/schemas'
 import {
   createWebhookFor,
@@ -33,21 +32,12 @@ export type DevelopersFlash =
   | { kind: 'notice'; message: string }
   | { kind: 'error'; form: 'key' | 'webhook' | 'list'; message: string }
 
-function flashCookie() {
-  return singleton('developers-flash-cookie', () =>
-    createCookie('fs_dev_flash', {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config().secureCookies,
-      path: '/dashboard',
-      maxAge: 120,
-      secrets: [config().sessionSecret],
-    }),
-  )
-}
+// Scoped to /dashboard: the section's forms reload the document, so the cookie never needs to
+// reach a `/dashboard.data` request.
+const developersFlash = createFlash<DevelopersFlash>('fs_dev_flash', { path: '/dashboard', maxAgeSeconds: 120 })
 
 async function back(flash: DevelopersFlash): Promise<Response> {
-  return redirect(DEVELOPERS_ANCHOR, { status: 303, headers: { 'Set-Cookie': await flashCookie().serialize(flash) } })
+  return redirect(DEVELOPERS_ANCHOR, { status: 303, headers: { 'Set-Cookie': await developersFlash.set(flash) } })
 }
 
 function field(form: FormData, name: string): string {
@@ -102,11 +92,11 @@ export interface DevelopersData {
 
 /** The section's data, and the Set-Cookie that clears a flash once it has been read. */
 export async function loadDevelopers(request: Request, user: SessionUser): Promise<{ data: DevelopersData; setCookie: string | null }> {
-  const flash = (await flashCookie().parse(request.headers.get('cookie'))) as DevelopersFlash | null
+  const { value: flash, clear } = await developersFlash.take(request)
   const [keys, webhooks] = await Promise.all([listKeysFor(user), personalWebhookOwner(user).then(listWebhooksFor)])
   const revoke = new URL(request.url).searchParams.get('revoke')
   return {
-    data: { keys, webhooks, flash: flash ?? null, confirmRevoke: revoke && keys.some((k) => k.id === revoke) ? revoke : null },
-    setCookie: flash ? await flashCookie().serialize('', { maxAge: 0 }) : null,
+    data: { keys, webhooks, flash, confirmRevoke: revoke && keys.some((k) => k.id === revoke) ? revoke : null },
+    setCookie: clear,
   }
 }

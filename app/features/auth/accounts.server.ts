@@ -7,6 +7,7 @@ import { sendMailInBackground } from '~/features/mail/mailer.server'
 import { grantWelcomeBonus } from '~/features/credits/ledger.server'
 import { accountExistsMail, appLink, passwordResetMail, verificationMail } from './emails.server'
 import { hashPassword } from './password.server'
+import { DEFAULT_AFTER_SIGN_IN } from './redirect'
 import { createSession, revokeOtherSessions, type SessionUser } from './session.server'
 import { issueToken, retireTokens, spendToken, TOKEN_LIFETIME_HOURS } from './tokens.server'
 
@@ -32,10 +33,26 @@ function findUserByEmail(email: string, db: DbOrTx) {
 
 type MailedUser = { id: string; email: string; first_name: string | null }
 
+/**
+ * Where the account goes once the mailed link is used: a same-site path the caller has already
+ * checked with safeRedirectPath (e.g. the team invite a sign-up started from). It rides in the link as
+ * `from`, beside the token, and /verify-email checks it again before following it: a link's query is
+ * anyone's to edit. The token stays what it was: random, stored hashed, spent once.
+ */
+export interface AfterVerification {
+  next?: string | null
+}
+
+/** `{ from }` for a mailed link, unless it is the default (links stay short). */
+function fromQuery(next: string | null | undefined): Record<string, string> {
+  return next && next !== DEFAULT_AFTER_SIGN_IN ? { from: next } : {}
+}
+
 /** A new verification token; the link is mailed by the caller once the token is committed. */
-async function issueVerification(user: MailedUser, db: DbOrTx): Promise<() => void> {
+async function issueVerification(user: MailedUser, db: DbOrTx, next?: string | null): Promise<() => void> {
   const { token } = await issueToken(user.id, 'verify_email', db)
-  return () => sendMailInBackground(verificationMail(user.email, user.first_name, appLink('/verify-email', { token }), VERIFICATION_HOURS))
+  const link = appLink('/verify-email', { token, ...fromQuery(next) })
+  return () => sendMailInBackground(verificationMail(user.email, user.first_name, link, VERIFICATION_HOURS))
 }
 
 /**
@@ -43,7 +60,11 @@ async function issueVerification(user: MailedUser, db: DbOrTx): Promise<() => vo
  * account gets a mail instead (a fresh link if it is still unverified, else a note to sign in), and
  * the caller sees the same answer either way.
  */
-export async function registerUser(input: Registration, db: DbOrTx = getDb()): Promise<{ email: string; expiresInHours: number }> {
+export async function registerUser(
+  input: Registration,
+  options: AfterVerification = {},
+  db: DbOrTx = getDb(),
+): Promise<{ email: string; expiresInHours: number }> {
   // Hash first, whatever happens next: an existing account must not answer faster.
   const passwordHash = await hashPassword(input.password)
   const answer = { email: input.email, expiresInHours: VERIFICATION_HOURS }
@@ -56,23 +77,24 @@ export async function registerUser(input: Registration, db: DbOrTx = getDb()): P
       .onConflict((oc) => oc.column('email').doNothing())
       .returning(['id', 'email', 'first_name'])
       .executeTakeFirst()
-    if (created) return issueVerification(created, trx)
+    if (created) return issueVerification(created, trx, options.next)
     const account = await findUserByEmail(input.email, trx)
     if (!account) return null
     if (account.email_verified_at) {
-      return () => sendMailInBackground(accountExistsMail(account.email, account.first_name, appLink('/login')))
+      // Its sign-in link leads back too: someone who forgot they had an account still lands on the invite.
+      return () => sendMailInBackground(accountExistsMail(account.email, account.first_name, appLink('/login', fromQuery(options.next))))
     }
-    return issueVerification(account, trx)
+    return issueVerification(account, trx, options.next)
   })
   sendMail?.()
   return answer
 }
 
 /** A new verification link for an unverified account; silently nothing otherwise. */
-export async function resendVerification(email: string, db: DbOrTx = getDb()): Promise<void> {
+export async function resendVerification(email: string, options: AfterVerification = {}, db: DbOrTx = getDb()): Promise<void> {
   const account = await findUserByEmail(email, db)
   if (!account || account.email_verified_at) return
-  const sendMail = await issueVerification(account, db)
+  const sendMail = await issueVerification(account, db, options.next)
   sendMail()
 }
 

@@ -5,6 +5,9 @@ export const PASSWORD_RESET_DONE = 'Your password has been reset. Sign in with y
 export const GENERIC_FAILURE = 'Something went wrong. Please try again.'
 export const VERIFY_FAILURE = 'We could not verify your email. Please try again.'
 export const VERIFY_TOKEN_MISSING = 'Verification token missing. Please use the link from your email.'
+export const CHECK_INBOX = 'Open it to activate your account and collect your free credits. You can close this page.'
+/** After a sign-up that started elsewhere (a team invite): the verification link keeps `from`. */
+export const CHECK_INBOX_RETURNS = 'Open it to activate your account and collect your free credits: it brings you back to the page you came from, signed in. You can close this page.'
 export const VERIFY_SUCCESS = 'Your email is confirmed and your credits are ready to use.'
 export const NOT_AUTHENTICATED = 'Authentication credentials were not provided.'
 export const INVALID_SESSION = 'Your session has expired or was signed out. Please sign in again.'

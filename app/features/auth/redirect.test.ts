@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { safeRedirectPath } from './redirect'
+import { MAX_REDIRECT_PATH_LENGTH, safeRedirectPath } from './redirect'
 
 const SITE = 'https://studio.example'
 
@@ -75,6 +75,13 @@ describe('safeRedirectPath', () => {
     expect(safeRedirectPath('/login?from=/x')).toBe('/dashboard')
     expect(safeRedirectPath('/logout')).toBe('/dashboard')
     expect(safeRedirectPath('/x/../login')).toBe('/dashboard')
+  })
+
+  it('refuses a path too long to carry in a mailed link', () => {
+    const invite = '/teams/invites/' + 'a'.repeat(43)
+    expect(safeRedirectPath(invite, undefined, SITE)).toBe(invite)
+    const long = '/credits?x=' + 'a'.repeat(MAX_REDIRECT_PATH_LENGTH)
+    expect(safeRedirectPath(long, undefined, SITE)).toBe('/dashboard')
   })
 
   it('whatever it answers is a path that resolves on the same origin', () => {

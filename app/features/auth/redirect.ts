@@ -5,6 +5,9 @@
 // `//evil.example` (another origin) once normalised.
 export const DEFAULT_AFTER_SIGN_IN = '/dashboard'
 
+/** A path also travels in mailed links (the verification mail keeps `from`): no page needs more. */
+export const MAX_REDIRECT_PATH_LENGTH = 2048
+
 /** Used when the caller does not name its origin: the check is about staying on one origin, whichever it is. */
 const PLACEHOLDER_ORIGIN = 'http://same.site'
 
@@ -58,7 +61,7 @@ export function safeRedirectPath(
   fallback = DEFAULT_AFTER_SIGN_IN,
   siteOrigin: string = PLACEHOLDER_ORIGIN,
 ): string {
-  if (typeof to !== 'string' || !to) return fallback
+  if (typeof to !== 'string' || !to || to.length > MAX_REDIRECT_PATH_LENGTH) return fallback
   let origin: string
   try {
     origin = new URL(siteOrigin).origin

@@ -6,6 +6,7 @@ import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
 import { toolCost } from '~/features/credits/costs.server'
 import { chargeRun } from '~/features/teams/charge.server'
+import { ITEM_SENDER_LEFT } from '~/features/teams/messages'
 import { emitEvent } from '~/features/webhooks/endpoints.server'
 import { TOOLS, type ToolSlug } from '~/features/tools/catalog'
 import { creditsCharged, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
@@ -48,8 +49,10 @@ export async function chargeItemOnStart(job: ToolJobInfo): Promise<number | null
       trx,
     )
     if (!charged.ok) {
-      // A plain short balance keeps the batch's own words; a team's cap or membership says why.
-      const message = charged.reason === 'insufficient' ? ITEM_UNPAID_MESSAGE : charged.message
+      // A plain short balance keeps the batch's own words; a team's cap says why. A sender who left
+      // gets words for whoever reads the batch now (the team's other members): the charge's own
+      // "You are not a member of this team." would be about the reader, and wrong.
+      const message = charged.reason === 'insufficient' ? ITEM_UNPAID_MESSAGE : charged.reason === 'not-member' ? ITEM_SENDER_LEFT : charged.message
       return { refused: { status: charged.status, message } }
     }
     const updated = await trx

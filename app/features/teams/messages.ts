@@ -1,4 +1,5 @@
-// The teams' refusals in words, one place each (the API, the screens and the tests share them).
+// The teams' refusals (and the invite page's guidance) in words, one place each (the API, the screens
+// and the tests share them).
 import { MAX_OWNED_TEAMS } from './roles'
 
 export const TEAM_NOT_FOUND = 'No such team.'
@@ -12,8 +13,16 @@ export const OWNERS_ONLY = 'Only an owner can make or change owners.'
 export const LAST_OWNER = 'A team needs an owner: make another member an owner first.'
 export const ALREADY_MEMBER = 'This person is already a member of the team.'
 export const NOT_A_MEMBER_ANY_MORE = 'You are not a member of this team.'
+/**
+ * A batch item whose turn came after its sender left the team (it fails unpaid, decision 062). Read by
+ * the team's other members on the batch screen and in errors.json, so it names the sender, not "you".
+ */
+export const ITEM_SENDER_LEFT = 'Not run and not charged: the member who sent this file left the team before its turn came.'
 export const TOO_MANY_TEAMS = `You own ${MAX_OWNED_TEAMS} teams already: hand one over or leave one before creating another.`
 export const NAME_REQUIRED = 'Give the team a name (1 to 60 characters).'
+
+/** The signed-out invite page, for someone without an account yet (the verification link returns here). */
+export const INVITE_NEW_ACCOUNT_NOTE = 'New to Facet Studio? Create your account with this address: the link in the confirmation mail brings you back here, signed in, to accept.'
 
 export function seatsFull(limit: number): string {
   return `All ${limit} seats of this team are taken (members and pending invites). Remove a member or withdraw an invite first.`

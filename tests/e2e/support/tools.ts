@@ -60,20 +60,24 @@ export async function signInNewUser(page: Page): Promise<string> {
   return email
 }
 
-/** The token of the newest verification mail to `email` in a server's outbox (this suite's by default). */
-export async function waitForVerificationToken(email: string, mailDir = MAIL_DIR): Promise<string> {
+/** The newest verification link mailed to `email` in a server's outbox (this suite's by default). */
+export async function waitForVerificationLink(email: string, mailDir = MAIL_DIR): Promise<URL> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const names = await readdir(mailDir).catch(() => [] as string[])
     for (const name of names.filter((n) => n.endsWith('.json')).sort().reverse()) {
       const mail = JSON.parse(await readFile(path.join(mailDir, name), 'utf8')) as { to: string; link?: string; text: string }
       if (mail.to.toLowerCase() !== email.toLowerCase()) continue
       const link = mail.link ?? /https?:\/\/\S+/.exec(mail.text)?.[0]
-      const token = link ? new URL(link).searchParams.get('token') : null
-      if (token) return token
+      if (link && new URL(link).searchParams.get('token')) return new URL(link)
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   throw new Error(`no verification mail for ${email} in ${mailDir}`)
+}
+
+/** The token of the newest verification mail to `email` in a server's outbox (this suite's by default). */
+export async function waitForVerificationToken(email: string, mailDir = MAIL_DIR): Promise<string> {
+  return (await waitForVerificationLink(email, mailDir)).searchParams.get('token')!
 }
 
 /** Spends a visitor's whole balance through the API in this browser context (1 credit a run). */

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'react'
 import { buttonClass, inputClass } from '~/ui/button'
 import { toast } from '~/ui/toast'
 import { useHydrated } from '~/ui/use-hydrated'
-import { GENERIC_FAILURE, RESEND_REQUESTED, RESET_REQUESTED } from '../messages'
+import { CHECK_INBOX, CHECK_INBOX_RETURNS, GENERIC_FAILURE, RESEND_REQUESTED, RESET_REQUESTED } from '../messages'
 import { DEFAULT_AFTER_SIGN_IN } from '../redirect'
 import { emailOnlySchema, loginSchema, PASSWORD_RULE, registerFormSchema } from '../schemas'
 import { Alert, PasswordField, TextField } from './fields'
@@ -81,6 +81,7 @@ function ResendVerification({ email, from }: { email: string; from: string }) {
     <fetcher.Form method="post" action={loginHref({}, from)} className="mt-3 rounded-xl border border-slate-200 p-4">
       <input type="hidden" name="intent" value="resend" />
       <input type="hidden" name="email" value={email} />
+      <input type="hidden" name="from" value={from} />
       <p className="text-sm text-slate-700">Didn't get the email, or did the link expire?</p>
       <button type="submit" className={buttonClass('secondary', 'mt-3')} disabled={busy}>
         {busy ? 'Sending...' : 'Send a new verification email'}
@@ -147,7 +148,7 @@ function CheckInbox({ email, expiresInHours, from }: { email: string; expiresInH
         <p className="mt-2">
           We sent a verification link to <strong className="[overflow-wrap:anywhere]">{email}</strong>. It expires in {expiresInHours} hours.
         </p>
-        <p className="mt-1">Open it to activate your account and collect your free credits. You can close this page.</p>
+        <p className="mt-1">{from === DEFAULT_AFTER_SIGN_IN ? CHECK_INBOX : CHECK_INBOX_RETURNS}</p>
       </div>
       <ResendVerification email={email} from={from} />
       <p className="text-center text-sm text-slate-700">

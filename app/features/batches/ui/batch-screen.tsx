@@ -37,6 +37,9 @@ export interface BatchScreenProps {
 const BATCH_API = '/api/batches/'
 const UPLOAD_MESSAGE = 'Uploading files'
 export const SEND_FAILED_MESSAGE = 'The files could not be sent. Check the connection and try again.'
+/** A ?batch= this caller cannot see: also what a member removed from a team sees of the team's batch. */
+export const BATCH_NOT_HERE =
+  'No such batch here: it does not exist, it was started in another browser or account, or it belongs to a team you are not working as (or no longer belong to).'
 
 export function BatchScreen(props: BatchScreenProps) {
   const tool = TOOLS[props.tool]
@@ -53,7 +56,7 @@ export function BatchScreen(props: BatchScreenProps) {
           <ToolPicker current={tool.slug} />
           {props.notFound ? (
             <p role="alert" className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-              No such batch: it does not exist, or it was started in another browser or account.
+              {BATCH_NOT_HERE}
             </p>
           ) : null}
           <BatchForm {...props} toolDefinition={tool} />

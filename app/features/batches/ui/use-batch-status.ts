@@ -24,6 +24,12 @@ export function useBatchStatus(initial: BatchStatusView | null): BatchStatusView
           signal: controller.signal,
           headers: { Accept: 'application/json' },
         })
+        if (response.status === 404) {
+          // No longer this caller's to read (removed from the team that owns it, or switched to
+          // another balance in another tab): the page's loader then says so instead of a frozen bar.
+          revalidator.revalidate()
+          return
+        }
         if (response.ok) {
           const next = (await response.json()) as BatchStatusView
           setBatch(next)

@@ -41,7 +41,7 @@ export const teamKeyFormSchema = createApiKeySchema.pick({ name: true, environme
 export const keyIdFormSchema = z.object({ key: z.string().min(1) })
 export const inviteIdFormSchema = z.object({ invite: z.string().min(1) })
 
-/** What a form that worked says on the page it redirects to (?notice=<key>). */
+/** What a form that worked says, once, on the page it redirects to (by key: redirectWithNotice). */
 export const TEAM_NOTICES = {
   created: 'Your team is ready. Invite people to share its credits.',
   invited: 'The invite is on its way. The link in the mail works once and expires in 7 days.',

@@ -1,12 +1,9 @@
-// Small pieces the team screens share: the notice a form that worked redirects with (?notice=<key>),
-// a form's own error, and a role badge. Client-safe.
-import { useSearchParams } from '@remix-run/react'
+// Small pieces the team screens share: the notice a form that worked left for the page (its loader
+// reads it once: takeNotice), a form's own error, and a role badge. Client-safe.
 import { FormMessage } from '~/ui/field'
-import { noticeText, ROLE_LABELS, type TeamRoleOption } from './forms'
+import { ROLE_LABELS, type TeamRoleOption } from './forms'
 
-export function Notice() {
-  const [params] = useSearchParams()
-  const text = noticeText(params.get('notice'))
+export function Notice({ text }: { text: string | null }) {
   if (!text) return null
   return (
     <div className="mt-4" data-testid="team-notice">
