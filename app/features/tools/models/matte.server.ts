@@ -264,24 +264,34 @@ function wordsOf(bytes: Uint8Array): Uint32Array | null {
   return bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2) : null
 }
 
+/** One band of a blur: rows top..top+rows of the whole image, found in `data` from byte `offset`. */
+export interface BlurredBand {
+  top: number
+  rows: number
+  data: Buffer
+  offset: number
+}
+
 /**
  * libvips' Gaussian blur of a one-channel image, cut in horizontal bands rendered at once: sharp
  * keeps libvips on one thread per image here, so one band per core lets both share the work. sharp
  * blurs after it extracts, so each band is blurred from its own rows plus a margin wider than the
- * blur's mask (where libvips would repeat the band's edge row) and only its own rows are kept: the
- * result is the same byte for byte as one blur of the whole.
+ * blur's mask (where libvips would repeat the band's edge row), and only its own rows count: the
+ * result is the same byte for byte as one blur of the whole. Each band is handed to `use` as it is
+ * ready (no copy into one whole image). Bands start on rows whose first pixel is a multiple of 4,
+ * and so do their offsets, for readers that work four bytes at a time.
  */
 export async function blurInBands(
   image: Uint8Array,
   width: number,
   height: number,
   sigma: number,
+  use: (band: BlurredBand) => void,
   bands = Math.max(1, Math.min(os.availableParallelism(), Math.floor(height / 256))),
-): Promise<Buffer> {
+): Promise<void> {
   // libvips' mask stops at about 1.8 sigma (sharp's minimum amplitude 0.2); twice that and more.
-  const margin = Math.ceil(4 * sigma) + 4
-  const rowsPerBand = Math.ceil(height / bands)
-  const out = Buffer.allocUnsafe(width * height)
+  const margin = roundUpTo4(Math.ceil(4 * sigma) + 4)
+  const rowsPerBand = roundUpTo4(Math.ceil(height / bands))
   await Promise.all(
     Array.from({ length: bands }, async (_, b) => {
       const top = b * rowsPerBand
@@ -289,15 +299,45 @@ export async function blurInBands(
       if (rows <= 0) return
       const from = Math.max(0, top - margin)
       const to = Math.min(height, top + rows + margin)
-      const blurred = await sharp(image.subarray(from * width, to * width), { raw: { width, height: to - from, channels: 1 } })
+      const data = await sharp(image.subarray(from * width, to * width), { raw: { width, height: to - from, channels: 1 } })
         .blur(sigma)
         .toColourspace('b-w')
         .raw()
         .toBuffer()
-      blurred.copy(out, top * width, (top - from) * width, (top - from + rows) * width)
+      use({ top, rows, data, offset: (top - from) * width })
     }),
   )
-  return out
+}
+
+const roundUpTo4 = (n: number) => (n + 3) & ~3
+
+/**
+ * The edge band's rule for pixels start..end: inside the mask, alpha is at least the blurred mask;
+ * outside, at most that. `blurred` holds the blurred mask of pixel `start` at `offset`.
+ */
+function combineWithBand(soft: Buffer, mask: Uint8Array, blurred: Buffer, offset: number, start: number, end: number): void {
+  const shift = offset - start
+  let p = start
+  const softWords = wordsOf(soft)
+  const maskWords = wordsOf(mask)
+  const bandWords = wordsOf(blurred)
+  if (softWords && maskWords && bandWords && p % 4 === 0 && offset % 4 === 0) {
+    // Away from the outline four pixels share one answer: 255 deep inside, 0 far outside.
+    // The blur of an all-255 window can come out a little under 255 (251 at sigma 1.7, libvips'
+    // integer mask does not sum exactly to its scale), so inside, where the soft matte is already
+    // 255, max() keeps it without looking at the band; outside, a soft 0 stays 0 under min().
+    const wordShift = shift / 4
+    for (let w = p / 4, last = Math.floor(end / 4); w < last; w++) {
+      const b = bandWords[w + wordShift]
+      const inside = maskWords[w]
+      const s = softWords[w]
+      if (inside === 0xffffffff && (b === 0xffffffff || s === 0xffffffff)) softWords[w] = 0xffffffff
+      else if (inside === 0 && (b === 0 || s === 0)) softWords[w] = 0
+      else for (let q = w * 4; q < w * 4 + 4; q++) soft[q] = mask[q] ? Math.max(soft[q], blurred[q + shift]) : Math.min(soft[q], blurred[q + shift])
+    }
+    p = Math.floor(end / 4) * 4
+  }
+  for (; p < end; p++) soft[p] = mask[p] ? Math.max(soft[p], blurred[p + shift]) : Math.min(soft[p], blurred[p + shift])
 }
 
 /**
@@ -328,24 +368,8 @@ export async function refineMatte(soft: Buffer, rgba: Buffer, width: number, hei
   for (; p < binaryWords.length; p++) binaryWords[p] *= 255 // 1 → 255 in each byte, no carry
   for (p *= 4; p < size; p++) binary[p] *= 255
   const mask = binary
-  const band = await blurInBands(mask, width, height, edgeBlurSigma(options))
-  const bandWords = wordsOf(band)
-  p = 0
-  if (softWords && bandWords) {
-    // Away from the outline four pixels share one answer: 255 deep inside, 0 far outside.
-    // The blur of an all-255 window can come out a little under 255 (251 at sigma 1.7, libvips'
-    // integer mask does not sum exactly to its scale), so inside, where the soft matte is already
-    // 255, max() keeps it without looking at the band; outside, a soft 0 stays 0 under min().
-    for (let w = 0; w < softWords.length; w++) {
-      const b = bandWords[w]
-      const inside = binaryWords[w]
-      const s = softWords[w]
-      if (inside === 0xffffffff && (b === 0xffffffff || s === 0xffffffff)) softWords[w] = 0xffffffff
-      else if (inside === 0 && (b === 0 || s === 0)) softWords[w] = 0
-      else for (let q = w * 4; q < w * 4 + 4; q++) soft[q] = mask[q] ? Math.max(soft[q], band[q]) : Math.min(soft[q], band[q])
-    }
-    p = softWords.length * 4
-  }
-  for (; p < size; p++) soft[p] = mask[p] ? Math.max(soft[p], band[p]) : Math.min(soft[p], band[p])
+  await blurInBands(mask, width, height, edgeBlurSigma(options), (band) =>
+    combineWithBand(soft, mask, band.data, band.offset, band.top * width, (band.top + band.rows) * width),
+  )
   return soft
 }

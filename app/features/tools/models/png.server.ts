@@ -30,8 +30,8 @@ export interface PngOptions {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 /** PNG colour type by channel count: grey, RGB, RGBA. */
 const PNG_COLOUR_TYPE: Record<number, number> = { 1: 0, 3: 2, 4: 6 }
-/** Each IDAT chunk holds at most this much of the compressed stream. */
-const IDAT_BYTES = 256 * 1024
+/** zlib hands over its output in pieces of this size. */
+const DEFLATE_CHUNK_BYTES = 256 * 1024
 /** Filtered rows deflated as one segment: large enough that restarting the dictionary costs nothing measurable. */
 const SEGMENT_BYTES = 4 * 1024 * 1024
 const PNG_FILTER_UP = 2
@@ -46,13 +46,19 @@ const ADLER_MODULUS = 65521
 const SYNC_FLUSH_TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff, 0x03, 0x00])
 const LITTLE_ENDIAN = os.endianness() === 'LE'
 
-function pngChunk(type: string, data: Uint8Array): Buffer {
+/** A PNG chunk of the given pieces, as the buffers to write in order (the pieces are not copied). */
+function pngChunk(type: string, ...pieces: Uint8Array[]): Uint8Array[] {
   const head = Buffer.alloc(8)
-  head.writeUInt32BE(data.length, 0)
+  head.writeUInt32BE(
+    pieces.reduce((sum, piece) => sum + piece.length, 0),
+    0,
+  )
   head.write(type, 4, 'latin1')
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(zlib.crc32(data, zlib.crc32(head.subarray(4))))
-  return Buffer.concat([head, data, crc])
+  let crc = zlib.crc32(head.subarray(4))
+  for (const piece of pieces) crc = zlib.crc32(piece, crc)
+  const tail = Buffer.alloc(4)
+  tail.writeUInt32BE(crc)
+  return [head, ...pieces, tail]
 }
 
 /** Four byte-wise subtractions (mod 256) at once: no borrow crosses from one byte into the next. */
@@ -174,7 +180,7 @@ interface DeflatedSegment {
  */
 function deflateSegment(data: Buffer, last: boolean): Promise<DeflatedSegment> {
   return new Promise((resolve, reject) => {
-    const deflater = zlib.createDeflate({ level: PNG_DEFLATE_LEVEL, memLevel: 9, chunkSize: IDAT_BYTES })
+    const deflater = zlib.createDeflate({ level: PNG_DEFLATE_LEVEL, memLevel: 9, chunkSize: DEFLATE_CHUNK_BYTES })
     const chunks: Buffer[] = []
     deflater.on('data', (chunk: Buffer) => chunks.push(chunk))
     deflater.on('error', reject)
@@ -257,9 +263,14 @@ export async function encodePng(image: PngSource, options: PngOptions = {}): Pro
   for (let k = 1; k < segments.length; k++) adler = combineAdler32(adler, segments[k].adler, lengths[k])
   const trailer = Buffer.alloc(4)
   trailer.writeUInt32BE(adler)
-  const stream = Buffer.concat([segments[0].header, ...segments.map((s) => s.body), trailer])
-  const parts = [PNG_SIGNATURE, pngChunk('IHDR', header)]
-  for (let offset = 0; offset < stream.length; offset += IDAT_BYTES) parts.push(pngChunk('IDAT', stream.subarray(offset, offset + IDAT_BYTES)))
-  parts.push(pngChunk('IEND', new Uint8Array(0)))
+  // One IDAT per segment (any split of the zlib stream is valid): the PNG is written in one copy.
+  const parts = [PNG_SIGNATURE, ...pngChunk('IHDR', header)]
+  segments.forEach((segment, k) => {
+    const pieces = [segment.body]
+    if (k === 0) pieces.unshift(segment.header)
+    if (k === segments.length - 1) pieces.push(trailer)
+    parts.push(...pngChunk('IDAT', ...pieces))
+  })
+  parts.push(...pngChunk('IEND'))
   return Buffer.concat(parts)
 }
