@@ -1,12 +1,12 @@
 // Background remover: a salient-object matte (ISNet general-use when installed, else U²-Netp),
 // resized to the full image and refined there (specks, holes, edges). Answers a lossless RGBA PNG
 // at the original size, or the cutout flattened onto a colour for pages without JavaScript and API clients.
-import os from 'node:os'
 import sharp from 'sharp'
 import type { PhaseProgress, RgbaImage, ToolOutput } from './image'
 import { refineMatte, softBandReach } from './models/matte.server'
 import { upscaleMatteExact, upscaleMatteNearEdges } from './models/matte-upscale.server'
 import { assertRgbaImage, encodePng, toChwTensor } from './models/pixels.server'
+import { cutoutAlpha } from './models/png.server'
 import { isModelInstalled, runModel } from './models/registry.server'
 
 const IMAGENET_MEAN = [0.485, 0.456, 0.406] as const
@@ -63,21 +63,6 @@ export async function predictMatte(image: RgbaImage, segmenter: Segmenter): Prom
   return { matte, modelMs: ms }
 }
 
-/**
- * The cutout's alpha: the matte times the picture's own alpha, unchanged where the picture is
- * opaque (most uploads are; there a pixel is read as one 32-bit word).
- */
-function applyOwnAlpha(alpha: Buffer, rgba: Buffer): void {
-  const aligned = os.endianness() === 'LE' && rgba.byteOffset % 4 === 0
-  const words = aligned ? new Uint32Array(rgba.buffer, rgba.byteOffset, rgba.length >>> 2) : null
-  for (let p = 0; p < alpha.length; p++) {
-    // A little-endian word is one pixel, its alpha in the top byte; 0xff000000 and above is opaque.
-    if (words && words[p] >= 0xff000000) continue
-    const own = rgba[p * 4 + 3]
-    if (own !== 255) alpha[p] = Math.round((alpha[p] * own) / 255)
-  }
-}
-
 /** The model's matte, the matte refined at full size, the PNG encoded. */
 export type RemovePhase = 'matte' | 'refined' | 'encoded'
 
@@ -105,19 +90,18 @@ export async function removeBackground(
   const alpha = await refineMatte(soft, image.data, image.width, image.height, refinement)
 
   progress('refined', 1)
-  applyOwnAlpha(alpha, image.data)
 
   let bytes: Buffer
   if (background) {
     const cutout = Buffer.from(image.data)
-    for (let p = 0, i = 3; p < alpha.length; p++, i += 4) cutout[i] = alpha[p]
+    for (let p = 0, i = 3; p < alpha.length; p++, i += 4) cutout[i] = cutoutAlpha(alpha[p], cutout[i])
     const flat = await sharp(cutout, { raw: { width: image.width, height: image.height, channels: 4 } })
       .flatten({ background })
       .raw()
       .toBuffer()
     bytes = await encodePng({ data: flat, width: image.width, height: image.height, channels: 3 })
   } else {
-    // Encoded straight from the picture with the cutout's alpha: no RGBA copy of the image.
+    // Encoded straight from the picture and the matte (the encoder applies the picture's own alpha): no RGBA copy.
     bytes = await encodePng({ data: image.data, width: image.width, height: image.height, channels: 4 }, { alpha })
   }
   progress('encoded', 1)

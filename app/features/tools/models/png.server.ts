@@ -17,10 +17,10 @@ export interface PngOptions {
   /** Keep a 4th channel even when every pixel is opaque (else it is dropped). */
   keepAlpha?: boolean
   /**
-   * One byte a pixel written as the alpha channel instead of the image's own (4-channel images):
-   * a cutout is encoded straight from the picture and its matte, without an RGBA copy of the image.
-   * A pixel this makes fully transparent is written as 0, 0, 0, 0: what was cut away leaves no
-   * trace in the file (docs/decisions/068).
+   * A matte, one byte a pixel (4-channel images): the alpha written is the image's own alpha times
+   * the matte (`cutoutAlpha`), so a cutout is encoded straight from the picture and its matte,
+   * without an RGBA copy of the image or a pass of its own. A pixel this makes fully transparent is
+   * written as 0, 0, 0, 0: what was cut away leaves no trace in the file (docs/decisions/068).
    */
   alpha?: Uint8Array
   /** Rows per deflated segment (tests); by default about SEGMENT_BYTES of filtered rows. */
@@ -61,6 +61,11 @@ function pngChunk(type: string, ...pieces: Uint8Array[]): Uint8Array[] {
   return [head, ...pieces, tail]
 }
 
+/** A cutout's alpha: a matte value times the picture's own alpha (the matte itself where the picture is opaque). */
+export function cutoutAlpha(matte: number, own: number): number {
+  return own === 255 ? matte : Math.round((matte * own) / 255)
+}
+
 /** Four byte-wise subtractions (mod 256) at once: no borrow crosses from one byte into the next. */
 function upDiff(word: number, above: number): number {
   return ((word | 0x80808080) - (above & 0x7f7f7f7f)) ^ ((word ^ ~above) & 0x80808080)
@@ -86,7 +91,7 @@ function rowFilter(image: PngSource, outChannels: number, alpha: Uint8Array | un
   const words = aligned ? new Uint32Array(data.buffer, data.byteOffset, data.length >>> 2) : null
 
   if (words && alpha && channels === 4) {
-    // The picture's colour with the given alpha in the top byte (all four bytes 0 where alpha is 0);
+    // The picture's colour with the cutout's alpha in the top byte (all four bytes 0 where that is 0);
     // the composed row above is kept.
     let above = new Uint32Array(width)
     let current = new Uint32Array(width)
@@ -99,8 +104,9 @@ function rowFilter(image: PngSource, outChannels: number, alpha: Uint8Array | un
       for (let y = from; y < to; y++) {
         const base = y * width
         for (let x = 0; x < width; x++) {
-          const a = alpha[base + x]
-          const word = a === 0 ? 0 : ((words[base + x] & 0x00ffffff) | (a << 24)) >>> 0
+          const source = words[base + x]
+          const a = cutoutAlpha(alpha[base + x], source >>> 24)
+          const word = a === 0 ? 0 : ((source & 0x00ffffff) | (a << 24)) >>> 0
           current[x] = word
           scratch[x] = upDiff(word, above[x])
         }
@@ -117,8 +123,8 @@ function rowFilter(image: PngSource, outChannels: number, alpha: Uint8Array | un
     // Not word-aligned: compose a copy once, then filter it like any image.
     const composed = Buffer.from(data)
     for (let p = 0, i = 3; p < alpha.length; p++, i += 4) {
-      composed[i] = alpha[p]
-      if (alpha[p] === 0) composed.fill(0, i - 3, i)
+      composed[i] = cutoutAlpha(alpha[p], composed[i])
+      if (composed[i] === 0) composed.fill(0, i - 3, i)
     }
     return rowFilter({ ...image, data: composed }, outChannels, undefined)
   }

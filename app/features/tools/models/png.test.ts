@@ -67,10 +67,12 @@ describe('encodePng in segments', () => {
   })
 
   for (const offset of [0, 1]) {
-    it(`writes a separate alpha plane as the 4th channel${offset ? ' (unaligned buffer)' : ''}, leaving the picture alone`, async () => {
+    it(`writes the picture's alpha times a matte as the 4th channel${offset ? ' (unaligned buffer)' : ''}, leaving the picture alone`, async () => {
       const width = 23
       const height = 19
       const data = randomBytes(width * height * 4 + offset).subarray(offset)
+      // Some opaque pixels (the matte itself is written there), the rest with their own random alpha.
+      for (let p = 0; p < width * height; p += 3) data[p * 4 + 3] = 255
       const before = Buffer.from(data)
       const alpha = randomBytes(width * height)
       // Some fully transparent pixels: their colour must not reach the file.
@@ -78,8 +80,10 @@ describe('encodePng in segments', () => {
       const png = await encodePng({ data, width, height, channels: 4 }, { alpha, segmentRows: 5 })
       const expected = Buffer.from(data)
       for (let p = 0; p < alpha.length; p++) {
-        expected[p * 4 + 3] = alpha[p]
-        if (alpha[p] === 0) expected.fill(0, p * 4, p * 4 + 3)
+        const own = data[p * 4 + 3]
+        const written = own === 255 ? alpha[p] : Math.round((alpha[p] * own) / 255)
+        expected[p * 4 + 3] = written
+        if (written === 0) expected.fill(0, p * 4, p * 4 + 3)
       }
       expect((await decode(png, 4)).data.equals(expected)).toBe(true)
       expect(data.equals(before)).toBe(true)
