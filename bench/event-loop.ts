@@ -30,7 +30,7 @@ async function fixtureAt(name: string, megapixels: number): Promise<RgbaImage> {
 const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits
 
 /** Runs `work` under the event-loop monitors; figures in milliseconds. */
-async function watched(work: () => Promise<ToolOutput>): Promise<Record<string, number>> {
+async function watched(work: () => Promise<ToolOutput>) {
   const histogram = monitorEventLoopDelay({ resolution: 10 })
   let last = performance.now()
   let longestGap = 0

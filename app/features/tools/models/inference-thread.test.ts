@@ -110,10 +110,11 @@ describe('model runs in the inference thread', () => {
 
     const before = inferencePool().workers()
     expect(before.length).toBeGreaterThan(0)
+    // The thread dies (an uncaught error) with a run sent to it and not answered yet.
+    for (const worker of before) worker.postMessage({ op: 'crash' })
     const inFlight = runSession(model, first.data.slice(), first.dims)
-    // Ended from outside while it runs: what a crash of the thread looks like to the server.
-    for (const worker of before) void worker.terminate()
     await expect(inFlight).rejects.toThrow(InferenceThreadError)
+    await expect(inFlight).rejects.toThrow(/inference thread stopped unexpectedly \(exit code 1: inference thread crash requested\)/)
     await expect(runSession(model, first.data.slice(), first.dims).then(() => 'ran')).resolves.toBe('ran')
     const again = (await runSession(model, first.data.slice(), first.dims)).output.data as Float32Array
     expect(bytesOf(again).equals(bytesOf(expected))).toBe(true)

@@ -11,6 +11,7 @@
 //     → { id, ok: true, outputs: { [name]: { type, data, dims } }, ms }
 //     `file` lets a replacement thread reopen a file's session it has not seen (after a crash).
 //   { op: 'release', id, key } → { id, ok: true }
+//   { op: 'crash' } ends the thread with an uncaught error (tests of the pool's crash handling).
 // Any failure answers { id, ok: false, error: { name, message } }.
 import { parentPort } from 'node:worker_threads'
 import ort from 'onnxruntime-node'
@@ -69,6 +70,9 @@ async function handle(message) {
 }
 
 parentPort.on('message', (message) => {
+  // Tests make the thread fail the way a crash does (an uncaught error ends it) while a run is queued
+  // behind: ending it from outside during a native run can abort the whole process instead.
+  if (message.op === 'crash') throw new Error('inference thread crash requested')
   handle(message).then(
     ({ answer, transfer }) => parentPort.postMessage({ id: message.id, ok: true, ...answer }, transfer),
     (error) => parentPort.postMessage({ id: message.id, ok: false, error: { name: error?.name ?? 'Error', message: String(error?.message ?? error) } }),

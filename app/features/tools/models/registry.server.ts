@@ -90,7 +90,7 @@ export function sessionOptions(): ort.InferenceSession.SessionOptions {
   }
 }
 
-/** A run that failed because its inference thread stopped (a crash in native code, or it was ended). */
+/** A run that failed because its inference thread stopped (an uncaught error, its heap limit, an exit) before answering. */
 export class InferenceThreadError extends Error {
   constructor(exitCode: number, reason?: string) {
     super(`The model's inference thread stopped unexpectedly (exit code ${exitCode}${reason ? `: ${reason}` : ''}), so this run failed. The next run starts a new thread.`)
@@ -174,11 +174,6 @@ class InferenceThread {
     if (message.ok) w.resolve(message)
     else w.reject(Object.assign(new Error(message.error.message), { name: message.error.name }))
   }
-
-  stop(): Promise<number> {
-    this.dead = true
-    return this.worker.terminate()
-  }
 }
 
 /**
@@ -217,7 +212,7 @@ class InferencePool {
     return thread
   }
 
-  /** The running threads (tests end one to see a crash handled). */
+  /** The running threads (tests make one crash to see it handled). */
   workers(): Worker[] {
     return this.slots.filter((t): t is InferenceThread => !!t && !t.dead).map((t) => t.worker)
   }
@@ -228,11 +223,6 @@ class InferencePool {
     return thread && !thread.dead ? thread : undefined
   }
 
-  async stop(): Promise<void> {
-    const threads = [...this.slots]
-    this.slots.fill(undefined)
-    await Promise.all(threads.map((t) => t?.stop()))
-  }
 }
 
 const pool = singleton('inference-pool', () => new InferencePool(config().workerConcurrency))
@@ -365,10 +355,4 @@ export async function releaseModels(): Promise<void> {
       // a session that never opened has nothing to release
     }
   }
-}
-
-/** Ends the inference threads (their sessions go with them); the next run starts new ones. */
-export async function stopInferenceThreads(): Promise<void> {
-  sessions.clear()
-  await pool.stop()
 }
