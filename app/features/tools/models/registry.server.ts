@@ -184,6 +184,7 @@ class InferenceThread {
 class InferencePool {
   private readonly slots: (InferenceThread | undefined)[]
   private nextSlot = 0
+  private opened = 0
   private script: string | undefined
 
   constructor(size: number) {
@@ -223,6 +224,14 @@ class InferencePool {
     return thread && !thread.dead ? thread : undefined
   }
 
+  /**
+   * A new session's key in its thread (a file opened twice is two sessions, as before). Counted here,
+   * in the process-wide pool, because the server holds two copies of this module (tsx and the Vite
+   * bundle) that share the threads.
+   */
+  sessionKey(label: string): string {
+    return `${++this.opened}:${label}`
+  }
 }
 
 const pool = singleton('inference-pool', () => new InferencePool(config().workerConcurrency))
@@ -231,9 +240,6 @@ const pool = singleton('inference-pool', () => new InferencePool(config().worker
 export function inferencePool(): Pick<InferencePool, 'size' | 'workers'> {
   return pool
 }
-
-/** Numbers each opened session: its key in the thread (a file opened twice is two sessions, as before). */
-let opened = 0
 
 /**
  * A session in an inference thread. Shaped like the parts of ort.InferenceSession callers use
@@ -294,7 +300,7 @@ export async function openSession(model: string | Uint8Array): Promise<LoadedMod
   const slot = pool.pickSlot()
   const thread = pool.thread(slot)
   // Bytes are copied, not transferred: callers keep their buffers (blends reuse the models they read).
-  const key = `${++opened}:${typeof model === 'string' ? model : 'memory'}`
+  const key = pool.sessionKey(typeof model === 'string' ? model : 'memory')
   const answer = await thread.request({ op: 'open', key, source: model, options: sessionOptions() })
   const session = new ModelSession(
     slot,
