@@ -1,8 +1,7 @@
 // YuNet face detection (decoding as in OpenCV's FaceDetectorYN; see ../shared/models/MODELS.md).
 // Runs at full resolution up to a 1920 px long side, because small faces in group photos need it.
-import type ort from 'onnxruntime-node'
 import type { RgbaImage } from './image'
-import { runModel } from './models/registry.server'
+import { runModel, type ModelOutputs } from './models/registry.server'
 import { rawOf, resizeRaw, toChwTensor, type RawImage } from './models/pixels.server'
 
 export const DETECTION_MAX_SIDE = 1920
@@ -40,7 +39,7 @@ function nonMaximumSuppression(faces: Face[]): Face[] {
 
 const clamp01 = (v: number) => (v < 0 ? 0 : v > 1 ? 1 : v)
 
-function decode(outputs: ort.InferenceSession.OnnxValueMapType, paddedWidth: number, paddedHeight: number): Face[] {
+function decode(outputs: ModelOutputs, paddedWidth: number, paddedHeight: number): Face[] {
   const faces: Face[] = []
   for (const s of STRIDES) {
     const cls = outputs[`cls_${s}`].data as Float32Array

@@ -34,6 +34,8 @@ export interface SrModelLease {
 
 interface BlendedEntry {
   pending: Promise<LoadedModel>
+  /** The model once built (to see whether its inference thread has stopped since). */
+  model?: LoadedModel
   users: number
   evicted: boolean
 }
@@ -66,10 +68,16 @@ export async function acquireSrModel(denoise: number = DEFAULT_DENOISE): Promise
   // Keyed by the files too, so tests that point MODELS_DIR elsewhere get their own models.
   const key = `${modelPath(SR_MODEL)}|${modelPath(WDN_MODEL)}|${level}`
   let entry = blended.get(key)
+  // A blend lives only in the inference thread that built it: if that thread stopped, build it again.
+  if (entry?.model?.session.lost) {
+    blended.delete(key)
+    entry = undefined
+  }
   if (entry) {
     blended.delete(key) // re-inserted below: most recently used last
   } else {
     const created: BlendedEntry = { pending: buildBlended(level), users: 0, evicted: false }
+    created.pending.then((model) => (created.model = model), () => undefined)
     // A blend that fails must not stay cached: the next run tries again.
     created.pending.catch(() => {
       if (blended.get(key) === created) blended.delete(key)

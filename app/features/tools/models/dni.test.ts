@@ -113,7 +113,8 @@ describe('blendModels on Real-ESRGAN general and wdn', () => {
     const run = async (model: Uint8Array) => {
       const loaded = await openSession(model)
       try {
-        return (await runSession(loaded, input, dims)).output.data as Float32Array
+        // A copy: the run hands its input over to the inference thread, and every model here gets the same one.
+        return (await runSession(loaded, input.slice(), dims)).output.data as Float32Array
       } finally {
         await loaded.session.release()
       }

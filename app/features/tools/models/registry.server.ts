@@ -1,9 +1,14 @@
-// Which model files exist, which tool needs which, and the one place that opens sessions.
-// Sessions are created once per process (singleton) and reused by every run.
+// Which model files exist, which tool needs which, and the one place that opens sessions and runs
+// them. Sessions live in inference threads (worker_threads running inference-worker.mjs), never on
+// the main thread: onnxruntime-node's `run` holds the thread that calls it for the whole inference,
+// which froze every other request of a web + worker process (docs/decisions/021, 070). A model's
+// session is opened once (per file, cached here) in one thread and reused by every run.
 import { existsSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import ort from 'onnxruntime-node'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type ort from 'onnxruntime-node'
 import { config } from '~/config.server'
 import { singleton } from '~/utils/singleton.server'
 import type { ToolSlug } from '../catalog'
@@ -59,15 +64,18 @@ export function threadsPerSession(): number {
   return Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, config().workerConcurrency)))
 }
 
-export interface LoadedModel {
-  session: ort.InferenceSession
-  inputName: string
-  outputNames: readonly string[]
+/** What a model run answers for one output: the fields of an ort.Tensor that callers read. */
+export interface ModelOutput {
+  type: ort.Tensor.Type
+  data: ort.Tensor.DataType
+  dims: readonly number[]
 }
 
-/** Opens a session (from a file or a model built in memory) with the server's thread settings. */
-export async function openSession(model: string | Uint8Array): Promise<LoadedModel> {
-  const options: ort.InferenceSession.SessionOptions = {
+export type ModelOutputs = Record<string, ModelOutput>
+
+/** Onnxruntime's settings for every session the server opens (sent to the thread with each open). */
+export function sessionOptions(): ort.InferenceSession.SessionOptions {
+  return {
     intraOpNumThreads: threadsPerSession(),
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
@@ -80,8 +88,228 @@ export async function openSession(model: string | Uint8Array): Promise<LoadedMod
     // the other thread (and the rest of the server) needs.
     extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
   }
-  // Two calls because create's overloads take a path or bytes, not a union of both.
-  const session = typeof model === 'string' ? await ort.InferenceSession.create(model, options) : await ort.InferenceSession.create(model, options)
+}
+
+/** A run that failed because its inference thread stopped (an uncaught error, its heap limit, an exit) before answering. */
+export class InferenceThreadError extends Error {
+  constructor(exitCode: number, reason?: string) {
+    super(`The model's inference thread stopped unexpectedly (exit code ${exitCode}${reason ? `: ${reason}` : ''}), so this run failed. The next run starts a new thread.`)
+    this.name = 'InferenceThreadError'
+  }
+}
+
+export const SESSION_RELEASED_MESSAGE = 'This model session was released.'
+export const SESSION_LOST_MESSAGE = 'This model was built in memory in an inference thread that has since stopped; open it again.'
+
+// The Vite build bundles this module elsewhere, so look beside the source first, then from the
+// project root (where `node --import tsx server.ts` runs, and /app in the Docker image, which copies app/).
+function workerScript(): string {
+  const candidates = [
+    path.join(path.dirname(fileURLToPath(import.meta.url)), 'inference-worker.mjs'),
+    path.resolve('app/features/tools/models/inference-worker.mjs'),
+  ]
+  const found = candidates.find((file) => existsSync(file))
+  if (!found) throw new Error('inference-worker.mjs not found')
+  return found
+}
+
+type Answer = { id: number } & ({ ok: true; [field: string]: unknown } | { ok: false; error: { name: string; message: string } })
+
+interface Waiting {
+  resolve: (answer: Record<string, unknown>) => void
+  reject: (error: Error) => void
+}
+
+/** One worker thread and the requests it has not answered yet. */
+class InferenceThread {
+  readonly worker: Worker
+  private readonly waiting = new Map<number, Waiting>()
+  private nextId = 1
+  dead = false
+  private failure: string | undefined
+
+  constructor(script: string) {
+    // execArgv empty: the thread runs plain JavaScript and needs no tsx loader from the parent.
+    this.worker = new Worker(script, { execArgv: [] })
+    this.worker.on('message', (message: Answer) => this.answer(message))
+    // An uncaught error in the thread ends it; 'exit' follows and fails what it held.
+    this.worker.on('error', (error) => (this.failure = error.message))
+    this.worker.on('messageerror', (error) => (this.failure = error.message))
+    this.worker.on('exit', (code) => {
+      this.dead = true
+      const held = [...this.waiting.values()]
+      this.waiting.clear()
+      for (const w of held) w.reject(new InferenceThreadError(code, this.failure))
+    })
+    // An idle thread must not keep a script or a test run alive.
+    this.worker.unref()
+  }
+
+  request(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Record<string, unknown>> {
+    if (this.dead) return Promise.reject(new InferenceThreadError(-1, 'the thread had already stopped'))
+    const id = this.nextId++
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject })
+      // Held (referenced) while it owes an answer, so a script waiting only on this run stays alive.
+      if (this.waiting.size === 1) this.worker.ref()
+      try {
+        this.worker.postMessage({ ...message, id }, transfer)
+      } catch (error) {
+        this.settled(id)
+        reject(error as Error)
+      }
+    })
+  }
+
+  private settled(id: number): Waiting | undefined {
+    const w = this.waiting.get(id)
+    this.waiting.delete(id)
+    if (this.waiting.size === 0 && !this.dead) this.worker.unref()
+    return w
+  }
+
+  private answer(message: Answer): void {
+    const w = this.settled(message.id)
+    if (!w) return
+    if (message.ok) w.resolve(message)
+    else w.reject(Object.assign(new Error(message.error.message), { name: message.error.name }))
+  }
+}
+
+/**
+ * The inference threads: config().workerConcurrency of them (at least one), each model pinned to
+ * one thread for its life, so a model has one session in the process as before, and models of
+ * different jobs can run at the same time. A stopped thread is replaced on its slot's next request.
+ */
+class InferencePool {
+  private readonly slots: (InferenceThread | undefined)[]
+  private nextSlot = 0
+  private opened = 0
+  private script: string | undefined
+
+  constructor(size: number) {
+    this.slots = new Array(Math.max(1, size)).fill(undefined)
+  }
+
+  get size(): number {
+    return this.slots.length
+  }
+
+  /** The slot a newly opened model is pinned to (round robin). */
+  pickSlot(): number {
+    const slot = this.nextSlot
+    this.nextSlot = (this.nextSlot + 1) % this.slots.length
+    return slot
+  }
+
+  /** The live thread of a slot, started (or replaced) if needed. */
+  thread(slot: number): InferenceThread {
+    let thread = this.slots[slot]
+    if (!thread || thread.dead) {
+      this.script ??= workerScript()
+      thread = new InferenceThread(this.script)
+      this.slots[slot] = thread
+    }
+    return thread
+  }
+
+  /** The running threads (tests make one crash to see it handled). */
+  workers(): Worker[] {
+    return this.slots.filter((t): t is InferenceThread => !!t && !t.dead).map((t) => t.worker)
+  }
+
+  /** The slot's thread if it is running (never starts one). */
+  running(slot: number): InferenceThread | undefined {
+    const thread = this.slots[slot]
+    return thread && !thread.dead ? thread : undefined
+  }
+
+  /**
+   * A new session's key in its thread (a file opened twice is two sessions, as before). Counted here,
+   * in the process-wide pool, because the server holds two copies of this module (tsx and the Vite
+   * bundle) that share the threads.
+   */
+  sessionKey(label: string): string {
+    return `${++this.opened}:${label}`
+  }
+}
+
+const pool = singleton('inference-pool', () => new InferencePool(config().workerConcurrency))
+
+/** The inference threads' pool (tests and benches look at its workers). */
+export function inferencePool(): Pick<InferencePool, 'size' | 'workers'> {
+  return pool
+}
+
+/**
+ * A session in an inference thread. Shaped like the parts of ort.InferenceSession callers use
+ * (inputNames, outputNames, release), with run taking one float32 input.
+ */
+export class ModelSession {
+  private released = false
+
+  constructor(
+    private readonly slot: number,
+    private readonly key: string,
+    /** The file, so a replacement thread can reopen it; null for a model built in memory. */
+    private readonly file: string | null,
+    /** The thread that holds a model built in memory (it cannot be reopened elsewhere). */
+    private readonly owner: InferenceThread | null,
+    readonly inputNames: readonly string[],
+    readonly outputNames: readonly string[],
+  ) {}
+
+  /** Whether this model was built in memory in a thread that has stopped since (runs would fail). */
+  get lost(): boolean {
+    return !!this.owner && this.owner.dead
+  }
+
+  /**
+   * Runs the model on one float32 tensor. The input's buffer is handed to the thread (transferred,
+   * not copied) when the array owns all of it: the caller's array is empty afterwards.
+   */
+  async run(inputName: string, data: Float32Array, dims: readonly number[]): Promise<{ outputs: ModelOutputs; ms: number }> {
+    if (this.released) throw new Error(SESSION_RELEASED_MESSAGE)
+    if (this.lost) throw new Error(SESSION_LOST_MESSAGE)
+    const owns = !(data.buffer instanceof SharedArrayBuffer) && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength
+    const answer = await pool.thread(this.slot).request(
+      { op: 'run', key: this.key, file: this.file, options: this.file ? sessionOptions() : undefined, inputName, data, dims },
+      owns ? [data.buffer as ArrayBuffer] : [],
+    )
+    return { outputs: answer.outputs as ModelOutputs, ms: answer.ms as number }
+  }
+
+  async release(): Promise<void> {
+    if (this.released) return
+    this.released = true
+    // A stopped thread's sessions went with it; none is started just to release.
+    const thread = this.owner ?? pool.running(this.slot)
+    if (!thread || thread.dead) return
+    await thread.request({ op: 'release', key: this.key }).catch(() => undefined)
+  }
+}
+
+export interface LoadedModel {
+  session: ModelSession
+  inputName: string
+  outputNames: readonly string[]
+}
+
+/** Opens a session (from a file or a model built in memory) in an inference thread, with the server's thread settings. */
+export async function openSession(model: string | Uint8Array): Promise<LoadedModel> {
+  const slot = pool.pickSlot()
+  const thread = pool.thread(slot)
+  // Bytes are copied, not transferred: callers keep their buffers (blends reuse the models they read).
+  const key = pool.sessionKey(typeof model === 'string' ? model : 'memory')
+  const answer = await thread.request({ op: 'open', key, source: model, options: sessionOptions() })
+  const session = new ModelSession(
+    slot,
+    key,
+    typeof model === 'string' ? model : null,
+    typeof model === 'string' ? null : thread,
+    answer.inputNames as string[],
+    answer.outputNames as string[],
+  )
   return { session, inputName: session.inputNames[0], outputNames: session.outputNames }
 }
 
@@ -101,25 +329,25 @@ export async function loadModel(id: string): Promise<LoadedModel> {
   return pending
 }
 
-/** Runs a model on one float32 NCHW tensor and returns its first output, with the time spent. */
-export async function runModel(
-  id: string,
-  data: Float32Array,
-  dims: readonly number[],
-): Promise<{ output: ort.Tensor; outputs: ort.InferenceSession.OnnxValueMapType; ms: number }> {
+/**
+ * Runs a model on one float32 NCHW tensor and returns its first output, with the time spent in
+ * onnxruntime. `data` is handed to the inference thread: do not read it after the call.
+ */
+export async function runModel(id: string, data: Float32Array, dims: readonly number[]): Promise<{ output: ModelOutput; outputs: ModelOutputs; ms: number }> {
   return runSession(await loadModel(id), data, dims)
 }
 
-/** Runs an open session on one float32 NCHW tensor and returns its first output, with the time spent. */
+/**
+ * Runs an open session on one float32 NCHW tensor and returns its first output, with the time
+ * spent in onnxruntime. `data` is handed to the inference thread: do not read it after the call.
+ */
 export async function runSession(
   model: LoadedModel,
   data: Float32Array,
   dims: readonly number[],
-): Promise<{ output: ort.Tensor; outputs: ort.InferenceSession.OnnxValueMapType; ms: number }> {
-  const started = performance.now()
-  const outputs = await model.session.run({ [model.inputName]: new ort.Tensor('float32', data, dims) })
-  const ms = performance.now() - started
-  return { output: outputs[model.outputNames[0]] as ort.Tensor, outputs, ms }
+): Promise<{ output: ModelOutput; outputs: ModelOutputs; ms: number }> {
+  const { outputs, ms } = await model.session.run(model.inputName, data, dims)
+  return { output: outputs[model.outputNames[0]], outputs, ms }
 }
 
 /** Forgets cached sessions (tests that swap MODELS_DIR). */
