@@ -8,9 +8,10 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import sharp from 'sharp'
-import type { RgbaImage, ToolOutput } from '../app/features/tools/image'
+import type { ToolOutput } from '../app/features/tools/image'
 import { removeBackground } from '../app/features/tools/background-remover.server'
 import { blurFaces } from '../app/features/tools/face-blurrer.server'
+import { fixtureAt } from './support'
 
 const other = process.argv[2]
 if (!other) {
@@ -21,19 +22,6 @@ const load = (file: string) => import(pathToFileURL(path.resolve(other, file)).h
 const theirs = {
   removeBackground: (await load('app/features/tools/background-remover.server.ts')).removeBackground as typeof removeBackground,
   blurFaces: (await load('app/features/tools/face-blurrer.server.ts')).blurFaces as typeof blurFaces,
-}
-
-async function fixtureAt(name: string, megapixels: number): Promise<RgbaImage> {
-  const file = path.resolve('tests/fixtures/photos', name)
-  const meta = await sharp(file).metadata()
-  const aspect = (meta.width ?? 1) / (meta.height ?? 1)
-  const height = Math.round(Math.sqrt((megapixels * 1e6) / aspect))
-  const { data, info } = await sharp(file)
-    .resize(Math.round(height * aspect), height, { fit: 'fill', kernel: 'lanczos3' })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-  return { data, width: info.width, height: info.height }
 }
 
 /** Same alpha everywhere, same colour wherever a pixel is not fully transparent. */

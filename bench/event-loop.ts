@@ -3,29 +3,13 @@
 // background removal, plus the longest gap between the ticks of a 5 ms timer. docs/decisions/070.
 // Run: npx tsx bench/event-loop.ts [runs per case, default 2]
 import os from 'node:os'
-import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { pathToFileURL } from 'node:url'
-import sharp from 'sharp'
 import { removeBackground } from '../app/features/tools/background-remover.server'
 import type { RgbaImage, ToolOutput } from '../app/features/tools/image'
 import { enhanceImage } from '../app/features/tools/image-enhancer.server'
 import { threadsPerSession } from '../app/features/tools/models/registry.server'
+import { fixtureAt, runAsScript } from './support'
 
-const PHOTOS = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../tests/fixtures/photos')
-
-async function fixtureAt(name: string, megapixels: number): Promise<RgbaImage> {
-  const meta = await sharp(path.join(PHOTOS, name)).metadata()
-  const aspect = (meta.width ?? 1) / (meta.height ?? 1)
-  const height = Math.round(Math.sqrt((megapixels * 1e6) / aspect))
-  const width = Math.round(height * aspect)
-  const { data, info } = await sharp(path.join(PHOTOS, name))
-    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-  return { data, width: info.width, height: info.height }
-}
 
 const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits
 
@@ -79,15 +63,4 @@ export async function benchEventLoop(runs = 2): Promise<Record<string, unknown>>
   return { threadsPerSession: threadsPerSession(), loadAverage: os.loadavg().map((v) => round(v, 2)), results }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  benchEventLoop(Number(process.argv[2] ?? 2)).then(
-    (result) => {
-      console.log(JSON.stringify(result, null, 2))
-      process.exit(0)
-    },
-    (error) => {
-      console.error(error)
-      process.exit(1)
-    },
-  )
-}
+runAsScript(import.meta.url, () => benchEventLoop(Number(process.argv[2] ?? 2)))

@@ -3,10 +3,9 @@
 // (here, thread, here, thread ...) so the machine's load drifts over both alike. Times are the
 // caller's wall clock around one run, transfer and wake-ups included.
 // Run: npx tsx bench/inference-overhead.ts [model id, default u2netp] [size, default 320] [runs, default 12]
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import ort from 'onnxruntime-node'
 import { loadModel, modelPath, runModel, sessionOptions } from '../app/features/tools/models/registry.server'
+import { runAsScript } from './support'
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const round = (v: number) => Math.round(v * 10) / 10
@@ -53,16 +52,7 @@ export async function benchInferenceOverhead(id = 'u2netp', size = 320, runs = 1
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+runAsScript(import.meta.url, () => {
   const [id, size, runs] = process.argv.slice(2)
-  benchInferenceOverhead(id, size ? Number(size) : undefined, runs ? Number(runs) : undefined).then(
-    (result) => {
-      console.log(JSON.stringify(result, null, 2))
-      process.exit(0)
-    },
-    (error) => {
-      console.error(error)
-      process.exit(1)
-    },
-  )
-}
+  return benchInferenceOverhead(id, size ? Number(size) : undefined, runs ? Number(runs) : undefined)
+})

@@ -1,23 +1,14 @@
 // Stage-by-stage timing of the background remover at 12 MP, to see where the time outside the model goes.
 //   npx tsx bench/remover-stages.ts [runs]        (FIXTURE=<file in tests/fixtures/photos> for another picture)
 import os from 'node:os'
-import path from 'node:path'
-import sharp from 'sharp'
 import { activeSegmenter, predictMatte, removeBackground } from '../app/features/tools/background-remover.server'
 import { refineMatte, softBandReach } from '../app/features/tools/models/matte.server'
 import { upscaleMatteNearEdges } from '../app/features/tools/models/matte-upscale.server'
 import { encodePng } from '../app/features/tools/models/pixels.server'
+import { fixtureAt } from './support'
 
-const file = path.resolve('tests/fixtures/photos', process.env.FIXTURE ?? 'product-gameboy-white-bg.jpg')
-const meta = await sharp(file).metadata()
-const aspect = (meta.width ?? 1) / (meta.height ?? 1)
-const height = Math.round(Math.sqrt(12e6 / aspect))
-const { data, info } = await sharp(file)
-  .resize(Math.round(height * aspect), height, { fit: 'fill', kernel: 'lanczos3' })
-  .ensureAlpha()
-  .raw()
-  .toBuffer({ resolveWithObject: true })
-const image = { data, width: info.width, height: info.height }
+const image = await fixtureAt(process.env.FIXTURE ?? 'product-gameboy-white-bg.jpg', 12)
+const { data } = image
 const segmenter = activeSegmenter()
 await removeBackground({ data: data.subarray(0, 64 * 64 * 4), width: 64, height: 64 })
 const runs = Number(process.argv[2] ?? 3)

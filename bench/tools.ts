@@ -6,9 +6,6 @@
 // the run ends with the whole service's peak memory under 8 concurrent 12 MP uploads
 // (bench/service-memory.ts; `npx tsx bench/tools.ts memory` for that alone). The remover and the
 // blurrer are also given as a multiple of their model-only pipeline, timed in the same loop.
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import sharp from 'sharp'
 import { activeSegmenter, predictMatte, removeBackground } from '../app/features/tools/background-remover.server'
 import { blurFaces } from '../app/features/tools/face-blurrer.server'
 import { detectFaces } from '../app/features/tools/face-detector.server'
@@ -18,8 +15,8 @@ import { enhanceImage, planEnhancement } from '../app/features/tools/image-enhan
 import { acquireSrModel, BLENDED_SESSIONS, releaseBlendedModels } from '../app/features/tools/models/denoise-models.server'
 import { threadsPerSession } from '../app/features/tools/models/registry.server'
 import { benchServiceMemory } from './service-memory'
+import { fixtureAt, runAsScript } from './support'
 
-const PHOTOS = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../tests/fixtures/photos')
 
 interface Case {
   tool: string
@@ -33,19 +30,6 @@ interface Case {
 
 const segmentationOnly = { name: 'model-only pipeline (predictMatte)', run: (i: RgbaImage) => predictMatte(i, activeSegmenter()) }
 const detectionOnly = { name: 'detection only (detectFaces)', run: (i: RgbaImage) => detectFaces(i) }
-
-async function fixtureAt(name: string, megapixels: number): Promise<RgbaImage> {
-  const meta = await sharp(path.join(PHOTOS, name)).metadata()
-  const aspect = (meta.width ?? 1) / (meta.height ?? 1)
-  const height = Math.round(Math.sqrt((megapixels * 1e6) / aspect))
-  const width = Math.round(height * aspect)
-  const { data, info } = await sharp(path.join(PHOTOS, name))
-    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-  return { data, width: info.width, height: info.height }
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
@@ -191,17 +175,6 @@ export async function benchTools(only: string[] = []): Promise<object> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  // Optional arguments name the tools to measure, e.g. `npx tsx bench/tools.ts face-blurrer`
-  // (`denoise-blend` measures only the enhancer's weight blend).
-  benchTools(process.argv.slice(2)).then(
-    (result) => {
-      console.log(JSON.stringify(result, null, 2))
-      process.exit(0)
-    },
-    (error) => {
-      console.error(error)
-      process.exit(1)
-    },
-  )
-}
+// Optional arguments name the tools to measure, e.g. `npx tsx bench/tools.ts face-blurrer`
+// (`denoise-blend` measures only the enhancer's weight blend).
+runAsScript(import.meta.url, () => benchTools(process.argv.slice(2)))
