@@ -5,10 +5,8 @@
 // a number of renders. A renderer that dies, overruns its time or is retired is replaced; only the
 // render it held fails. Starting Node costs tens of milliseconds, which is why processes are kept.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { logger } from '~/utils/logger.server'
+import { shippedScript } from '~/utils/shipped-script.server'
 import type { SvgFormat } from './catalog'
 import { ToolError } from './errors.server'
 
@@ -60,17 +58,7 @@ const RESTART_DELAY_MS = 1000
 export const RENDERER_FAILED_MESSAGE = 'This SVG could not be rendered: the renderer failed on it. Try simplifying the file.'
 export const RENDER_TIMEOUT_MESSAGE = 'This SVG took too long to render. Try simplifying the file or a smaller scale.'
 
-// The Vite build bundles this module elsewhere, so look beside the source first, then from the
-// project root (where `node --import tsx server.ts` runs).
-function childScript(): string {
-  const candidates = [
-    path.join(path.dirname(fileURLToPath(import.meta.url)), 'svg-render-child.mjs'),
-    path.resolve('app/features/tools/svg-render-child.mjs'),
-  ]
-  const found = candidates.find((file) => existsSync(file))
-  if (!found) throw new Error('svg-render-child.mjs not found')
-  return found
-}
+const childScript = () => shippedScript(import.meta.url, 'app/features/tools/svg-render-child.mjs')
 
 interface Pending {
   id: number

@@ -6,10 +6,10 @@
 import { existsSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type ort from 'onnxruntime-node'
 import { config } from '~/config.server'
+import { shippedScript } from '~/utils/shipped-script.server'
 import { singleton } from '~/utils/singleton.server'
 import type { ToolSlug } from '../catalog'
 import { MODELS, modelEntry } from './manifest'
@@ -101,17 +101,7 @@ export class InferenceThreadError extends Error {
 export const SESSION_RELEASED_MESSAGE = 'This model session was released.'
 export const SESSION_LOST_MESSAGE = 'This model was built in memory in an inference thread that has since stopped; open it again.'
 
-// The Vite build bundles this module elsewhere, so look beside the source first, then from the
-// project root (where `node --import tsx server.ts` runs, and /app in the Docker image, which copies app/).
-function workerScript(): string {
-  const candidates = [
-    path.join(path.dirname(fileURLToPath(import.meta.url)), 'inference-worker.mjs'),
-    path.resolve('app/features/tools/models/inference-worker.mjs'),
-  ]
-  const found = candidates.find((file) => existsSync(file))
-  if (!found) throw new Error('inference-worker.mjs not found')
-  return found
-}
+const workerScript = () => shippedScript(import.meta.url, 'app/features/tools/models/inference-worker.mjs')
 
 type Answer = { id: number } & ({ ok: true; [field: string]: unknown } | { ok: false; error: { name: string; message: string } })
 
