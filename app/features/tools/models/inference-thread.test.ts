@@ -114,7 +114,7 @@ describe('model runs in the inference thread', () => {
     for (const worker of before) worker.postMessage({ op: 'crash' })
     const inFlight = runSession(model, first.data.slice(), first.dims)
     await expect(inFlight).rejects.toThrow(InferenceThreadError)
-    await expect(inFlight).rejects.toThrow(/inference thread stopped unexpectedly \(exit code 1: inference thread crash requested\)/)
+    await expect(inFlight).rejects.toThrow(/inference thread stopped unexpectedly \(exit code 1: thread crash requested\)/)
     await expect(runSession(model, first.data.slice(), first.dims).then(() => 'ran')).resolves.toBe('ran')
     const again = (await runSession(model, first.data.slice(), first.dims)).output.data as Float32Array
     expect(bytesOf(again).equals(bytesOf(expected))).toBe(true)

@@ -13,8 +13,8 @@
 //   { op: 'release', id, key } → { id, ok: true }
 //   { op: 'crash' } ends the thread with an uncaught error (tests of the pool's crash handling).
 // Any failure answers { id, ok: false, error: { name, message } }.
-import { parentPort } from 'node:worker_threads'
 import ort from 'onnxruntime-node'
+import { serveRequests } from '../../../utils/serve-requests.mjs'
 
 /** Sessions by key (a file path, or a model built in memory): one per model in this thread. */
 const sessions = new Map()
@@ -72,12 +72,4 @@ async function handle(message) {
   }
 }
 
-parentPort.on('message', (message) => {
-  // Tests make the thread fail the way a crash does (an uncaught error ends it) while a run is queued
-  // behind: ending it from outside during a native run can abort the whole process instead.
-  if (message.op === 'crash') throw new Error('inference thread crash requested')
-  handle(message).then(
-    ({ answer, transfer }) => parentPort.postMessage({ id: message.id, ok: true, ...answer }, transfer),
-    (error) => parentPort.postMessage({ id: message.id, ok: false, error: { name: error?.name ?? 'Error', message: String(error?.message ?? error) } }),
-  )
-})
+serveRequests(handle)

@@ -1,9 +1,16 @@
-// The lossless PNG every tool answers with: rows Up-filtered four bytes at a time, deflated in
-// segments on several libuv threads at once, and the segments joined into the one zlib stream PNG
-// wants (each but the last ends on a byte boundary with a sync flush, and their Adler-32 checksums
-// are combined), as pigz does. Figures in docs/decisions/037 and 038.
+// The lossless PNG every tool answers with: rows Up-filtered four bytes at a time and deflated in
+// segments, and the segments joined into the one zlib stream PNG wants (each but the last ends on a
+// byte boundary with a sync flush, and their Adler-32 checksums are combined), as pigz does. An
+// image of more than one segment is filtered and deflated in encoder threads (png-worker.mjs), so
+// the row filter runs on every core. Figures in docs/decisions/037, 038 and 077.
 import os from 'node:os'
 import zlib from 'node:zlib'
+import { RequestThread } from '~/utils/request-thread.server'
+import { shippedScript } from '~/utils/shipped-script.server'
+import { singleton } from '~/utils/singleton.server'
+import { deflateSegment, filteredRowBytes, rowFilter, type DeflatedSegment } from './png-encoding.mjs'
+
+export { cutoutAlpha } from './png-encoding.mjs'
 
 /** Raw pixels, row-major; `channels` bytes a pixel. */
 export interface PngSource {
@@ -30,21 +37,9 @@ export interface PngOptions {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 /** PNG colour type by channel count: grey, RGB, RGBA. */
 const PNG_COLOUR_TYPE: Record<number, number> = { 1: 0, 3: 2, 4: 6 }
-/** zlib hands over its output in pieces of this size. */
-const DEFLATE_CHUNK_BYTES = 256 * 1024
 /** Filtered rows deflated as one segment: large enough that restarting the dictionary costs nothing measurable. */
 const SEGMENT_BYTES = 4 * 1024 * 1024
-const PNG_FILTER_UP = 2
-/**
- * zlib level for the image data. With the Up filter, level 2 was within about 10% of the size of
- * libvips' adaptive filtering at level 3 at a fraction of its time (docs/decisions/037); level 1
- * takes about 18% less time again for files 4-6% larger (docs/decisions/038).
- */
-const PNG_DEFLATE_LEVEL = 1
 const ADLER_MODULUS = 65521
-/** A sync flush ends with an empty stored block; Z_FINISH then adds an empty fixed block (0x03 0x00). */
-const SYNC_FLUSH_TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff, 0x03, 0x00])
-const LITTLE_ENDIAN = os.endianness() === 'LE'
 
 /** A PNG chunk of the given pieces, as the buffers to write in order (the pieces are not copied). */
 function pngChunk(type: string, ...pieces: Uint8Array[]): Uint8Array[] {
@@ -61,149 +56,80 @@ function pngChunk(type: string, ...pieces: Uint8Array[]): Uint8Array[] {
   return [head, ...pieces, tail]
 }
 
-/** A cutout's alpha: a matte value times the picture's own alpha (the matte itself where the picture is opaque). */
-export function cutoutAlpha(matte: number, own: number): number {
-  return own === 255 ? matte : Math.round((matte * own) / 255)
-}
-
-/** Four byte-wise subtractions (mod 256) at once: no borrow crosses from one byte into the next. */
-function upDiff(word: number, above: number): number {
-  return ((word | 0x80808080) - (above & 0x7f7f7f7f)) ^ ((word ^ ~above) & 0x80808080)
-}
-
 export function isOpaqueRgba(data: Buffer): boolean {
   for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) return false
   return true
 }
 
-/** Writes the Up-filtered scanlines from..to (exclusive) of the output image into `out`. */
-type RowFilter = (from: number, to: number, out: Buffer) => void
-
-/**
- * The row filter for this image's layout: whole 32-bit words where the rows allow it (aligned,
- * little-endian), else byte by byte. The Up filter of the first row subtracts zeros.
- */
-function rowFilter(image: PngSource, outChannels: number, alpha: Uint8Array | undefined): RowFilter {
-  const { data, width, channels } = image
-  const rowIn = width * channels
-  const rowOut = width * outChannels
-  const aligned = LITTLE_ENDIAN && data.byteOffset % 4 === 0
-  const words = aligned ? new Uint32Array(data.buffer, data.byteOffset, data.length >>> 2) : null
-
-  if (words && alpha && channels === 4) {
-    // The picture's colour with the cutout's alpha in the top byte (all four bytes 0 where that is 0);
-    // the composed row above is kept.
-    let above = new Uint32Array(width)
-    let current = new Uint32Array(width)
-    const scratch = new Uint32Array(width)
-    const scratchBytes = Buffer.from(scratch.buffer)
-    let nextRow = 0
-    return (from, to, out) => {
-      if (from !== nextRow) throw new Error('rows must be filtered in order')
-      let o = 0
-      for (let y = from; y < to; y++) {
-        const base = y * width
-        for (let x = 0; x < width; x++) {
-          const source = words[base + x]
-          const a = cutoutAlpha(alpha[base + x], source >>> 24)
-          const word = a === 0 ? 0 : ((source & 0x00ffffff) | (a << 24)) >>> 0
-          current[x] = word
-          scratch[x] = upDiff(word, above[x])
-        }
-        out[o++] = PNG_FILTER_UP
-        o += scratchBytes.copy(out, o, 0, rowOut)
-        const swap = above
-        above = current
-        current = swap
-      }
-      nextRow = to
-    }
-  }
-  if (alpha) {
-    // Not word-aligned: compose a copy once, then filter it like any image.
-    const composed = Buffer.from(data)
-    for (let p = 0, i = 3; p < alpha.length; p++, i += 4) {
-      composed[i] = cutoutAlpha(alpha[p], composed[i])
-      if (composed[i] === 0) composed.fill(0, i - 3, i)
-    }
-    return rowFilter({ ...image, data: composed }, outChannels, undefined)
-  }
-  if (words && outChannels === channels && rowIn % 4 === 0) {
-    const rowWords = rowIn >>> 2
-    const scratch = new Uint32Array(rowWords)
-    const scratchBytes = Buffer.from(scratch.buffer)
-    return (from, to, out) => {
-      let o = 0
-      for (let y = from; y < to; y++) {
-        const base = y * rowWords
-        if (y === 0) scratch.set(words.subarray(0, rowWords))
-        else for (let k = 0; k < rowWords; k++) scratch[k] = upDiff(words[base + k], words[base + k - rowWords])
-        out[o++] = PNG_FILTER_UP
-        o += scratchBytes.copy(out, o, 0, rowOut)
-      }
-    }
-  }
-  if (words && channels === 4 && outChannels === 3) {
-    // Colour without alpha: three bytes of each word.
-    return (from, to, out) => {
-      let o = 0
-      for (let y = from; y < to; y++) {
-        out[o++] = PNG_FILTER_UP
-        const base = y * width
-        for (let x = 0; x < width; x++) {
-          const diff = y === 0 ? words[base + x] : upDiff(words[base + x], words[base + x - width])
-          out[o++] = diff
-          out[o++] = diff >>> 8
-          out[o++] = diff >>> 16
-        }
-      }
-    }
-  }
-  return (from, to, out) => {
-    let o = 0
-    for (let y = from; y < to; y++) {
-      out[o++] = PNG_FILTER_UP
-      const row = y * rowIn
-      for (let i = row, end = row + rowIn; i < end; i += channels) {
-        for (let k = 0; k < outChannels; k++) out[o++] = y === 0 ? data[i + k] : data[i + k] - data[i + k - rowIn]
-      }
-    }
+/** A segment that failed because its encoder thread stopped (an uncaught error, its heap limit, an exit) before answering. */
+export class EncoderThreadError extends Error {
+  constructor(exitCode: number, reason?: string) {
+    super(`The PNG encoder's thread stopped unexpectedly (exit code ${exitCode}${reason ? `: ${reason}` : ''}), so this run failed. The next run starts a new thread.`)
+    this.name = 'EncoderThreadError'
   }
 }
 
-interface DeflatedSegment {
-  /** The zlib header (the same for every segment: same settings). */
-  header: Buffer
-  /** Raw deflate blocks; all but the last segment's end with a sync flush and are not final. */
-  body: Buffer
-  adler: number
+const workerScript = () => shippedScript(import.meta.url, 'app/features/tools/models/png-worker.mjs')
+
+/** One thread per core, started on first use; a stopped one is replaced on the next segment. */
+class EncoderThreads {
+  private readonly threads: (RequestThread | undefined)[] = new Array(os.availableParallelism()).fill(undefined)
+  private script: string | undefined
+
+  /** The live thread with the fewest segments waiting. */
+  pick(): RequestThread {
+    let best: RequestThread | undefined
+    for (let k = 0; k < this.threads.length; k++) {
+      let thread = this.threads[k]
+      if (!thread || thread.dead) {
+        this.script ??= workerScript()
+        thread = new RequestThread(this.script, (code, reason) => new EncoderThreadError(code, reason))
+        this.threads[k] = thread
+      }
+      if (!best || thread.pending < best.pending) best = thread
+    }
+    return best!
+  }
+
+  /** The running threads (tests make one crash to see it handled). */
+  workers() {
+    return this.threads.filter((t): t is RequestThread => !!t && !t.dead).map((t) => t.worker)
+  }
+}
+
+const threads = singleton('png-encoder-threads', () => new EncoderThreads())
+
+/** The encoder threads (tests look at their workers). */
+export function encoderThreads(): Pick<EncoderThreads, 'workers'> {
+  return threads
+}
+
+/** A copy of bytes start..end in an ArrayBuffer of its own, to hand to a thread. */
+function ownCopy(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  const copy = new Uint8Array(end - start)
+  copy.set(bytes.subarray(start, end))
+  return copy
 }
 
 /**
- * Deflates one segment as a zlib stream on the thread pool. A segment other than the last is
- * sync-flushed before it is finished, so its blocks end on a byte boundary and only an empty final
- * block follows them; that block and the trailer are cut off, and the trailer's checksum kept.
+ * Rows from..to filtered and deflated in an encoder thread: it gets a copy of them, and of the row
+ * above (the Up filter reads it), then hands the deflated bytes back.
  */
-function deflateSegment(data: Buffer, last: boolean): Promise<DeflatedSegment> {
-  return new Promise((resolve, reject) => {
-    const deflater = zlib.createDeflate({ level: PNG_DEFLATE_LEVEL, memLevel: 9, chunkSize: DEFLATE_CHUNK_BYTES })
-    const chunks: Buffer[] = []
-    deflater.on('data', (chunk: Buffer) => chunks.push(chunk))
-    deflater.on('error', reject)
-    deflater.on('end', () => {
-      const stream = Buffer.concat(chunks)
-      const adler = stream.readUInt32BE(stream.length - 4)
-      const header = stream.subarray(0, 2)
-      if (last) return resolve({ header, body: stream.subarray(2, stream.length - 4), adler })
-      const tail = stream.subarray(stream.length - 4 - SYNC_FLUSH_TAIL.length, stream.length - 4)
-      if (!tail.equals(SYNC_FLUSH_TAIL)) return reject(new Error('zlib ended a flushed segment unexpectedly'))
-      resolve({ header, body: stream.subarray(2, stream.length - 4 - 2), adler })
-    })
-    deflater.write(data)
-    // end() only after the flush is done: called at once, Node folds the flush into the finish.
-    if (last) deflater.end()
-    else deflater.flush(zlib.constants.Z_SYNC_FLUSH, () => deflater.end())
-  })
+async function deflateRowsInThread(image: PngSource, outChannels: number, alpha: Uint8Array | undefined, from: number, to: number): Promise<DeflatedSegment> {
+  const { width, height, channels } = image
+  const first = from > 0 ? 1 : 0
+  const rowBytes = width * channels
+  const data = ownCopy(image.data, (from - first) * rowBytes, to * rowBytes)
+  const matte = alpha && ownCopy(alpha, (from - first) * width, to * width)
+  const transfer = [data.buffer as ArrayBuffer, ...(matte ? [matte.buffer as ArrayBuffer] : [])]
+  const answer = await threads
+    .pick()
+    .request({ op: 'segment', data, alpha: matte, width, rows: to - from + first, channels, outChannels, first, last: to === height }, transfer)
+  const bytes = (view: unknown) => {
+    const v = view as Uint8Array
+    return Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+  }
+  return { header: bytes(answer.header), body: bytes(answer.body), adler: answer.adler as number }
 }
 
 /** Adler-32 of two byte strings joined, from each one's checksum and the second one's length. */
@@ -222,9 +148,9 @@ export function combineAdler32(first: number, second: number, secondLength: numb
  * Lossless 8-bit PNG without metadata (no EXIF, ICC or XMP chunk is ever written, so nothing of
  * the upload's metadata survives); the alpha channel is dropped when every pixel is opaque.
  * Written here rather than by libvips: its adaptive filtering took most of a 12 MP tool run's
- * time outside the model, and libpng deflates on one thread. Segments are filtered on the main
- * thread while earlier ones are deflated on the thread pool, at most one more than the cores in
- * flight, so only a few segments of filtered rows are held at once.
+ * time outside the model, and libpng deflates on one thread. An image of one segment is filtered
+ * here and deflated on the thread pool; a larger one goes to the encoder threads a segment at a
+ * time, at most two a core in flight, so only a few segments' copies are held at once.
  */
 export async function encodePng(image: PngSource, options: PngOptions = {}): Promise<Buffer> {
   const { width, height } = image
@@ -238,32 +164,28 @@ export async function encodePng(image: PngSource, options: PngOptions = {}): Pro
   header[9] = PNG_COLOUR_TYPE[outChannels]!
   // compression, filter method and interlace stay 0
 
-  const rowBytes = width * outChannels + 1
+  const rowBytes = filteredRowBytes(width, outChannels)
   const segmentRows = Math.max(1, options.segmentRows ?? Math.floor(SEGMENT_BYTES / rowBytes))
-  const filter = rowFilter(image, outChannels, alpha)
-  const inFlightLimit = os.availableParallelism() + 1
-  const pending: Promise<DeflatedSegment>[] = []
   const segments: DeflatedSegment[] = []
   const lengths: number[] = []
-  // A deflated segment's rows are written over by a later one: a few buffers instead of one per segment.
-  const inputs: Buffer[] = []
-  const spare: Buffer[] = []
-  const settleNext = async () => {
-    segments.push(await pending[segments.length])
-    spare.push(inputs[segments.length - 1])
-  }
-  for (let y = 0; y < height; y += segmentRows) {
-    const to = Math.min(height, y + segmentRows)
-    const rows = (spare.pop() ?? Buffer.allocUnsafe(rowBytes * segmentRows)).subarray(0, rowBytes * (to - y))
-    filter(y, to, rows)
+  if (segmentRows >= height) {
+    const rows = Buffer.allocUnsafe(rowBytes * height)
+    rowFilter(image, outChannels, alpha)(0, height, rows)
+    segments.push(await deflateSegment(rows, true))
     lengths.push(rows.length)
-    inputs.push(rows)
-    const job = deflateSegment(rows, to === height)
-    job.catch(() => {}) // awaited below, in order; this only keeps a later failure from being reported as unhandled first
-    pending.push(job)
-    if (pending.length - segments.length >= inFlightLimit) await settleNext()
+  } else {
+    const inFlightLimit = 2 * os.availableParallelism()
+    const pending: Promise<DeflatedSegment>[] = []
+    for (let y = 0; y < height; y += segmentRows) {
+      const to = Math.min(height, y + segmentRows)
+      const job = deflateRowsInThread(image, outChannels, alpha, y, to)
+      job.catch(() => {}) // awaited below, in order; this only keeps a later failure from being reported as unhandled first
+      pending.push(job)
+      lengths.push(rowBytes * (to - y))
+      if (pending.length - segments.length >= inFlightLimit) segments.push(await pending[segments.length])
+    }
+    while (segments.length < pending.length) segments.push(await pending[segments.length])
   }
-  while (segments.length < pending.length) await settleNext()
 
   let adler = segments[0].adler
   for (let k = 1; k < segments.length; k++) adler = combineAdler32(adler, segments[k].adler, lengths[k])

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import zlib from 'node:zlib'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { combineAdler32, encodePng } from './png.server'
+import { combineAdler32, encodePng, EncoderThreadError, encoderThreads } from './png.server'
 
 /** Adler-32 as zlib computes it: the trailer of a zlib stream. */
 const adler32 = (data: Buffer) => zlib.deflateSync(data, { level: 0 }).readUInt32BE(zlib.deflateSync(data, { level: 0 }).length - 4)
@@ -20,6 +20,18 @@ function inflatedImageData(png: Buffer): Buffer {
 
 const decode = async (png: Buffer, channels: number) =>
   (channels === 1 ? sharp(png).extractChannel(0) : sharp(png)).raw().toBuffer({ resolveWithObject: true })
+
+/** A cutout as the encoder must write it: the picture's alpha times the matte, and no colour where that is 0. */
+function expectedCutout(data: Buffer, alpha: Uint8Array): Buffer {
+  const expected = Buffer.from(data)
+  for (let p = 0; p < alpha.length; p++) {
+    const own = data[p * 4 + 3]
+    const written = own === 255 ? alpha[p] : Math.round((alpha[p] * own) / 255)
+    expected[p * 4 + 3] = written
+    if (written === 0) expected.fill(0, p * 4, p * 4 + 3)
+  }
+  return expected
+}
 
 describe('combineAdler32', () => {
   it('gives the checksum of two parts joined, from the parts’ checksums', () => {
@@ -78,15 +90,45 @@ describe('encodePng in segments', () => {
       // Some fully transparent pixels: their colour must not reach the file.
       for (let p = 0; p < alpha.length; p += 7) alpha[p] = 0
       const png = await encodePng({ data, width, height, channels: 4 }, { alpha, segmentRows: 5 })
-      const expected = Buffer.from(data)
-      for (let p = 0; p < alpha.length; p++) {
-        const own = data[p * 4 + 3]
-        const written = own === 255 ? alpha[p] : Math.round((alpha[p] * own) / 255)
-        expected[p * 4 + 3] = written
-        if (written === 0) expected.fill(0, p * 4, p * 4 + 3)
-      }
+      const expected = expectedCutout(data, alpha)
       expect((await decode(png, 4)).data.equals(expected)).toBe(true)
       expect(data.equals(before)).toBe(true)
     })
   }
+
+  for (const matteOffset of [0, 1]) {
+    it(`writes a cutout's whole runs (matte 0, matte 255 over opaque and translucent pixels) the same in one segment and in threads${matteOffset ? ' (unaligned matte)' : ''}`, async () => {
+      const width = 41
+      const height = 23
+      const data = randomBytes(width * height * 4)
+      const alpha = randomBytes(width * height + matteOffset).subarray(matteOffset)
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const p = y * width + x
+          // Left: cut away; middle: kept whole; right: the soft edge. The picture is opaque but for a few pixels.
+          alpha[p] = x < 13 ? 0 : x < 28 ? 255 : alpha[p]
+          data[p * 4 + 3] = (x + y) % 9 === 0 ? data[p * 4 + 3] : 255
+        }
+      }
+      const expected = expectedCutout(data, alpha)
+      for (const segmentRows of [1, 5, height]) {
+        const png = await encodePng({ data, width, height, channels: 4 }, { alpha, segmentRows })
+        expect((await decode(png, 4)).data.equals(expected)).toBe(true)
+      }
+    })
+  }
+
+  it('fails a PNG whose encoder thread stops with a clear error, and the next PNG is written by a new thread', async () => {
+    const width = 64
+    const height = 64
+    const data = randomBytes(width * height * 3)
+    await encodePng({ data, width, height, channels: 3 }, { segmentRows: 4 })
+    const [thread] = encoderThreads().workers()
+    const inFlight = encodePng({ data, width, height, channels: 3 }, { segmentRows: 4 })
+    thread.postMessage({ op: 'crash' })
+    await expect(inFlight).rejects.toThrow(EncoderThreadError)
+    await expect(inFlight).rejects.toThrow(/PNG encoder's thread stopped unexpectedly \(exit code 1: thread crash requested\)/)
+    const png = await encodePng({ data, width, height, channels: 3 }, { segmentRows: 4 })
+    expect((await decode(png, 3)).data.equals(data)).toBe(true)
+  })
 })

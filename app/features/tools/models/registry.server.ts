@@ -6,9 +6,10 @@
 import { existsSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type ort from 'onnxruntime-node'
 import { config } from '~/config.server'
+import { RequestThread } from '~/utils/request-thread.server'
 import { shippedScript } from '~/utils/shipped-script.server'
 import { singleton } from '~/utils/singleton.server'
 import type { ToolSlug } from '../catalog'
@@ -103,76 +104,13 @@ export const SESSION_LOST_MESSAGE = 'This model was built in memory in an infere
 
 const workerScript = () => shippedScript(import.meta.url, 'app/features/tools/models/inference-worker.mjs')
 
-type Answer = { id: number } & ({ ok: true; [field: string]: unknown } | { ok: false; error: { name: string; message: string } })
-
-interface Waiting {
-  resolve: (answer: Record<string, unknown>) => void
-  reject: (error: Error) => void
-}
-
-/** One worker thread and the requests it has not answered yet. */
-class InferenceThread {
-  readonly worker: Worker
-  private readonly waiting = new Map<number, Waiting>()
-  private nextId = 1
-  dead = false
-  private failure: string | undefined
-
-  constructor(script: string) {
-    // execArgv empty: the thread runs plain JavaScript and needs no tsx loader from the parent.
-    this.worker = new Worker(script, { execArgv: [] })
-    this.worker.on('message', (message: Answer) => this.answer(message))
-    // An uncaught error in the thread ends it; 'exit' follows and fails what it held.
-    this.worker.on('error', (error) => (this.failure = error.message))
-    this.worker.on('messageerror', (error) => (this.failure = error.message))
-    this.worker.on('exit', (code) => {
-      this.dead = true
-      const held = [...this.waiting.values()]
-      this.waiting.clear()
-      for (const w of held) w.reject(new InferenceThreadError(code, this.failure))
-    })
-    // An idle thread must not keep a script or a test run alive.
-    this.worker.unref()
-  }
-
-  request(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Record<string, unknown>> {
-    if (this.dead) return Promise.reject(new InferenceThreadError(-1, 'the thread had already stopped'))
-    const id = this.nextId++
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject })
-      // Held (referenced) while it owes an answer, so a script waiting only on this run stays alive.
-      if (this.waiting.size === 1) this.worker.ref()
-      try {
-        this.worker.postMessage({ ...message, id }, transfer)
-      } catch (error) {
-        this.settled(id)
-        reject(error as Error)
-      }
-    })
-  }
-
-  private settled(id: number): Waiting | undefined {
-    const w = this.waiting.get(id)
-    this.waiting.delete(id)
-    if (this.waiting.size === 0 && !this.dead) this.worker.unref()
-    return w
-  }
-
-  private answer(message: Answer): void {
-    const w = this.settled(message.id)
-    if (!w) return
-    if (message.ok) w.resolve(message)
-    else w.reject(Object.assign(new Error(message.error.message), { name: message.error.name }))
-  }
-}
-
 /**
  * The inference threads: config().workerConcurrency of them (at least one), each model pinned to
  * one thread for its life, so a model has one session in the process as before, and models of
  * different jobs can run at the same time. A stopped thread is replaced on its slot's next request.
  */
 class InferencePool {
-  private readonly slots: (InferenceThread | undefined)[]
+  private readonly slots: (RequestThread | undefined)[]
   private nextSlot = 0
   private opened = 0
   private script: string | undefined
@@ -193,11 +131,11 @@ class InferencePool {
   }
 
   /** The live thread of a slot, started (or replaced) if needed. */
-  thread(slot: number): InferenceThread {
+  thread(slot: number): RequestThread {
     let thread = this.slots[slot]
     if (!thread || thread.dead) {
       this.script ??= workerScript()
-      thread = new InferenceThread(this.script)
+      thread = new RequestThread(this.script, (code, reason) => new InferenceThreadError(code, reason))
       this.slots[slot] = thread
     }
     return thread
@@ -205,11 +143,11 @@ class InferencePool {
 
   /** The running threads (tests make one crash to see it handled). */
   workers(): Worker[] {
-    return this.slots.filter((t): t is InferenceThread => !!t && !t.dead).map((t) => t.worker)
+    return this.slots.filter((t): t is RequestThread => !!t && !t.dead).map((t) => t.worker)
   }
 
   /** The slot's thread if it is running (never starts one). */
-  running(slot: number): InferenceThread | undefined {
+  running(slot: number): RequestThread | undefined {
     const thread = this.slots[slot]
     return thread && !thread.dead ? thread : undefined
   }
@@ -244,7 +182,7 @@ export class ModelSession {
     /** The file, so a replacement thread can reopen it; null for a model built in memory. */
     private readonly file: string | null,
     /** The thread that holds a model built in memory (it cannot be reopened elsewhere). */
-    private readonly owner: InferenceThread | null,
+    private readonly owner: RequestThread | null,
     readonly inputNames: readonly string[],
     readonly outputNames: readonly string[],
   ) {}

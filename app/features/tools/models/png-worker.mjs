@@ -1,0 +1,27 @@
+// A PNG encoder thread: filters and deflates the segments of rows png.server.ts hands it, so a large
+// image's row filter (JavaScript) runs on every core instead of only the main thread's
+// (docs/decisions/077). Plain JavaScript, found beside the built server like the inference thread.
+//
+// Protocol (request-thread.server.ts; ArrayBuffers are transferred both ways):
+//   { op: 'segment', id, data: Uint8Array, alpha?: Uint8Array, width, rows, channels, outChannels,
+//     first: 0 | 1, last: boolean }
+//     `data` (and `alpha`, a cutout's matte) hold `rows` rows; when `first` is 1 the first of them is
+//     the row above the segment, only read by the Up filter.
+//     → { id, ok: true, header: Uint8Array, body: Uint8Array, adler }
+//   { op: 'crash' } ends the thread with an uncaught error (tests of the pool's crash handling).
+import { deflateSegment, filteredRowBytes, rowFilter } from './png-encoding.mjs'
+import { serveRequests } from '../../../utils/serve-requests.mjs'
+
+/** Zlib hands small outputs back in Node's shared 8 KB pool: only a buffer of its own may be transferred. */
+const ownsBuffer = (/** @type {Uint8Array} */ bytes) => bytes.buffer.byteLength > Buffer.poolSize
+
+serveRequests(async (message) => {
+  if (message.op !== 'segment') throw new Error(`unknown encoder request ${message.op}`)
+  const { width, rows, channels, outChannels, first, last } = message
+  const data = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength)
+  const alpha = message.alpha ? new Uint8Array(message.alpha.buffer, message.alpha.byteOffset, message.alpha.byteLength) : undefined
+  const filtered = Buffer.allocUnsafe(filteredRowBytes(width, outChannels) * (rows - first))
+  rowFilter({ data, width, height: rows, channels }, outChannels, alpha)(first, rows, filtered)
+  const segment = await deflateSegment(filtered, last)
+  return { answer: segment, transfer: ownsBuffer(segment.body) ? [segment.body.buffer] : [] }
+})
