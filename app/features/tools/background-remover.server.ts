@@ -6,7 +6,7 @@ import type { PhaseProgress, RgbaImage, ToolOutput } from './image'
 import { refineMatte, softBandReach } from './models/matte.server'
 import { upscaleMatteExact, upscaleMatteNearEdges } from './models/matte-upscale.server'
 import { assertRgbaImage, encodePng, toChwTensor } from './models/pixels.server'
-import { cutoutAlpha } from './models/png.server'
+import { cutoutAlpha, startPng } from './models/png.server'
 import { isModelInstalled, runModel } from './models/registry.server'
 
 const IMAGENET_MEAN = [0.485, 0.456, 0.406] as const
@@ -87,12 +87,10 @@ export async function removeBackground(
   const modelMatte = { data: matte, width: segmenter.size, height: segmenter.size, channels: 1 } as const
   const upscaled = await upscaleMatteNearEdges(modelMatte, image.width, image.height, softBandReach(refinement))
   const soft = upscaled.hasForeground ? upscaled.data : await upscaleMatteExact(modelMatte, image.width, image.height)
-  const alpha = await refineMatte(soft, image.data, image.width, image.height, refinement)
-
-  progress('refined', 1)
-
   let bytes: Buffer
   if (background) {
+    const alpha = await refineMatte(soft, image.data, image.width, image.height, refinement)
+    progress('refined', 1)
     const cutout = Buffer.from(image.data)
     for (let p = 0, i = 3; p < alpha.length; p++, i += 4) cutout[i] = cutoutAlpha(alpha[p], cutout[i])
     const flat = await sharp(cutout, { raw: { width: image.width, height: image.height, channels: 4 } })
@@ -101,8 +99,12 @@ export async function removeBackground(
       .toBuffer()
     bytes = await encodePng({ data: flat, width: image.width, height: image.height, channels: 3 })
   } else {
-    // Encoded straight from the picture and the matte (the encoder applies the picture's own alpha): no RGBA copy.
-    bytes = await encodePng({ data: image.data, width: image.width, height: image.height, channels: 4 }, { alpha })
+    // Encoded straight from the picture and the matte (the encoder applies the picture's own alpha):
+    // no RGBA copy, and each band of rows is written as soon as the refinement has finished it.
+    const png = startPng({ data: image.data, width: image.width, height: image.height, channels: 4 }, { alpha: soft })
+    await refineMatte(soft, image.data, image.width, image.height, refinement, png.rowsReady)
+    progress('refined', 1)
+    bytes = await png.finish()
   }
   progress('encoded', 1)
   return { bytes, contentType: 'image/png', width: image.width, height: image.height, modelMs }

@@ -272,14 +272,17 @@ export interface BlurredBand {
   offset: number
 }
 
+/** Rows of a blur band by default: bands small enough that a reader of finished rows (the PNG encoder) starts early. */
+const BLUR_BAND_ROWS = 512
+
 /**
- * libvips' Gaussian blur of a one-channel image, cut in horizontal bands rendered at once: sharp
- * keeps libvips on one thread per image here, so one band per core lets both share the work. sharp
- * blurs after it extracts, so each band is blurred from its own rows plus a margin wider than the
- * blur's mask (where libvips would repeat the band's edge row), and only its own rows count: the
- * result is the same byte for byte as one blur of the whole. Each band is handed to `use` as it is
- * ready (no copy into one whole image). Bands start on rows whose first pixel is a multiple of 4,
- * and so do their offsets, for readers that work four bytes at a time.
+ * libvips' Gaussian blur of a one-channel image, cut in horizontal bands rendered a core's worth
+ * at a time, top first: sharp keeps libvips on one thread per image here, so one band per core
+ * lets both share the work. sharp blurs after it extracts, so each band is blurred from its own
+ * rows plus a margin wider than the blur's mask (where libvips would repeat the band's edge row),
+ * and only its own rows count: the result is the same byte for byte as one blur of the whole. Each
+ * band is handed to `use` as it is ready (no copy into one whole image). Bands start on rows whose
+ * first pixel is a multiple of 4, and so do their offsets, for readers that work four bytes at a time.
  */
 export async function blurInBands(
   image: Uint8Array,
@@ -287,13 +290,14 @@ export async function blurInBands(
   height: number,
   sigma: number,
   use: (band: BlurredBand) => void,
-  bands = Math.max(1, Math.min(os.availableParallelism(), Math.floor(height / 256))),
+  bands = Math.max(1, Math.min(Math.floor(height / 256), Math.max(os.availableParallelism(), Math.ceil(height / BLUR_BAND_ROWS)))),
 ): Promise<void> {
   // libvips' mask stops at about 1.8 sigma (sharp's minimum amplitude 0.2); twice that and more.
   const margin = roundUpTo4(Math.ceil(4 * sigma) + 4)
   const rowsPerBand = roundUpTo4(Math.ceil(height / bands))
-  await Promise.all(
-    Array.from({ length: bands }, async (_, b) => {
+  let nextBand = 0
+  const blurBands = async () => {
+    for (let b = nextBand++; b < bands; b = nextBand++) {
       const top = b * rowsPerBand
       const rows = Math.min(rowsPerBand, height - top)
       if (rows <= 0) return
@@ -305,8 +309,9 @@ export async function blurInBands(
         .raw()
         .toBuffer()
       use({ top, rows, data, offset: (top - from) * width })
-    }),
-  )
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(bands, os.availableParallelism()) }, blurBands))
 }
 
 const roundUpTo4 = (n: number) => (n + 3) & ~3
@@ -343,8 +348,17 @@ function combineWithBand(soft: Buffer, mask: Uint8Array, blurred: Buffer, offset
 /**
  * Refines a soft matte (0..255, already at the image's size) in place and returns it.
  * `rgba` is the image itself, used to tell holes that show the backdrop from holes in the subject.
+ * `rowsFinal(upTo)` hears when rows 0..upTo−1 of the matte will not change again (the encoder
+ * writes them meanwhile); it may not hear of the last rows: the matte is whole when this returns.
  */
-export async function refineMatte(soft: Buffer, rgba: Buffer, width: number, height: number, options: MatteRefinement): Promise<Buffer> {
+export async function refineMatte(
+  soft: Buffer,
+  rgba: Buffer,
+  width: number,
+  height: number,
+  options: MatteRefinement,
+  rowsFinal: (upTo: number) => void = () => {},
+): Promise<Buffer> {
   const size = width * height
   const binary = new Uint8Array(size)
   const softWords = wordsOf(soft)
@@ -368,8 +382,15 @@ export async function refineMatte(soft: Buffer, rgba: Buffer, width: number, hei
   for (; p < binaryWords.length; p++) binaryWords[p] *= 255 // 1 → 255 in each byte, no carry
   for (p *= 4; p < size; p++) binary[p] *= 255
   const mask = binary
-  await blurInBands(mask, width, height, edgeBlurSigma(options), (band) =>
-    combineWithBand(soft, mask, band.data, band.offset, band.top * width, (band.top + band.rows) * width),
-  )
+  // Bands finish in any order; rows are final up to the first band not combined yet.
+  const combinedUpTo = new Map<number, number>()
+  let finalRows = 0
+  await blurInBands(mask, width, height, edgeBlurSigma(options), (band) => {
+    combineWithBand(soft, mask, band.data, band.offset, band.top * width, (band.top + band.rows) * width)
+    combinedUpTo.set(band.top, band.top + band.rows)
+    const before = finalRows
+    while (combinedUpTo.has(finalRows)) finalRows = combinedUpTo.get(finalRows)!
+    if (finalRows > before) rowsFinal(finalRows)
+  })
   return soft
 }

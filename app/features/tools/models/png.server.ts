@@ -144,6 +144,14 @@ export function combineAdler32(first: number, second: number, secondLength: numb
   return ((b << 16) | a) >>> 0
 }
 
+/** A PNG being written while its rows are finished, in order, from the top (`startPng`). */
+export interface PngInProgress {
+  /** Rows 0..upTo−1 are final: their pixels (and matte) will not change again. */
+  rowsReady(upTo: number): void
+  /** The PNG, once every row is ready (finish makes them so). */
+  finish(): Promise<Buffer>
+}
+
 /**
  * Lossless 8-bit PNG without metadata (no EXIF, ICC or XMP chunk is ever written, so nothing of
  * the upload's metadata survives); the alpha channel is dropped when every pixel is opaque.
@@ -153,39 +161,78 @@ export function combineAdler32(first: number, second: number, secondLength: numb
  * time, at most two a core in flight, so only a few segments' copies are held at once.
  */
 export async function encodePng(image: PngSource, options: PngOptions = {}): Promise<Buffer> {
+  return startPng(image, options).finish()
+}
+
+/**
+ * encodePng for a picture whose rows are finished from the top while it is being written (the
+ * remover's matte, refined band by band): each segment is encoded as soon as its rows, and the row
+ * above them, are ready, so the encoding overlaps the work that finishes the rows below.
+ */
+export function startPng(image: PngSource, options: PngOptions = {}): PngInProgress {
   const { width, height } = image
   const alpha = image.channels === 4 ? options.alpha : undefined
   const dropAlpha = image.channels === 4 && !alpha && !options.keepAlpha && isOpaqueRgba(image.data)
   const outChannels = dropAlpha ? 3 : image.channels
+  const rowBytes = filteredRowBytes(width, outChannels)
+  const segmentRows = Math.max(1, options.segmentRows ?? Math.floor(SEGMENT_BYTES / rowBytes))
+  const oneSegment = segmentRows >= height
+  const inFlightLimit = 2 * os.availableParallelism()
+
+  const segments: Promise<DeflatedSegment>[] = []
+  const lengths: number[] = []
+  let ready = 0
+  let dispatched = 0
+  let inFlight = 0
+  const dispatch = () => {
+    while (dispatched < height && inFlight < inFlightLimit) {
+      const from = dispatched
+      const to = Math.min(height, from + segmentRows)
+      if (to > ready) return
+      const job = oneSegment ? deflateHere(image, outChannels, alpha) : deflateRowsInThread(image, outChannels, alpha, from, to)
+      inFlight++
+      // A finished segment makes room for the next; failures are met where the segments are awaited.
+      job.then(
+        () => ((inFlight -= 1), dispatch()),
+        () => (inFlight -= 1),
+      )
+      segments.push(job)
+      lengths.push(rowBytes * (to - from))
+      dispatched = to
+    }
+  }
+  const rowsReady = (upTo: number) => {
+    ready = Math.max(ready, Math.min(height, upTo))
+    dispatch()
+  }
+
+  return {
+    rowsReady,
+    async finish() {
+      rowsReady(height)
+      const done: DeflatedSegment[] = []
+      // Each segment that finishes dispatches the next before this loop looks again.
+      while (done.length < segments.length) done.push(await segments[done.length])
+      return assemblePng(width, height, outChannels, done, lengths)
+    },
+  }
+}
+
+/** The one segment of a small image, filtered on this thread and deflated on the thread pool. */
+function deflateHere(image: PngSource, outChannels: number, alpha: Uint8Array | undefined): Promise<DeflatedSegment> {
+  const rows = Buffer.allocUnsafe(filteredRowBytes(image.width, outChannels) * image.height)
+  rowFilter(image, outChannels, alpha)(0, image.height, rows)
+  return deflateSegment(rows, true)
+}
+
+/** The PNG file: signature, header, the segments as IDAT chunks (one zlib stream), end. */
+function assemblePng(width: number, height: number, outChannels: number, segments: DeflatedSegment[], lengths: number[]): Buffer {
   const header = Buffer.alloc(13)
   header.writeUInt32BE(width, 0)
   header.writeUInt32BE(height, 4)
   header[8] = 8 // bit depth
   header[9] = PNG_COLOUR_TYPE[outChannels]!
   // compression, filter method and interlace stay 0
-
-  const rowBytes = filteredRowBytes(width, outChannels)
-  const segmentRows = Math.max(1, options.segmentRows ?? Math.floor(SEGMENT_BYTES / rowBytes))
-  const segments: DeflatedSegment[] = []
-  const lengths: number[] = []
-  if (segmentRows >= height) {
-    const rows = Buffer.allocUnsafe(rowBytes * height)
-    rowFilter(image, outChannels, alpha)(0, height, rows)
-    segments.push(await deflateSegment(rows, true))
-    lengths.push(rows.length)
-  } else {
-    const inFlightLimit = 2 * os.availableParallelism()
-    const pending: Promise<DeflatedSegment>[] = []
-    for (let y = 0; y < height; y += segmentRows) {
-      const to = Math.min(height, y + segmentRows)
-      const job = deflateRowsInThread(image, outChannels, alpha, y, to)
-      job.catch(() => {}) // awaited below, in order; this only keeps a later failure from being reported as unhandled first
-      pending.push(job)
-      lengths.push(rowBytes * (to - y))
-      if (pending.length - segments.length >= inFlightLimit) segments.push(await pending[segments.length])
-    }
-    while (segments.length < pending.length) segments.push(await pending[segments.length])
-  }
 
   let adler = segments[0].adler
   for (let k = 1; k < segments.length; k++) adler = combineAdler32(adler, segments[k].adler, lengths[k])
