@@ -22,6 +22,8 @@ import type { RawImage } from './pixels.server'
 
 /** Sub-pixel positions per pixel (VIPS_TRANSFORM_SCALE). */
 const POSITIONS = 64
+/** Output columns of an interpolated source row computed together (the upscaler computes rows lazily). */
+const ACROSS_PIECE = 64
 /** Fixed-point precision of the weights (VIPS_INTERPOLATE_SHIFT). */
 const WEIGHT_SHIFT = 12
 const WEIGHT_ROUND = 1 << (WEIGHT_SHIFT - 1)
@@ -113,7 +115,7 @@ export function bicubicApplies(source: RawImage, width: number, height: number):
 
 /**
  * An upscaler of `source` (one channel) to width × height, equal to sharp's cubic resize. Source
- * rows interpolated across are computed once, on first use, and kept.
+ * rows interpolated across are computed once, a piece at a time on first use, and kept.
  */
 export function bicubicUpscaler(source: RawImage, width: number, height: number): BicubicUpscaler {
   if (!bicubicApplies(source, width, height)) throw new Error('bicubicUpscaler enlarges one-channel images only')
@@ -133,24 +135,35 @@ export function bicubicUpscaler(source: RawImage, width: number, height: number)
   const clampX = (x: number) => (x < 0 ? 0 : x >= inWidth ? inWidth - 1 : x)
   const clampY = (y: number) => (y < 0 ? 0 : y >= inHeight ? inHeight - 1 : y)
 
-  // Source row y interpolated across to every output column, rounded as libvips rounds it.
+  // Source row y interpolated across to the output columns, rounded as libvips rounds it: computed
+  // a piece of ACROSS_PIECE columns at a time, on first use (the remover reads about a tenth of them).
+  const pieces = Math.ceil(width / ACROSS_PIECE)
   const across = new Array<Int32Array | undefined>(inHeight)
-  const rowAcross = (y: number): Int32Array => {
+  const computed = new Array<Uint8Array | undefined>(inHeight)
+  const rowAcross = (y: number, left: number, right: number): Int32Array => {
     let values = across[y]
-    if (values) return values
-    values = new Int32Array(width)
-    const base = y * inWidth
-    for (let x = 0; x < width; x++) {
-      const f = columns.first[x]
-      const w = columns.position[x] * 4
-      const sum =
-        WEIGHTS[w] * data[base + clampX(f)] +
-        WEIGHTS[w + 1] * data[base + clampX(f + 1)] +
-        WEIGHTS[w + 2] * data[base + clampX(f + 2)] +
-        WEIGHTS[w + 3] * data[base + clampX(f + 3)]
-      values[x] = (sum + WEIGHT_ROUND) >> WEIGHT_SHIFT
+    let done = computed[y]
+    if (!values || !done) {
+      values = across[y] = new Int32Array(width)
+      done = computed[y] = new Uint8Array(pieces)
     }
-    across[y] = values
+    const base = y * inWidth
+    for (let piece = Math.floor(left / ACROSS_PIECE), lastPiece = Math.floor((right - 1) / ACROSS_PIECE); piece <= lastPiece; piece++) {
+      if (done[piece]) continue
+      done[piece] = 1
+      for (let x = piece * ACROSS_PIECE, end = Math.min(width, x + ACROSS_PIECE); x < end; x++) {
+        const f = columns.first[x]
+        const w = columns.position[x] * 4
+        const sum =
+          f >= 0 && f + 3 < inWidth
+            ? WEIGHTS[w] * data[base + f] + WEIGHTS[w + 1] * data[base + f + 1] + WEIGHTS[w + 2] * data[base + f + 2] + WEIGHTS[w + 3] * data[base + f + 3]
+            : WEIGHTS[w] * data[base + clampX(f)] +
+              WEIGHTS[w + 1] * data[base + clampX(f + 1)] +
+              WEIGHTS[w + 2] * data[base + clampX(f + 2)] +
+              WEIGHTS[w + 3] * data[base + clampX(f + 3)]
+        values[x] = (sum + WEIGHT_ROUND) >> WEIGHT_SHIFT
+      }
+    }
     return values
   }
 
@@ -176,10 +189,10 @@ export function bicubicUpscaler(source: RawImage, width: number, height: number)
         const w1 = WEIGHTS[w + 1]
         const w2 = WEIGHTS[w + 2]
         const w3 = WEIGHTS[w + 3]
-        const r0 = rowAcross(clampY(f))
-        const r1 = rowAcross(clampY(f + 1))
-        const r2 = rowAcross(clampY(f + 2))
-        const r3 = rowAcross(clampY(f + 3))
+        const r0 = rowAcross(clampY(f), left, left + cols)
+        const r1 = rowAcross(clampY(f + 1), left, left + cols)
+        const r2 = rowAcross(clampY(f + 2), left, left + cols)
+        const r3 = rowAcross(clampY(f + 3), left, left + cols)
         for (let x = left, o = at, end = left + cols; x < end; x++, o++) {
           // Math.imul keeps the products in 32-bit integers (they cannot overflow: |weight| < 2^13, |value| < 2^10).
           const value =
