@@ -7,7 +7,8 @@
 //     first: 0 | 1, last: boolean }
 //     `data` (and `alpha`, a cutout's matte) hold `rows` rows; when `first` is 1 the first of them is
 //     the row above the segment, only read by the Up filter.
-//     → { id, ok: true, header: Uint8Array, body: Uint8Array, adler }
+//     → { id, ok: true, header: Uint8Array, body: Uint8Array, adler, returned: ArrayBuffer[] }
+//     `returned` hands the buffers of `data` and `alpha` back, for the next segment's copy.
 //   { op: 'crash' } ends the thread with an uncaught error (tests of the pool's crash handling).
 import { deflateSegment, filteredRowBytes, rowFilter } from './png-encoding.mjs'
 import { serveRequests } from '../../../utils/serve-requests.mjs'
@@ -15,13 +16,25 @@ import { serveRequests } from '../../../utils/serve-requests.mjs'
 /** Zlib hands small outputs back in Node's shared 8 KB pool: only a buffer of its own may be transferred. */
 const ownsBuffer = (/** @type {Uint8Array} */ bytes) => bytes.buffer.byteLength > Buffer.poolSize
 
+/** Buffers for filtered rows, kept for the next segment: fresh ones cost page faults and collections. */
+const spareRows = /** @type {Buffer[]} */ ([])
+const SPARE_ROWS_KEPT = 2
+
 serveRequests(async (message) => {
   if (message.op !== 'segment') throw new Error(`unknown encoder request ${message.op}`)
   const { width, rows, channels, outChannels, first, last } = message
   const data = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength)
   const alpha = message.alpha ? new Uint8Array(message.alpha.buffer, message.alpha.byteOffset, message.alpha.byteLength) : undefined
-  const filtered = Buffer.allocUnsafe(filteredRowBytes(width, outChannels) * (rows - first))
+  const size = filteredRowBytes(width, outChannels) * (rows - first)
+  const spare = spareRows.findIndex((buffer) => buffer.length >= size)
+  const buffer = spare >= 0 ? spareRows.splice(spare, 1)[0] : Buffer.allocUnsafeSlow(size)
+  const filtered = buffer.subarray(0, size)
   rowFilter({ data, width, height: rows, channels }, outChannels, alpha)(first, rows, filtered)
-  const segment = await deflateSegment(filtered, last)
-  return { answer: segment, transfer: ownsBuffer(segment.body) ? [segment.body.buffer] : [] }
+  const segment = await deflateSegment(filtered, last).finally(() => {
+    if (spareRows.length < SPARE_ROWS_KEPT) spareRows.push(buffer)
+  })
+  // The rows (and matte) given go back too, for the encoder to copy the next segment into.
+  const returned = [message.data.buffer, ...(message.alpha ? [message.alpha.buffer] : [])]
+  const transfer = ownsBuffer(segment.body) ? [segment.body.buffer, ...returned] : returned
+  return { answer: { ...segment, returned }, transfer }
 })

@@ -104,27 +104,40 @@ export function encoderThreads(): Pick<EncoderThreads, 'workers'> {
   return threads
 }
 
-/** A copy of bytes start..end in an ArrayBuffer of its own, to hand to a thread. */
-function ownCopy(bytes: Uint8Array, start: number, end: number): Uint8Array {
-  const copy = new Uint8Array(end - start)
+/**
+ * A copy of bytes start..end to hand to a thread, in a spare buffer the threads gave back if one is
+ * large enough (fresh memory costs page faults, and collections), else in a new one.
+ */
+function copyForThread(bytes: Uint8Array, start: number, end: number, spare: ArrayBuffer[]): Uint8Array {
+  const size = end - start
+  const found = spare.findIndex((buffer) => buffer.byteLength >= size)
+  const copy = found >= 0 ? new Uint8Array(spare.splice(found, 1)[0], 0, size) : new Uint8Array(new ArrayBuffer(size))
   copy.set(bytes.subarray(start, end))
   return copy
 }
 
 /**
  * Rows from..to filtered and deflated in an encoder thread: it gets a copy of them, and of the row
- * above (the Up filter reads it), then hands the deflated bytes back.
+ * above (the Up filter reads it), then hands the deflated bytes back, and the copies' buffers into `spare`.
  */
-async function deflateRowsInThread(image: PngSource, outChannels: number, alpha: Uint8Array | undefined, from: number, to: number): Promise<DeflatedSegment> {
+async function deflateRowsInThread(
+  image: PngSource,
+  outChannels: number,
+  alpha: Uint8Array | undefined,
+  from: number,
+  to: number,
+  spare: ArrayBuffer[],
+): Promise<DeflatedSegment> {
   const { width, height, channels } = image
   const first = from > 0 ? 1 : 0
   const rowBytes = width * channels
-  const data = ownCopy(image.data, (from - first) * rowBytes, to * rowBytes)
-  const matte = alpha && ownCopy(alpha, (from - first) * width, to * width)
+  const data = copyForThread(image.data, (from - first) * rowBytes, to * rowBytes, spare)
+  const matte = alpha && copyForThread(alpha, (from - first) * width, to * width, spare)
   const transfer = [data.buffer as ArrayBuffer, ...(matte ? [matte.buffer as ArrayBuffer] : [])]
   const answer = await threads
     .pick()
     .request({ op: 'segment', data, alpha: matte, width, rows: to - from + first, channels, outChannels, first, last: to === height }, transfer)
+  spare.push(...(answer.returned as ArrayBuffer[]))
   const bytes = (view: unknown) => {
     const v = view as Uint8Array
     return Buffer.from(v.buffer, v.byteOffset, v.byteLength)
@@ -181,6 +194,8 @@ export function startPng(image: PngSource, options: PngOptions = {}): PngInProgr
 
   const segments: Promise<DeflatedSegment>[] = []
   const lengths: number[] = []
+  // Buffers of the copies handed to the threads, given back: this image's later segments reuse them.
+  const spare: ArrayBuffer[] = []
   let ready = 0
   let dispatched = 0
   let inFlight = 0
@@ -189,7 +204,7 @@ export function startPng(image: PngSource, options: PngOptions = {}): PngInProgr
       const from = dispatched
       const to = Math.min(height, from + segmentRows)
       if (to > ready) return
-      const job = oneSegment ? deflateHere(image, outChannels, alpha) : deflateRowsInThread(image, outChannels, alpha, from, to)
+      const job = oneSegment ? deflateHere(image, outChannels, alpha) : deflateRowsInThread(image, outChannels, alpha, from, to, spare)
       inFlight++
       // A finished segment makes room for the next; failures are met where the segments are awaited.
       job.then(
