@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { bicubicApplies, bicubicUpscaler } from './bicubic-upscale.server'
+import { bicubicApplies, bicubicUpscaler } from './bicubic-upscale.mjs'
 import type { RawImage } from './pixels.server'
 
 function random(seed: number) {

@@ -2,17 +2,17 @@
 //
 // The remover keeps the model's soft values only in a narrow band along the subject's outline (see
 // refineMatte): deep inside the subject alpha is 255 and far outside it is 0, whatever the matte says
-// there. So the cubic upscale (bicubic-upscale.server.ts, byte for byte sharp's) is computed only for
+// there. So the cubic upscale (bicubic-upscale.mjs, byte for byte sharp's) is computed only for
 // tiles near an uncertain part of the matte; every other tile gets a stand-in, 255 where the cubic
 // value is surely at least the threshold and 0 where it is surely below. The refined matte, and so
-// the output, is the same byte for byte.
+// the output, is the same byte for byte. A large matte is written in bands by the image threads.
 import os from 'node:os'
 import sharp from 'sharp'
-import { bicubicApplies, bicubicUpscaler } from './bicubic-upscale.server'
+import { bicubicApplies, bicubicUpscaler } from './bicubic-upscale.mjs'
+import { imageThreads } from './image-threads.server'
+import { TILE, TILE_ABOVE, TILE_BELOW, TILE_UNCERTAIN, writeTileRows, type TilePlan } from './matte-tiles.mjs'
 import type { RawImage } from './pixels.server'
 
-/** Side of the square tiles the output is classified by. */
-const TILE = 16
 /**
  * Cubic (Catmull-Rom) weights sum to 1 and their negative lobes to at most 0.28125 in two
  * dimensions (0.125 per axis), so from 0..255 samples all at least `m`, the result is at least
@@ -21,12 +21,8 @@ const TILE = 16
  */
 const SURELY_ABOVE = 165
 const SURELY_BELOW = 90
-
-const enum TileState {
-  Below = 0,
-  Uncertain = 1,
-  Above = 2,
-}
+/** From this many output pixels on, the matte is written in bands by the image threads (below, the hand-over costs more than it saves). */
+const THREADED_MIN_PIXELS = 2_000_000
 
 export interface UpscaledMatte {
   /** One byte per pixel: the exact cubic value wherever it can matter, else 255 or 0 on the same side of `threshold`. */
@@ -69,8 +65,15 @@ export async function upscaleMatteExact(matte: RawImage, width: number, height: 
  * The cubic upscale of a one-channel matte to width × height, exact in every pixel within `reach`
  * px of a tile whose values may fall on either side of `threshold` (128); elsewhere 255 or 0.
  * A downscale (or a stretch that shrinks either axis) reads a wider footprint: computed whole.
+ * From THREADED_MIN_PIXELS on (or as `inThreads` says) the image threads write it in bands.
  */
-export async function upscaleMatteNearEdges(matte: RawImage, width: number, height: number, reach: number): Promise<UpscaledMatte> {
+export async function upscaleMatteNearEdges(
+  matte: RawImage,
+  width: number,
+  height: number,
+  reach: number,
+  options: { inThreads?: boolean } = {},
+): Promise<UpscaledMatte> {
   const whole = async (): Promise<UpscaledMatte> => {
     const data = await upscaleMatteExact(matte, width, height)
     return { data, hasForeground: data.some((v) => v >= 128) }
@@ -96,7 +99,7 @@ export async function upscaleMatteNearEdges(matte: RawImage, width: number, heig
           if (v > hi) hi = v
         }
       }
-      states[ty * tilesX + tx] = lo >= SURELY_ABOVE ? TileState.Above : hi <= SURELY_BELOW ? TileState.Below : TileState.Uncertain
+      states[ty * tilesX + tx] = lo >= SURELY_ABOVE ? TILE_ABOVE : hi <= SURELY_BELOW ? TILE_BELOW : TILE_UNCERTAIN
     }
   }
 
@@ -107,8 +110,8 @@ export async function upscaleMatteNearEdges(matte: RawImage, width: number, heig
   for (let ty = 0; ty < tilesY; ty++) {
     for (let tx = 0; tx < tilesX; tx++) {
       const state = states[ty * tilesX + tx]
-      if (state === TileState.Above) anyAbove = true
-      if (state !== TileState.Uncertain) continue
+      if (state === TILE_ABOVE) anyAbove = true
+      if (state !== TILE_UNCERTAIN) continue
       for (let ny = Math.max(0, ty - ring); ny <= Math.min(tilesY - 1, ty + ring); ny++) {
         for (let nx = Math.max(0, tx - ring); nx <= Math.min(tilesX - 1, tx + ring); nx++) {
           needed[ny * tilesX + nx] = 1
@@ -116,51 +119,36 @@ export async function upscaleMatteNearEdges(matte: RawImage, width: number, heig
       }
     }
   }
-  const out = Buffer.allocUnsafe(width * height)
-  // Stand-ins for the tiles left out, filled a run of like tiles at a time.
-  for (let ty = 0; ty < tilesY; ty++) {
-    const top = ty * TILE
-    const bottom = Math.min(height, top + TILE)
-    for (let tx = 0; tx < tilesX; ) {
-      const state = states[ty * tilesX + tx]
-      if (needed[ty * tilesX + tx]) {
-        tx++
-        continue
-      }
-      const first = tx
-      while (tx < tilesX && !needed[ty * tilesX + tx] && states[ty * tilesX + tx] === state) tx++
-      const value = state === TileState.Above ? 255 : 0
-      const left = first * TILE
-      const right = Math.min(width, tx * TILE)
-      for (let y = top; y < bottom; y++) out.fill(value, y * width + left, y * width + right)
-    }
+  const plan: TilePlan = { matte, width, height, states, needed }
+  const inThreads = options.inThreads ?? width * height >= THREADED_MIN_PIXELS
+  if (!inThreads) {
+    const out = Buffer.allocUnsafe(width * height)
+    const foreground = writeTileRows(plan, 0, tilesY, out, !anyAbove)
+    return { data: out, hasForeground: anyAbove || foreground }
   }
-  // Exact values, a run of needed tiles at a time.
-  let foreground = anyAbove
-  for (let ty = 0; ty < tilesY; ty++) {
-    const top = ty * TILE
-    const rows = Math.min(height, top + TILE) - top
-    for (let tx = 0; tx < tilesX; ) {
-      if (!needed[ty * tilesX + tx]) {
-        tx++
-        continue
-      }
-      const first = tx
-      while (tx < tilesX && needed[ty * tilesX + tx]) tx++
-      const left = first * TILE
-      const cols = Math.min(width, tx * TILE) - left
-      upscaler.region(left, top, cols, rows, out, top * width + left, width)
-      if (!foreground) {
-        for (let y = top; y < top + rows && !foreground; y++) {
-          for (let p = y * width + left, end = p + cols; p < end; p++) {
-            if (out[p] >= 128) {
-              foreground = true
-              break
-            }
-          }
-        }
-      }
-    }
-  }
-  return { data: out, hasForeground: foreground }
+  // Shared memory: each thread writes its band of tile rows straight into the one output.
+  const shared = new SharedArrayBuffer(width * height)
+  const bands = Math.min(imageThreads().size, tilesY)
+  const perBand = Math.ceil(tilesY / bands)
+  const answers = await Promise.all(
+    Array.from({ length: bands }, (_, b) =>
+      imageThreads()
+        .pick()
+        .request({
+          op: 'upscale',
+          matte: matte.data,
+          matteWidth: matte.width,
+          matteHeight: matte.height,
+          width,
+          height,
+          states,
+          needed,
+          tileRowFrom: b * perBand,
+          tileRowTo: Math.min(tilesY, (b + 1) * perBand),
+          out: shared,
+          lookForForeground: !anyAbove,
+        }),
+    ),
+  )
+  return { data: Buffer.from(shared), hasForeground: anyAbove || answers.some((answer) => answer.foreground === true) }
 }

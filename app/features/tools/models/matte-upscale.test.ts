@@ -43,6 +43,10 @@ describe('upscaleMatteNearEdges', () => {
       expect(exact.equals(await sharp(matte.data, { raw: { width: 40, height: 40, channels: 1 } }).resize(width, height, { fit: 'fill', kernel: 'cubic' }).toColourspace('b-w').raw().toBuffer())).toBe(true)
       const near = await upscaleMatteNearEdges(matte, width, height, softBandReach(refinement))
       expect(near.hasForeground).toBe(true)
+      // Written in bands by the image threads (as large mattes are): the same bytes.
+      const inThreads = await upscaleMatteNearEdges(matte, width, height, softBandReach(refinement), { inThreads: true })
+      expect(inThreads.data.equals(near.data)).toBe(true)
+      expect(inThreads.hasForeground).toBe(true)
       let otherSide = 0
       for (let p = 0; p < exact.length; p++) {
         if (near.data[p]! >= 128 !== exact[p]! >= 128) otherSide++
@@ -56,12 +60,15 @@ describe('upscaleMatteNearEdges', () => {
     expect(standIns).toBeGreaterThan((6 * width * height) / 10)
   })
 
-  it('says when nothing reaches the threshold (the caller then needs the exact matte)', async () => {
-    const faint = { data: Buffer.alloc(40 * 40, 30), width: 40, height: 40, channels: 1 as const }
-    expect((await upscaleMatteNearEdges(faint, 400, 300, 8)).hasForeground).toBe(false)
-    faint.data[20 * 40 + 20] = 255
-    expect((await upscaleMatteNearEdges(faint, 400, 300, 8)).hasForeground).toBe(true)
-  })
+  for (const inThreads of [false, true]) {
+    it(`says when nothing reaches the threshold (the caller then needs the exact matte)${inThreads ? ', in the image threads' : ''}`, async () => {
+      const faint = { data: Buffer.alloc(40 * 40, 30), width: 40, height: 40, channels: 1 as const }
+      expect((await upscaleMatteNearEdges(faint, 400, 300, 8, { inThreads })).hasForeground).toBe(false)
+      // One bright pixel: no tile is surely above, the exact values near it reach the threshold.
+      faint.data[20 * 40 + 20] = 255
+      expect((await upscaleMatteNearEdges(faint, 400, 300, 8, { inThreads })).hasForeground).toBe(true)
+    })
+  }
 
   it('computes a downscale whole (its kernel reads further than a tile’s footprint)', async () => {
     const matte = blobMatte(64, 9)

@@ -1,13 +1,11 @@
 // The lossless PNG every tool answers with: rows Up-filtered four bytes at a time and deflated in
 // segments, and the segments joined into the one zlib stream PNG wants (each but the last ends on a
 // byte boundary with a sync flush, and their Adler-32 checksums are combined), as pigz does. An
-// image of more than one segment is filtered and deflated in encoder threads (png-worker.mjs), so
-// the row filter runs on every core. Figures in docs/decisions/037, 038 and 077.
+// image of more than one segment is filtered and deflated in the image threads (image-threads.server.ts),
+// so the row filter runs on every core. Figures in docs/decisions/037, 038 and 077.
 import os from 'node:os'
 import zlib from 'node:zlib'
-import { RequestThread } from '~/utils/request-thread.server'
-import { shippedScript } from '~/utils/shipped-script.server'
-import { singleton } from '~/utils/singleton.server'
+import { imageThreads } from './image-threads.server'
 import { deflateSegment, filteredRowBytes, rowFilter, type DeflatedSegment } from './png-encoding.mjs'
 
 export { cutoutAlpha } from './png-encoding.mjs'
@@ -61,49 +59,6 @@ export function isOpaqueRgba(data: Buffer): boolean {
   return true
 }
 
-/** A segment that failed because its encoder thread stopped (an uncaught error, its heap limit, an exit) before answering. */
-export class EncoderThreadError extends Error {
-  constructor(exitCode: number, reason?: string) {
-    super(`The PNG encoder's thread stopped unexpectedly (exit code ${exitCode}${reason ? `: ${reason}` : ''}), so this run failed. The next run starts a new thread.`)
-    this.name = 'EncoderThreadError'
-  }
-}
-
-const workerScript = () => shippedScript(import.meta.url, 'app/features/tools/models/png-worker.mjs')
-
-/** One thread per core, started on first use; a stopped one is replaced on the next segment. */
-class EncoderThreads {
-  private readonly threads: (RequestThread | undefined)[] = new Array(os.availableParallelism()).fill(undefined)
-  private script: string | undefined
-
-  /** The live thread with the fewest segments waiting. */
-  pick(): RequestThread {
-    let best: RequestThread | undefined
-    for (let k = 0; k < this.threads.length; k++) {
-      let thread = this.threads[k]
-      if (!thread || thread.dead) {
-        this.script ??= workerScript()
-        thread = new RequestThread(this.script, (code, reason) => new EncoderThreadError(code, reason))
-        this.threads[k] = thread
-      }
-      if (!best || thread.pending < best.pending) best = thread
-    }
-    return best!
-  }
-
-  /** The running threads (tests make one crash to see it handled). */
-  workers() {
-    return this.threads.filter((t): t is RequestThread => !!t && !t.dead).map((t) => t.worker)
-  }
-}
-
-const threads = singleton('png-encoder-threads', () => new EncoderThreads())
-
-/** The encoder threads (tests look at their workers). */
-export function encoderThreads(): Pick<EncoderThreads, 'workers'> {
-  return threads
-}
-
 /**
  * A copy of bytes start..end to hand to a thread, in a spare buffer the threads gave back if one is
  * large enough (fresh memory costs page faults, and collections), else in a new one.
@@ -117,7 +72,7 @@ function copyForThread(bytes: Uint8Array, start: number, end: number, spare: Arr
 }
 
 /**
- * Rows from..to filtered and deflated in an encoder thread: it gets a copy of them, and of the row
+ * Rows from..to filtered and deflated in an image thread: it gets a copy of them, and of the row
  * above (the Up filter reads it), then hands the deflated bytes back, and the copies' buffers into `spare`.
  */
 async function deflateRowsInThread(
@@ -134,7 +89,7 @@ async function deflateRowsInThread(
   const data = copyForThread(image.data, (from - first) * rowBytes, to * rowBytes, spare)
   const matte = alpha && copyForThread(alpha, (from - first) * width, to * width, spare)
   const transfer = [data.buffer as ArrayBuffer, ...(matte ? [matte.buffer as ArrayBuffer] : [])]
-  const answer = await threads
+  const answer = await imageThreads()
     .pick()
     .request({ op: 'segment', data, alpha: matte, width, rows: to - from + first, channels, outChannels, first, last: to === height }, transfer)
   spare.push(...(answer.returned as ArrayBuffer[]))
@@ -170,7 +125,7 @@ export interface PngInProgress {
  * the upload's metadata survives); the alpha channel is dropped when every pixel is opaque.
  * Written here rather than by libvips: its adaptive filtering took most of a 12 MP tool run's
  * time outside the model, and libpng deflates on one thread. An image of one segment is filtered
- * here and deflated on the thread pool; a larger one goes to the encoder threads a segment at a
+ * here and deflated on the thread pool; a larger one goes to the image threads a segment at a
  * time, at most two a core in flight, so only a few segments' copies are held at once.
  */
 export async function encodePng(image: PngSource, options: PngOptions = {}): Promise<Buffer> {

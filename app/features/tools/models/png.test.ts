@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import zlib from 'node:zlib'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { combineAdler32, encodePng, EncoderThreadError, encoderThreads } from './png.server'
+import { ImageThreadError, imageThreads } from './image-threads.server'
+import { combineAdler32, encodePng } from './png.server'
 
 /** Adler-32 as zlib computes it: the trailer of a zlib stream. */
 const adler32 = (data: Buffer) => zlib.deflateSync(data, { level: 0 }).readUInt32BE(zlib.deflateSync(data, { level: 0 }).length - 4)
@@ -118,16 +119,16 @@ describe('encodePng in segments', () => {
     })
   }
 
-  it('fails a PNG whose encoder thread stops with a clear error, and the next PNG is written by a new thread', async () => {
+  it('fails a PNG whose image thread stops with a clear error, and the next PNG is written by a new thread', async () => {
     const width = 64
     const height = 64
     const data = randomBytes(width * height * 3)
     await encodePng({ data, width, height, channels: 3 }, { segmentRows: 4 })
-    const [thread] = encoderThreads().workers()
+    const [thread] = imageThreads().workers()
     const inFlight = encodePng({ data, width, height, channels: 3 }, { segmentRows: 4 })
     thread.postMessage({ op: 'crash' })
-    await expect(inFlight).rejects.toThrow(EncoderThreadError)
-    await expect(inFlight).rejects.toThrow(/PNG encoder's thread stopped unexpectedly \(exit code 1: thread crash requested\)/)
+    await expect(inFlight).rejects.toThrow(ImageThreadError)
+    await expect(inFlight).rejects.toThrow(/image thread stopped unexpectedly \(exit code 1: thread crash requested\)/)
     const png = await encodePng({ data, width, height, channels: 3 }, { segmentRows: 4 })
     expect((await decode(png, 3)).data.equals(data)).toBe(true)
   })

@@ -1,6 +1,7 @@
-// A PNG encoder thread: filters and deflates the segments of rows png.server.ts hands it, so a large
-// image's row filter (JavaScript) runs on every core instead of only the main thread's
-// (docs/decisions/077). Plain JavaScript, found beside the built server like the inference thread.
+// An image thread (image-threads.server.ts): filters and deflates the segments of rows png.server.ts
+// hands it, and writes bands of the remover's upscaled matte, so that JavaScript-heavy work on a
+// large image runs on every core instead of only the main thread's (docs/decisions/077). Plain
+// JavaScript, found beside the built server like the inference thread.
 //
 // Protocol (request-thread.server.ts; ArrayBuffers are transferred both ways):
 //   { op: 'segment', id, data: Uint8Array, alpha?: Uint8Array, width, rows, channels, outChannels,
@@ -9,7 +10,12 @@
 //     the row above the segment, only read by the Up filter.
 //     → { id, ok: true, header: Uint8Array, body: Uint8Array, adler, returned: ArrayBuffer[] }
 //     `returned` hands the buffers of `data` and `alpha` back, for the next segment's copy.
+//   { op: 'upscale', id, matte: Uint8Array, matteWidth, matteHeight, width, height, states, needed,
+//     tileRowFrom, tileRowTo, out: SharedArrayBuffer, lookForForeground }
+//     writes those tile rows of the upscaled matte into `out` (matte-tiles.mjs)
+//     → { id, ok: true, foreground }
 //   { op: 'crash' } ends the thread with an uncaught error (tests of the pool's crash handling).
+import { writeTileRows } from './matte-tiles.mjs'
 import { deflateSegment, filteredRowBytes, rowFilter } from './png-encoding.mjs'
 import { serveRequests } from '../../../utils/serve-requests.mjs'
 
@@ -21,7 +27,13 @@ const spareRows = /** @type {Buffer[]} */ ([])
 const SPARE_ROWS_KEPT = 2
 
 serveRequests(async (message) => {
-  if (message.op !== 'segment') throw new Error(`unknown encoder request ${message.op}`)
+  if (message.op === 'segment') return encodeSegment(message)
+  if (message.op === 'upscale') return upscaleBand(message)
+  throw new Error(`unknown image thread request ${message.op}`)
+})
+
+/** @param {any} message */
+async function encodeSegment(message) {
   const { width, rows, channels, outChannels, first, last } = message
   const data = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength)
   const alpha = message.alpha ? new Uint8Array(message.alpha.buffer, message.alpha.byteOffset, message.alpha.byteLength) : undefined
@@ -37,4 +49,13 @@ serveRequests(async (message) => {
   const returned = [message.data.buffer, ...(message.alpha ? [message.alpha.buffer] : [])]
   const transfer = ownsBuffer(segment.body) ? [segment.body.buffer, ...returned] : returned
   return { answer: { ...segment, returned }, transfer }
-})
+}
+
+/** @param {any} message */
+async function upscaleBand(message) {
+  const { matteWidth, matteHeight, width, height, states, needed, tileRowFrom, tileRowTo, lookForForeground } = message
+  const matte = { data: message.matte, width: matteWidth, height: matteHeight, channels: 1 }
+  const out = new Uint8Array(message.out)
+  const foreground = writeTileRows({ matte, width, height, states, needed }, tileRowFrom, tileRowTo, out, lookForForeground)
+  return { answer: { foreground }, transfer: [] }
+}

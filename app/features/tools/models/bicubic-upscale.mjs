@@ -18,7 +18,15 @@
 //   each of the 65 positions are computed in double and truncated to 12-bit fixed point.
 // - Each of the 4 rows is interpolated across and rounded ((sum + 2048) >> 12), then the 4 results
 //   down, rounded the same way and clipped to 0..255. Outside the image the edge pixel repeats.
-import type { RawImage } from './pixels.server'
+// Plain JavaScript: the remover's image threads run it too (docs/decisions/077).
+
+/**
+ * @typedef {object} OneChannelImage
+ * @property {Uint8Array} data
+ * @property {number} width
+ * @property {number} height
+ * @property {number} channels
+ */
 
 /** Sub-pixel positions per pixel (VIPS_TRANSFORM_SCALE). */
 const POSITIONS = 64
@@ -38,7 +46,7 @@ const BORDER = 2
 const WINDOW_OFFSET = 1
 
 /** Catmull-Rom weights of the 65 sub-pixel positions, in 12-bit fixed point, four per position. */
-const WEIGHTS: Int32Array = (() => {
+const WEIGHTS = (() => {
   const table = new Int32Array((POSITIONS + 1) * 4)
   for (let k = 0; k <= POSITIONS; k++) {
     // The same operations in the same order as libvips, so every double is the same.
@@ -60,21 +68,26 @@ const WEIGHTS: Int32Array = (() => {
   return table
 })()
 
-/** For each output coordinate along one axis: its first source pixel (of 4, edge-clamped) and weight row. */
-interface AxisTaps {
-  first: Int32Array
-  /** Index into WEIGHTS / 4. */
-  position: Uint8Array
-  /** 0 where the output falls outside the source (libvips paints 0 there; never for an enlargement). */
-  inside: Uint8Array
-}
+/**
+ * For each output coordinate along one axis: its first source pixel (of 4, edge-clamped) and weight row.
+ * @typedef {object} AxisTaps
+ * @property {Int32Array} first
+ * @property {Uint8Array} position Index into WEIGHTS / 4.
+ * @property {Uint8Array} inside 0 where the output falls outside the source (libvips paints 0 there; never for an enlargement).
+ */
 
 /**
  * Source taps of every output coordinate along an axis. `step` and `displacement` are libvips'
  * inverse scale and input displacement; `accumulate` follows libvips along a row (x += step),
  * otherwise each position is computed directly (rows: y · step).
+ * @param {number} outSize
+ * @param {number} inSize
+ * @param {number} step
+ * @param {number} displacement
+ * @param {boolean} accumulate
+ * @returns {AxisTaps}
  */
-function axisTaps(outSize: number, inSize: number, step: number, displacement: number, accumulate: boolean): AxisTaps {
+function axisTaps(outSize, inSize, step, displacement, accumulate) {
   const first = new Int32Array(outSize)
   const position = new Uint8Array(outSize)
   const inside = new Uint8Array(outSize)
@@ -94,30 +107,35 @@ function axisTaps(outSize: number, inSize: number, step: number, displacement: n
   return { first, position, inside }
 }
 
-export interface SourceSpan {
-  first: number
-  last: number
-}
+/** @typedef {{ first: number, last: number }} SourceSpan Source pixels (first and last, inclusive) along one axis. */
 
-export interface BicubicUpscaler {
-  /** The source columns (first and last, inclusive) that output columns from..to−1 read. */
-  sourceColumns(from: number, to: number): SourceSpan
-  /** The source rows (first and last, inclusive) that output rows from..to−1 read. */
-  sourceRows(from: number, to: number): SourceSpan
-  /** Writes output rows top..top+rows, columns left..left+cols, into `out` (row stride `stride`, starting at `offset`). */
-  region(left: number, top: number, cols: number, rows: number, out: Uint8Array, offset: number, stride: number): void
-}
+/**
+ * @typedef {object} BicubicUpscaler
+ * @property {(from: number, to: number) => SourceSpan} sourceColumns The source columns that output columns from..to−1 read.
+ * @property {(from: number, to: number) => SourceSpan} sourceRows The source rows that output rows from..to−1 read.
+ * @property {(left: number, top: number, cols: number, rows: number, out: Uint8Array, offset: number, stride: number) => void} region
+ *   Writes output rows top..top+rows, columns left..left+cols, into `out` (row stride `stride`, starting at `offset`).
+ */
 
 /** Whether this enlargement is one the upscaler computes (neither axis shrinks). */
-export function bicubicApplies(source: RawImage, width: number, height: number): boolean {
+/**
+ * @param {OneChannelImage} source
+ * @param {number} width
+ * @param {number} height
+ */
+export function bicubicApplies(source, width, height) {
   return source.channels === 1 && width >= source.width && height >= source.height
 }
 
 /**
  * An upscaler of `source` (one channel) to width × height, equal to sharp's cubic resize. Source
  * rows interpolated across are computed once, a piece at a time on first use, and kept.
+ * @param {OneChannelImage} source
+ * @param {number} width
+ * @param {number} height
+ * @returns {BicubicUpscaler}
  */
-export function bicubicUpscaler(source: RawImage, width: number, height: number): BicubicUpscaler {
+export function bicubicUpscaler(source, width, height) {
   if (!bicubicApplies(source, width, height)) throw new Error('bicubicUpscaler enlarges one-channel images only')
   const { data, width: inWidth, height: inHeight } = source
   // sharp: scale = 1 / (in / out); libvips: inverse through the determinant (b = c = 0).
@@ -132,15 +150,16 @@ export function bicubicUpscaler(source: RawImage, width: number, height: number)
   const columns = axisTaps(width, inWidth, stepX, displaceX, true)
   const rowTaps = axisTaps(height, inHeight, stepY, displaceY, false)
   const allColumnsInside = columns.inside.every((inside) => inside === 1)
-  const clampX = (x: number) => (x < 0 ? 0 : x >= inWidth ? inWidth - 1 : x)
-  const clampY = (y: number) => (y < 0 ? 0 : y >= inHeight ? inHeight - 1 : y)
+  const clampX = (/** @type {number} */ x) => (x < 0 ? 0 : x >= inWidth ? inWidth - 1 : x)
+  const clampY = (/** @type {number} */ y) => (y < 0 ? 0 : y >= inHeight ? inHeight - 1 : y)
 
   // Source row y interpolated across to the output columns, rounded as libvips rounds it: computed
   // a piece of ACROSS_PIECE columns at a time, on first use (the remover reads about a tenth of them).
   const pieces = Math.ceil(width / ACROSS_PIECE)
-  const across = new Array<Int32Array | undefined>(inHeight)
-  const computed = new Array<Uint8Array | undefined>(inHeight)
-  const rowAcross = (y: number, left: number, right: number): Int32Array => {
+  const across = /** @type {(Int32Array | undefined)[]} */ (new Array(inHeight))
+  const computed = /** @type {(Uint8Array | undefined)[]} */ (new Array(inHeight))
+  /** @type {(y: number, left: number, right: number) => Int32Array} */
+  const rowAcross = (y, left, right) => {
     let values = across[y]
     let done = computed[y]
     if (!values || !done) {
@@ -168,7 +187,8 @@ export function bicubicUpscaler(source: RawImage, width: number, height: number)
   }
 
   // Taps only move forward along an axis: the first output's first tap and the last one's fourth.
-  const span = (taps: AxisTaps, clamp: (v: number) => number, from: number, to: number): SourceSpan => ({
+  /** @type {(taps: AxisTaps, clamp: (v: number) => number, from: number, to: number) => SourceSpan} */
+  const span = (taps, clamp, from, to) => ({
     first: clamp(taps.first[from]),
     last: clamp(taps.first[to - 1] + 3),
   })
