@@ -93,36 +93,49 @@ export function rowFilter(image, outChannels, alpha) {
     /** @param {number} y @param {Uint32Array} row */
     const compose = (y, row) => {
       const base = y * width
+      for (let x = 0; x < width; x++) row[x] = cutoutWord(words[base + x], alpha[base + x])
+    }
+    /**
+     * Row y composed into `row` and Up-filtered against `up` into `diff`, in one pass.
+     * @param {number} y @param {Uint32Array} row @param {Uint32Array} up @param {Uint32Array} diff
+     */
+    const composeAndFilter = (y, row, up, diff) => {
+      const base = y * width
       let x = 0
       if (matteWords) {
         // Four pixels at a time where the matte is 0 for all four (nothing left), or 255 for all
         // four over opaque pixels (the picture as it is): away from the outline, nearly everywhere.
-        for (; x < width && ((base + x) & 3) !== 0; x++) row[x] = cutoutWord(words[base + x], alpha[base + x])
+        for (; x < width && ((base + x) & 3) !== 0; x++) diff[x] = upDiff((row[x] = cutoutWord(words[base + x], alpha[base + x])), up[x])
         for (; x + 4 <= width; x += 4) {
           const p = base + x
           const m = matteWords[p >>> 2]
-          if (m === 0) {
-            row[x] = row[x + 1] = row[x + 2] = row[x + 3] = 0
-            continue
+          let w0 = 0
+          let w1 = 0
+          let w2 = 0
+          let w3 = 0
+          if (m !== 0) {
+            w0 = words[p]
+            w1 = words[p + 1]
+            w2 = words[p + 2]
+            w3 = words[p + 3]
+            if (m !== 0xffffffff || (w0 & w1 & w2 & w3) >>> 24 !== 0xff) {
+              w0 = cutoutWord(w0, alpha[p])
+              w1 = cutoutWord(w1, alpha[p + 1])
+              w2 = cutoutWord(w2, alpha[p + 2])
+              w3 = cutoutWord(w3, alpha[p + 3])
+            }
           }
-          const s0 = words[p]
-          const s1 = words[p + 1]
-          const s2 = words[p + 2]
-          const s3 = words[p + 3]
-          if (m === 0xffffffff && (s0 & s1 & s2 & s3) >>> 24 === 0xff) {
-            row[x] = s0
-            row[x + 1] = s1
-            row[x + 2] = s2
-            row[x + 3] = s3
-            continue
-          }
-          row[x] = cutoutWord(s0, alpha[p])
-          row[x + 1] = cutoutWord(s1, alpha[p + 1])
-          row[x + 2] = cutoutWord(s2, alpha[p + 2])
-          row[x + 3] = cutoutWord(s3, alpha[p + 3])
+          row[x] = w0
+          row[x + 1] = w1
+          row[x + 2] = w2
+          row[x + 3] = w3
+          diff[x] = upDiff(w0, up[x])
+          diff[x + 1] = upDiff(w1, up[x + 1])
+          diff[x + 2] = upDiff(w2, up[x + 2])
+          diff[x + 3] = upDiff(w3, up[x + 3])
         }
       }
-      for (; x < width; x++) row[x] = cutoutWord(words[base + x], alpha[base + x])
+      for (; x < width; x++) diff[x] = upDiff((row[x] = cutoutWord(words[base + x], alpha[base + x])), up[x])
     }
     let nextRow = 0
     return (from, to, out) => {
@@ -132,8 +145,7 @@ export function rowFilter(image, outChannels, alpha) {
       }
       let o = 0
       for (let y = from; y < to; y++) {
-        compose(y, current)
-        for (let x = 0; x < width; x++) scratch[x] = upDiff(current[x], above[x])
+        composeAndFilter(y, current, above, scratch)
         out[o++] = PNG_FILTER_UP
         o += scratchBytes.copy(out, o, 0, rowOut)
         const swap = above
