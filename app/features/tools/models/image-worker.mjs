@@ -11,8 +11,8 @@
 //     → { id, ok: true, header: Uint8Array, body: Uint8Array, adler, returned: ArrayBuffer[] }
 //     `returned` hands the buffers of `data` and `alpha` back, for the next segment's copy.
 //   { op: 'upscale', id, matte: Uint8Array, matteWidth, matteHeight, width, height, states, needed,
-//     tileRowFrom, tileRowTo, out: SharedArrayBuffer, lookForForeground }
-//     writes those tile rows of the upscaled matte into `out` (matte-tiles.mjs)
+//     tileRowFrom, tileRowTo, out: SharedArrayBuffer, binary: SharedArrayBuffer, lookForForeground }
+//     writes those tile rows of the upscaled matte into `out`, their binary matte into `binary` (matte-tiles.mjs)
 //     → { id, ok: true, foreground }
 //   { op: 'crash' } ends the thread with an uncaught error (tests of the pool's crash handling).
 import { writeTileRows } from './matte-tiles.mjs'
@@ -56,6 +56,7 @@ async function upscaleBand(message) {
   const { matteWidth, matteHeight, width, height, states, needed, tileRowFrom, tileRowTo, lookForForeground } = message
   const matte = { data: message.matte, width: matteWidth, height: matteHeight, channels: 1 }
   const out = new Uint8Array(message.out)
-  const foreground = writeTileRows({ matte, width, height, states, needed }, tileRowFrom, tileRowTo, out, lookForForeground)
+  const binary = new Uint8Array(message.binary)
+  const foreground = writeTileRows({ matte, width, height, states, needed }, tileRowFrom, tileRowTo, out, binary, lookForForeground)
   return { answer: { foreground }, transfer: [] }
 }

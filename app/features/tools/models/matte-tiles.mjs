@@ -4,6 +4,30 @@
 // (image-worker.mjs), so plain JavaScript (docs/decisions/077).
 import { bicubicUpscaler } from './bicubic-upscale.mjs'
 
+/** A matte value at or above this is the subject (the binary matte's 1). */
+export const MATTE_THRESHOLD = 128
+
+/**
+ * The binary matte (1 at or above MATTE_THRESHOLD, else 0) of pixels start..end−1 of `matte`,
+ * written into `binary`. Four pixels at a time where both are aligned alike: the threshold being
+ * 128, a byte's top bit moved down to its lowest bit is the answer.
+ * @param {Uint8Array} matte
+ * @param {Uint8Array} binary
+ * @param {number} start
+ * @param {number} end
+ */
+export function thresholdMatte(matte, binary, start, end) {
+  let p = start
+  if (matte.byteOffset % 4 === binary.byteOffset % 4) {
+    for (; p < end && (matte.byteOffset + p) % 4 !== 0; p++) binary[p] = matte[p] >= MATTE_THRESHOLD ? 1 : 0
+    const matteWords = new Uint32Array(matte.buffer, matte.byteOffset + p, (end - p) >>> 2)
+    const binaryWords = new Uint32Array(binary.buffer, binary.byteOffset + p, (end - p) >>> 2)
+    for (let w = 0; w < matteWords.length; w++) binaryWords[w] = (matteWords[w] >>> 7) & 0x01010101
+    p += matteWords.length * 4
+  }
+  for (; p < end; p++) binary[p] = matte[p] >= MATTE_THRESHOLD ? 1 : 0
+}
+
 /** Side of the square tiles the output is classified by. */
 export const TILE = 16
 /** A tile's cubic values are all below the threshold, all at or above it, or may be either. */
@@ -23,15 +47,17 @@ export const TILE_ABOVE = 2
 /**
  * Writes tile rows tileRowFrom..tileRowTo−1 of the upscaled matte into `out` (the whole output):
  * each run of like tiles left out as one stand-in fill, each run of needed tiles as one region of
- * the upscaler. Answers whether any exact value is at or above 128, when asked to look.
+ * the upscaler; and their binary matte into `binary`. Answers whether any exact value is at or
+ * above the threshold, when asked to look.
  * @param {TilePlan} plan
  * @param {number} tileRowFrom
  * @param {number} tileRowTo
  * @param {Uint8Array} out
+ * @param {Uint8Array} binary
  * @param {boolean} lookForForeground
  * @returns {boolean}
  */
-export function writeTileRows(plan, tileRowFrom, tileRowTo, out, lookForForeground) {
+export function writeTileRows(plan, tileRowFrom, tileRowTo, out, binary, lookForForeground) {
   const { matte, width, height, states, needed } = plan
   const tilesX = Math.ceil(width / TILE)
   const upscaler = bicubicUpscaler(matte, width, height)
@@ -49,7 +75,7 @@ export function writeTileRows(plan, tileRowFrom, tileRowTo, out, lookForForegrou
         if (lookForForeground && !foreground) {
           for (let y = top; y < bottom && !foreground; y++) {
             for (let p = y * width + left, end = p + cols; p < end; p++) {
-              if (out[p] >= 128) {
+              if (out[p] >= MATTE_THRESHOLD) {
                 foreground = true
                 break
               }
@@ -64,6 +90,7 @@ export function writeTileRows(plan, tileRowFrom, tileRowTo, out, lookForForegrou
       const right = Math.min(width, tx * TILE)
       for (let y = top; y < bottom; y++) out.fill(value, y * width + left, y * width + right)
     }
+    thresholdMatte(out, binary, top * width, bottom * width)
   }
   return foreground
 }

@@ -10,7 +10,7 @@ import os from 'node:os'
 import sharp from 'sharp'
 import { bicubicApplies, bicubicUpscaler } from './bicubic-upscale.mjs'
 import { imageThreads } from './image-threads.server'
-import { TILE, TILE_ABOVE, TILE_BELOW, TILE_UNCERTAIN, writeTileRows, type TilePlan } from './matte-tiles.mjs'
+import { thresholdMatte, TILE, TILE_ABOVE, TILE_BELOW, TILE_UNCERTAIN, writeTileRows, type TilePlan } from './matte-tiles.mjs'
 import type { RawImage } from './pixels.server'
 
 /**
@@ -29,6 +29,8 @@ export interface UpscaledMatte {
   data: Buffer
   /** Whether any pixel is at or above the threshold (if none, the stand-ins would be all the output has, so callers need the exact matte). */
   hasForeground: boolean
+  /** The binary matte: 1 where `data` is at or above the threshold, else 0 (refineMatte starts from it). */
+  binary: Uint8Array
 }
 
 /**
@@ -76,7 +78,9 @@ export async function upscaleMatteNearEdges(
 ): Promise<UpscaledMatte> {
   const whole = async (): Promise<UpscaledMatte> => {
     const data = await upscaleMatteExact(matte, width, height)
-    return { data, hasForeground: data.some((v) => v >= 128) }
+    const binary = new Uint8Array(width * height)
+    thresholdMatte(data, binary, 0, data.length)
+    return { data, hasForeground: binary.includes(1), binary }
   }
   if (!bicubicApplies(matte, width, height)) return whole()
   const upscaler = bicubicUpscaler(matte, width, height)
@@ -123,11 +127,13 @@ export async function upscaleMatteNearEdges(
   const inThreads = options.inThreads ?? width * height >= THREADED_MIN_PIXELS
   if (!inThreads) {
     const out = Buffer.allocUnsafe(width * height)
-    const foreground = writeTileRows(plan, 0, tilesY, out, !anyAbove)
-    return { data: out, hasForeground: anyAbove || foreground }
+    const binary = new Uint8Array(width * height)
+    const foreground = writeTileRows(plan, 0, tilesY, out, binary, !anyAbove)
+    return { data: out, hasForeground: anyAbove || foreground, binary }
   }
   // Shared memory: each thread writes its band of tile rows straight into the one output.
   const shared = new SharedArrayBuffer(width * height)
+  const sharedBinary = new SharedArrayBuffer(width * height)
   const bands = Math.min(imageThreads().size, tilesY)
   const perBand = Math.ceil(tilesY / bands)
   const answers = await Promise.all(
@@ -146,9 +152,14 @@ export async function upscaleMatteNearEdges(
           tileRowFrom: b * perBand,
           tileRowTo: Math.min(tilesY, (b + 1) * perBand),
           out: shared,
+          binary: sharedBinary,
           lookForForeground: !anyAbove,
         }),
     ),
   )
-  return { data: Buffer.from(shared), hasForeground: anyAbove || answers.some((answer) => answer.foreground === true) }
+  return {
+    data: Buffer.from(shared),
+    hasForeground: anyAbove || answers.some((answer) => answer.foreground === true),
+    binary: new Uint8Array(sharedBinary),
+  }
 }

@@ -2,6 +2,7 @@
 // fill holes the model left inside it, and keep the edge soft only in a narrow band.
 import os from 'node:os'
 import sharp from 'sharp'
+import { thresholdMatte } from './matte-tiles.mjs'
 
 export interface MatteRefinement {
   /** Components smaller than this share of the largest one are dropped as specks. */
@@ -11,8 +12,6 @@ export interface MatteRefinement {
   /** A hole whose mean colour is this close (RGB distance) to a uniform backdrop is real background, kept see-through. */
   backdropDistance: number
 }
-
-const THRESHOLD = 128
 
 /** Sigma of the blur that makes the soft band along the outline. */
 function edgeBlurSigma(options: Pick<MatteRefinement, 'edgeSigma'>): number {
@@ -350,6 +349,8 @@ function combineWithBand(soft: Buffer, mask: Uint8Array, blurred: Buffer, offset
  * `rgba` is the image itself, used to tell holes that show the backdrop from holes in the subject.
  * `rowsFinal(upTo)` hears when rows 0..upTo−1 of the matte will not change again (the encoder
  * writes them meanwhile); it may not hear of the last rows: the matte is whole when this returns.
+ * `binary`, the matte's threshold if the caller has it already (the upscale writes it), is taken
+ * over and changed.
  */
 export async function refineMatte(
   soft: Buffer,
@@ -357,19 +358,15 @@ export async function refineMatte(
   width: number,
   height: number,
   options: MatteRefinement,
-  rowsFinal: (upTo: number) => void = () => {},
+  { rowsFinal = () => {}, binary: thresholded }: { rowsFinal?: (upTo: number) => void; binary?: Uint8Array } = {},
 ): Promise<Buffer> {
   const size = width * height
-  const binary = new Uint8Array(size)
-  const softWords = wordsOf(soft)
-  const binaryWords = wordsOf(binary)!
-  let p = 0
-  if (softWords) {
-    // THRESHOLD is 128: a byte's top bit, moved down to its lowest bit, four bytes at a time.
-    for (; p < softWords.length; p++) binaryWords[p] = (softWords[p] >>> 7) & 0x01010101
-    p *= 4
+  let binary = thresholded
+  if (!binary) {
+    binary = new Uint8Array(size)
+    thresholdMatte(soft, binary, 0, size)
   }
-  for (; p < size; p++) binary[p] = soft[p] >= THRESHOLD ? 1 : 0
+  const binaryWords = wordsOf(binary)!
 
   if (!dropSpecks(binary, soft, width, height, options.minComponentShare)) return soft
   fillHoles(binary, rgba, width, height, options.backdropDistance)
@@ -378,7 +375,7 @@ export async function refineMatte(
   //    near the outline. Inside, alpha is at least that; outside, at most that; so the model's soft
   //    values survive only in that band.
   //    The mask is the binary matte itself, turned to 0 / 255 in place (it stays the inside test).
-  p = 0
+  let p = 0
   for (; p < binaryWords.length; p++) binaryWords[p] *= 255 // 1 → 255 in each byte, no carry
   for (p *= 4; p < size; p++) binary[p] *= 255
   const mask = binary
