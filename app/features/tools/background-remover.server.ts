@@ -63,6 +63,13 @@ export async function predictMatte(image: RgbaImage, segmenter: Segmenter): Prom
   return { matte, modelMs: ms }
 }
 
+/** A copy of `bytes` in memory the image threads share. */
+function sharedCopy(bytes: Buffer): Buffer {
+  const copy = Buffer.from(new SharedArrayBuffer(bytes.length))
+  bytes.copy(copy)
+  return copy
+}
+
 /** The model's matte, the matte refined at full size, the PNG encoded. */
 export type RemovePhase = 'matte' | 'refined' | 'encoded'
 
@@ -76,7 +83,11 @@ export async function removeBackground(
   const background = options.background ?? null
   const segmenter = activeSegmenter()
   progress('matte', 0)
-  const { matte, modelMs } = await predictMatte(image, segmenter)
+  const matteJob = predictMatte(image, segmenter)
+  // While the model runs in its thread, the picture is copied where the image threads that encode
+  // a transparent cutout read it (else each band of rows would be copied to them after the matte is refined).
+  const picture = background ? null : sharedCopy(image.data)
+  const { matte, modelMs } = await matteJob
   progress('matte', 1)
   options.signal?.throwIfAborted()
 
@@ -101,7 +112,7 @@ export async function removeBackground(
   } else {
     // Encoded straight from the picture and the matte (the encoder applies the picture's own alpha):
     // no RGBA copy, and each band of rows is written as soon as the refinement has finished it.
-    const png = startPng({ data: image.data, width: image.width, height: image.height, channels: 4 }, { alpha: soft })
+    const png = startPng({ data: picture ?? image.data, width: image.width, height: image.height, channels: 4 }, { alpha: soft })
     await refineMatte(soft, image.data, image.width, image.height, refinement, { rowsFinal: png.rowsReady, binary })
     progress('refined', 1)
     bytes = await png.finish()

@@ -9,7 +9,8 @@
 //     `data` (and `alpha`, a cutout's matte) hold `rows` rows; when `first` is 1 the first of them is
 //     the row above the segment, only read by the Up filter.
 //     → { id, ok: true, header: Uint8Array, body: Uint8Array, adler, returned: ArrayBuffer[] }
-//     `returned` hands the buffers of `data` and `alpha` back, for the next segment's copy.
+//     `data` and `alpha` are copies (their buffers handed back in `returned` for the next segment's
+//     copy), or views of shared memory.
 //   { op: 'upscale', id, matte: Uint8Array, matteWidth, matteHeight, width, height, states, needed,
 //     tileRowFrom, tileRowTo, out: SharedArrayBuffer, binary: SharedArrayBuffer, lookForForeground }
 //     writes those tile rows of the upscaled matte into `out`, their binary matte into `binary` (matte-tiles.mjs)
@@ -45,8 +46,9 @@ async function encodeSegment(message) {
   const segment = await deflateSegment(filtered, last).finally(() => {
     if (spareRows.length < SPARE_ROWS_KEPT) spareRows.push(buffer)
   })
-  // The rows (and matte) given go back too, for the encoder to copy the next segment into.
-  const returned = [message.data.buffer, ...(message.alpha ? [message.alpha.buffer] : [])]
+  // The copies of rows (and matte) given go back too, for the encoder to copy the next segment into
+  // (not shared memory: that is the caller's picture).
+  const returned = [message.data, message.alpha].filter((bytes) => bytes && bytes.buffer instanceof ArrayBuffer).map((bytes) => bytes.buffer)
   const transfer = ownsBuffer(segment.body) ? [segment.body.buffer, ...returned] : returned
   return { answer: { ...segment, returned }, transfer }
 }

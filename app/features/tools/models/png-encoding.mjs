@@ -85,7 +85,10 @@ export function rowFilter(image, outChannels, alpha) {
   if (words && alpha && channels === 4) {
     // Each row is composed first (picture and matte), then Up-filtered against the composed row
     // above, which is kept from one row to the next (composed afresh when rows skip).
-    const matteWords = alpha.byteOffset % 4 === 0 ? new Uint32Array(alpha.buffer, alpha.byteOffset, alpha.length >>> 2) : null
+    // The matte's words are read from the aligned address at or below its start (a view of a shared
+    // matte can start anywhere): matte pixel p is byte p + matteShift of them.
+    const matteShift = alpha.byteOffset & 3
+    const matteWords = new Uint32Array(alpha.buffer, alpha.byteOffset - matteShift, (alpha.length + matteShift) >>> 2)
     let above = new Uint32Array(width)
     let current = new Uint32Array(width)
     const scratch = new Uint32Array(width)
@@ -102,38 +105,36 @@ export function rowFilter(image, outChannels, alpha) {
     const composeAndFilter = (y, row, up, diff) => {
       const base = y * width
       let x = 0
-      if (matteWords) {
-        // Four pixels at a time where the matte is 0 for all four (nothing left), or 255 for all
-        // four over opaque pixels (the picture as it is): away from the outline, nearly everywhere.
-        for (; x < width && ((base + x) & 3) !== 0; x++) diff[x] = upDiff((row[x] = cutoutWord(words[base + x], alpha[base + x])), up[x])
-        for (; x + 4 <= width; x += 4) {
-          const p = base + x
-          const m = matteWords[p >>> 2]
-          let w0 = 0
-          let w1 = 0
-          let w2 = 0
-          let w3 = 0
-          if (m !== 0) {
-            w0 = words[p]
-            w1 = words[p + 1]
-            w2 = words[p + 2]
-            w3 = words[p + 3]
-            if (m !== 0xffffffff || (w0 & w1 & w2 & w3) >>> 24 !== 0xff) {
-              w0 = cutoutWord(w0, alpha[p])
-              w1 = cutoutWord(w1, alpha[p + 1])
-              w2 = cutoutWord(w2, alpha[p + 2])
-              w3 = cutoutWord(w3, alpha[p + 3])
-            }
+      // Four pixels at a time where the matte is 0 for all four (nothing left), or 255 for all
+      // four over opaque pixels (the picture as it is): away from the outline, nearly everywhere.
+      for (; x < width && ((base + x + matteShift) & 3) !== 0; x++) diff[x] = upDiff((row[x] = cutoutWord(words[base + x], alpha[base + x])), up[x])
+      for (; x + 4 <= width; x += 4) {
+        const p = base + x
+        const m = matteWords[(p + matteShift) >>> 2]
+        let w0 = 0
+        let w1 = 0
+        let w2 = 0
+        let w3 = 0
+        if (m !== 0) {
+          w0 = words[p]
+          w1 = words[p + 1]
+          w2 = words[p + 2]
+          w3 = words[p + 3]
+          if (m !== 0xffffffff || (w0 & w1 & w2 & w3) >>> 24 !== 0xff) {
+            w0 = cutoutWord(w0, alpha[p])
+            w1 = cutoutWord(w1, alpha[p + 1])
+            w2 = cutoutWord(w2, alpha[p + 2])
+            w3 = cutoutWord(w3, alpha[p + 3])
           }
-          row[x] = w0
-          row[x + 1] = w1
-          row[x + 2] = w2
-          row[x + 3] = w3
-          diff[x] = upDiff(w0, up[x])
-          diff[x + 1] = upDiff(w1, up[x + 1])
-          diff[x + 2] = upDiff(w2, up[x + 2])
-          diff[x + 3] = upDiff(w3, up[x + 3])
         }
+        row[x] = w0
+        row[x + 1] = w1
+        row[x + 2] = w2
+        row[x + 3] = w3
+        diff[x] = upDiff(w0, up[x])
+        diff[x + 1] = upDiff(w1, up[x + 1])
+        diff[x + 2] = upDiff(w2, up[x + 2])
+        diff[x + 3] = upDiff(w3, up[x + 3])
       }
       for (; x < width; x++) diff[x] = upDiff((row[x] = cutoutWord(words[base + x], alpha[base + x])), up[x])
     }

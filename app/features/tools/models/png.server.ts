@@ -60,10 +60,12 @@ export function isOpaqueRgba(data: Buffer): boolean {
 }
 
 /**
- * A copy of bytes start..end to hand to a thread, in a spare buffer the threads gave back if one is
- * large enough (fresh memory costs page faults, and collections), else in a new one.
+ * Bytes start..end for a thread: a view when they are in shared memory (the threads read them
+ * there), else a copy, in a spare buffer the threads gave back if one is large enough (fresh
+ * memory costs page faults, and collections), else in a new one.
  */
-function copyForThread(bytes: Uint8Array, start: number, end: number, spare: ArrayBuffer[]): Uint8Array {
+function forThread(bytes: Uint8Array, start: number, end: number, spare: ArrayBuffer[]): Uint8Array {
+  if (bytes.buffer instanceof SharedArrayBuffer) return new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start)
   const size = end - start
   const found = spare.findIndex((buffer) => buffer.byteLength >= size)
   const copy = found >= 0 ? new Uint8Array(spare.splice(found, 1)[0], 0, size) : new Uint8Array(new ArrayBuffer(size))
@@ -72,8 +74,8 @@ function copyForThread(bytes: Uint8Array, start: number, end: number, spare: Arr
 }
 
 /**
- * Rows from..to filtered and deflated in an image thread: it gets a copy of them, and of the row
- * above (the Up filter reads it), then hands the deflated bytes back, and the copies' buffers into `spare`.
+ * Rows from..to filtered and deflated in an image thread: it gets them, and the row above (the Up
+ * filter reads it), then hands the deflated bytes back, and the buffers of any copies into `spare`.
  */
 async function deflateRowsInThread(
   image: PngSource,
@@ -86,9 +88,9 @@ async function deflateRowsInThread(
   const { width, height, channels } = image
   const first = from > 0 ? 1 : 0
   const rowBytes = width * channels
-  const data = copyForThread(image.data, (from - first) * rowBytes, to * rowBytes, spare)
-  const matte = alpha && copyForThread(alpha, (from - first) * width, to * width, spare)
-  const transfer = [data.buffer as ArrayBuffer, ...(matte ? [matte.buffer as ArrayBuffer] : [])]
+  const data = forThread(image.data, (from - first) * rowBytes, to * rowBytes, spare)
+  const matte = alpha && forThread(alpha, (from - first) * width, to * width, spare)
+  const transfer = [data, matte].flatMap((bytes) => (bytes && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : []))
   const answer = await imageThreads()
     .pick()
     .request({ op: 'segment', data, alpha: matte, width, rows: to - from + first, channels, outChannels, first, last: to === height }, transfer)

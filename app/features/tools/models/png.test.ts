@@ -119,6 +119,23 @@ describe('encodePng in segments', () => {
     })
   }
 
+  it('reads a picture and a matte in shared memory where they are, in segments whose matte starts anywhere', async () => {
+    const width = 41
+    const height = 23
+    const data = Buffer.from(new SharedArrayBuffer(width * height * 4))
+    randomBytes(data.length).copy(data)
+    const alpha = Buffer.from(new SharedArrayBuffer(width * height))
+    randomBytes(alpha.length).copy(alpha)
+    for (let p = 0; p < width * height; p++) {
+      if (p % 5 === 0) data[p * 4 + 3] = 255
+      if (p % 41 < 12) alpha[p] = p % 2 ? 0 : 255
+    }
+    const before = Buffer.from(data)
+    const png = await encodePng({ data, width, height, channels: 4 }, { alpha, segmentRows: 3 })
+    expect((await decode(png, 4)).data.equals(expectedCutout(data, alpha))).toBe(true)
+    expect(data.equals(before)).toBe(true)
+  })
+
   it('fails a PNG whose image thread stops with a clear error, and the next PNG is written by a new thread', async () => {
     const width = 64
     const height = 64
