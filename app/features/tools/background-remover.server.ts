@@ -97,10 +97,10 @@ export async function removeBackground(
   // Exact only near the outline, where refineMatte reads it; without any foreground it returns the matte as it is.
   const modelMatte = { data: matte, width: segmenter.size, height: segmenter.size, channels: 1 } as const
   const upscaled = await upscaleMatteNearEdges(modelMatte, image.width, image.height, softBandReach(refinement))
-  const { data: soft, binary } = upscaled.hasForeground ? upscaled : { data: await upscaleMatteExact(modelMatte, image.width, image.height), binary: undefined }
+  const { data: soft, mask } = upscaled.hasForeground ? upscaled : { data: await upscaleMatteExact(modelMatte, image.width, image.height), mask: undefined }
   let bytes: Buffer
   if (background) {
-    const alpha = await refineMatte(soft, image.data, image.width, image.height, refinement, { binary })
+    const alpha = await refineMatte(soft, image.data, image.width, image.height, refinement, { mask })
     progress('refined', 1)
     const cutout = Buffer.from(image.data)
     for (let p = 0, i = 3; p < alpha.length; p++, i += 4) cutout[i] = cutoutAlpha(alpha[p], cutout[i])
@@ -113,7 +113,7 @@ export async function removeBackground(
     // Encoded straight from the picture and the matte (the encoder applies the picture's own alpha):
     // no RGBA copy, and each band of rows is written as soon as the refinement has finished it.
     const png = startPng({ data: picture ?? image.data, width: image.width, height: image.height, channels: 4 }, { alpha: soft })
-    await refineMatte(soft, image.data, image.width, image.height, refinement, { rowsFinal: png.rowsReady, binary })
+    await refineMatte(soft, image.data, image.width, image.height, refinement, { rowsFinal: png.rowsReady, mask })
     progress('refined', 1)
     bytes = await png.finish()
   }

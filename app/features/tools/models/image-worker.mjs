@@ -12,8 +12,8 @@
 //     `data` and `alpha` are copies (their buffers handed back in `returned` for the next segment's
 //     copy), or views of shared memory.
 //   { op: 'upscale', id, matte: Uint8Array, matteWidth, matteHeight, width, height, states, needed,
-//     tileRowFrom, tileRowTo, out: SharedArrayBuffer, binary: SharedArrayBuffer, lookForForeground }
-//     writes those tile rows of the upscaled matte into `out`, their binary matte into `binary` (matte-tiles.mjs)
+//     tileRowFrom, tileRowTo, out: SharedArrayBuffer, mask: SharedArrayBuffer, lookForForeground }
+//     writes those tile rows of the upscaled matte into `out`, their mask into `mask` (matte-tiles.mjs)
 //     → { id, ok: true, foreground }
 //   { op: 'crash' } ends the thread with an uncaught error (tests of the pool's crash handling).
 import { writeTileRows } from './matte-tiles.mjs'
@@ -58,7 +58,7 @@ async function upscaleBand(message) {
   const { matteWidth, matteHeight, width, height, states, needed, tileRowFrom, tileRowTo, lookForForeground } = message
   const matte = { data: message.matte, width: matteWidth, height: matteHeight, channels: 1 }
   const out = new Uint8Array(message.out)
-  const binary = new Uint8Array(message.binary)
-  const foreground = writeTileRows({ matte, width, height, states, needed }, tileRowFrom, tileRowTo, out, binary, lookForForeground)
+  const mask = new Uint8Array(message.mask)
+  const foreground = writeTileRows({ matte, width, height, states, needed }, tileRowFrom, tileRowTo, out, mask, lookForForeground)
   return { answer: { foreground }, transfer: [] }
 }

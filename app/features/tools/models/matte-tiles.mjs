@@ -4,28 +4,29 @@
 // (image-worker.mjs), so plain JavaScript (docs/decisions/077).
 import { bicubicUpscaler } from './bicubic-upscale.mjs'
 
-/** A matte value at or above this is the subject (the binary matte's 1). */
+/** A matte value at or above this is the subject. */
 export const MATTE_THRESHOLD = 128
 
 /**
- * The binary matte (1 at or above MATTE_THRESHOLD, else 0) of pixels start..end−1 of `matte`,
- * written into `binary`. Four pixels at a time where both are aligned alike: the threshold being
- * 128, a byte's top bit moved down to its lowest bit is the answer.
+ * The mask of pixels start..end−1 of `matte` (255 at or above MATTE_THRESHOLD, else 0), written
+ * into `mask`. Four pixels at a time where both are aligned alike: the threshold being 128, a
+ * byte's top bit moved down to its lowest bit, times 255, is the answer.
  * @param {Uint8Array} matte
- * @param {Uint8Array} binary
+ * @param {Uint8Array} mask
  * @param {number} start
  * @param {number} end
  */
-export function thresholdMatte(matte, binary, start, end) {
+export function thresholdMatte(matte, mask, start, end) {
   let p = start
-  if (matte.byteOffset % 4 === binary.byteOffset % 4) {
-    for (; p < end && (matte.byteOffset + p) % 4 !== 0; p++) binary[p] = matte[p] >= MATTE_THRESHOLD ? 1 : 0
+  if (matte.byteOffset % 4 === mask.byteOffset % 4) {
+    for (; p < end && (matte.byteOffset + p) % 4 !== 0; p++) mask[p] = matte[p] >= MATTE_THRESHOLD ? 255 : 0
     const matteWords = new Uint32Array(matte.buffer, matte.byteOffset + p, (end - p) >>> 2)
-    const binaryWords = new Uint32Array(binary.buffer, binary.byteOffset + p, (end - p) >>> 2)
-    for (let w = 0; w < matteWords.length; w++) binaryWords[w] = (matteWords[w] >>> 7) & 0x01010101
+    const maskWords = new Uint32Array(mask.buffer, mask.byteOffset + p, (end - p) >>> 2)
+    // 0 or 1 in each byte, times 255: no carry crosses a byte.
+    for (let w = 0; w < matteWords.length; w++) maskWords[w] = ((matteWords[w] >>> 7) & 0x01010101) * 255
     p += matteWords.length * 4
   }
-  for (; p < end; p++) binary[p] = matte[p] >= MATTE_THRESHOLD ? 1 : 0
+  for (; p < end; p++) mask[p] = matte[p] >= MATTE_THRESHOLD ? 255 : 0
 }
 
 /** Side of the square tiles the output is classified by. */
@@ -47,17 +48,17 @@ export const TILE_ABOVE = 2
 /**
  * Writes tile rows tileRowFrom..tileRowTo−1 of the upscaled matte into `out` (the whole output):
  * each run of like tiles left out as one stand-in fill, each run of needed tiles as one region of
- * the upscaler; and their binary matte into `binary`. Answers whether any exact value is at or
- * above the threshold, when asked to look.
+ * the upscaler; and their mask (thresholdMatte) into `mask`. Answers whether any exact value is at
+ * or above the threshold, when asked to look.
  * @param {TilePlan} plan
  * @param {number} tileRowFrom
  * @param {number} tileRowTo
  * @param {Uint8Array} out
- * @param {Uint8Array} binary
+ * @param {Uint8Array} mask
  * @param {boolean} lookForForeground
  * @returns {boolean}
  */
-export function writeTileRows(plan, tileRowFrom, tileRowTo, out, binary, lookForForeground) {
+export function writeTileRows(plan, tileRowFrom, tileRowTo, out, mask, lookForForeground) {
   const { matte, width, height, states, needed } = plan
   const tilesX = Math.ceil(width / TILE)
   const upscaler = bicubicUpscaler(matte, width, height)
@@ -90,7 +91,7 @@ export function writeTileRows(plan, tileRowFrom, tileRowTo, out, binary, lookFor
       const right = Math.min(width, tx * TILE)
       for (let y = top; y < bottom; y++) out.fill(value, y * width + left, y * width + right)
     }
-    thresholdMatte(out, binary, top * width, bottom * width)
+    thresholdMatte(out, mask, top * width, bottom * width)
   }
   return foreground
 }

@@ -29,8 +29,8 @@ export interface UpscaledMatte {
   data: Buffer
   /** Whether any pixel is at or above the threshold (if none, the stand-ins would be all the output has, so callers need the exact matte). */
   hasForeground: boolean
-  /** The binary matte: 1 where `data` is at or above the threshold, else 0 (refineMatte starts from it). */
-  binary: Uint8Array
+  /** The mask: 255 where `data` is at or above the threshold, else 0 (refineMatte starts from it). */
+  mask: Uint8Array
 }
 
 /**
@@ -78,9 +78,9 @@ export async function upscaleMatteNearEdges(
 ): Promise<UpscaledMatte> {
   const whole = async (): Promise<UpscaledMatte> => {
     const data = await upscaleMatteExact(matte, width, height)
-    const binary = new Uint8Array(width * height)
-    thresholdMatte(data, binary, 0, data.length)
-    return { data, hasForeground: binary.includes(1), binary }
+    const mask = new Uint8Array(width * height)
+    thresholdMatte(data, mask, 0, data.length)
+    return { data, hasForeground: mask.includes(255), mask }
   }
   if (!bicubicApplies(matte, width, height)) return whole()
   const upscaler = bicubicUpscaler(matte, width, height)
@@ -127,13 +127,13 @@ export async function upscaleMatteNearEdges(
   const inThreads = options.inThreads ?? width * height >= THREADED_MIN_PIXELS
   if (!inThreads) {
     const out = Buffer.allocUnsafe(width * height)
-    const binary = new Uint8Array(width * height)
-    const foreground = writeTileRows(plan, 0, tilesY, out, binary, !anyAbove)
-    return { data: out, hasForeground: anyAbove || foreground, binary }
+    const mask = new Uint8Array(width * height)
+    const foreground = writeTileRows(plan, 0, tilesY, out, mask, !anyAbove)
+    return { data: out, hasForeground: anyAbove || foreground, mask }
   }
   // Shared memory: each thread writes its band of tile rows straight into the one output.
   const shared = new SharedArrayBuffer(width * height)
-  const sharedBinary = new SharedArrayBuffer(width * height)
+  const sharedMask = new SharedArrayBuffer(width * height)
   const bands = Math.min(imageThreads().size, tilesY)
   const perBand = Math.ceil(tilesY / bands)
   const answers = await Promise.all(
@@ -152,7 +152,7 @@ export async function upscaleMatteNearEdges(
           tileRowFrom: b * perBand,
           tileRowTo: Math.min(tilesY, (b + 1) * perBand),
           out: shared,
-          binary: sharedBinary,
+          mask: sharedMask,
           lookForForeground: !anyAbove,
         }),
     ),
@@ -160,6 +160,6 @@ export async function upscaleMatteNearEdges(
   return {
     data: Buffer.from(shared),
     hasForeground: anyAbove || answers.some((answer) => answer.foreground === true),
-    binary: new Uint8Array(sharedBinary),
+    mask: new Uint8Array(sharedMask),
   }
 }

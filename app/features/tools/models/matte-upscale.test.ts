@@ -47,8 +47,8 @@ describe('upscaleMatteNearEdges', () => {
       const inThreads = await upscaleMatteNearEdges(matte, width, height, softBandReach(refinement), { inThreads: true })
       expect(inThreads.data.equals(near.data)).toBe(true)
       expect(inThreads.hasForeground).toBe(true)
-      // With its binary matte, the threshold of what it wrote.
-      for (const upscaled of [near, inThreads]) expect(upscaled.binary.every((bit, p) => bit === (upscaled.data[p]! >= 128 ? 1 : 0))).toBe(true)
+      // With its mask, the threshold of what it wrote.
+      for (const upscaled of [near, inThreads]) expect(upscaled.mask.every((value, p) => value === (upscaled.data[p]! >= 128 ? 255 : 0))).toBe(true)
       let otherSide = 0
       for (let p = 0; p < exact.length; p++) {
         if (near.data[p]! >= 128 !== exact[p]! >= 128) otherSide++

@@ -53,10 +53,11 @@ export interface Regions {
 }
 
 /**
- * Labels the connected regions of pixels equal to `target`. Works on horizontal runs rather than
- * pixels (union-find over runs that touch the run above), so a 12 MP matte of a few large regions
- * costs a few hundred thousand unions instead of twelve million. Labels run 1..count in the order
- * each region's first pixel appears in raster order.
+ * Labels the connected regions of pixels that are set (`target` 1) or clear (0) in a binary image
+ * whose set pixels hold `set` (1, or 255 in a mask). Works on horizontal runs rather than pixels
+ * (union-find over runs that touch the run above), so a 12 MP matte of a few large regions costs a
+ * few hundred thousand unions instead of twelve million. Labels run 1..count in the order each
+ * region's first pixel appears in raster order.
  */
 export function labelRegions(
   binary: Uint8Array,
@@ -64,6 +65,7 @@ export function labelRegions(
   width: number,
   height: number,
   eightConnected: boolean,
+  set: 1 | 255 = 1,
 ): Regions {
   // Runs in raster order: start x, end x (exclusive), row, provisional label.
   const starts = new IntList()
@@ -96,10 +98,11 @@ export function labelRegions(
   }
   // Diagonal neighbours count with eight-connectivity: a run above may then end one pixel earlier or start one later.
   const reach = eightConnected ? 1 : 0
-  // Pixels are 0 or 1: four of them in one 32-bit word when the buffer is aligned.
+  // Pixels are 0 or `set`: four of them in one 32-bit word when the buffer is aligned.
   const words = wordsOf(binary)
-  const targetWord = target ? 0x01010101 : 0
-  const otherWord = target ? 0 : 0x01010101
+  const value = target ? set : 0
+  const targetWord = (value * 0x01010101) >>> 0
+  const otherWord = ((set - value) * 0x01010101) >>> 0
   let previousFirst = 0
   let previousEnd = 0
   for (let y = 0; y < height; y++) {
@@ -113,7 +116,7 @@ export function labelRegions(
         x += 4
         continue
       }
-      if (binary[p] !== target) {
+      if (binary[p] !== value) {
         x++
         continue
       }
@@ -121,7 +124,7 @@ export function labelRegions(
       while (x < width) {
         const q = rowStart + x
         if (words && (q & 3) === 0 && x + 4 <= width && words[q >>> 2] === targetWord) x += 4
-        else if (binary[q] === target) x++
+        else if (binary[q] === value) x++
         else break
       }
       const end = x
@@ -176,12 +179,12 @@ export function labelRegions(
  * Mean and spread of the colours on the image border that the matte calls background. Every
  * background pixel on the border belongs to a background region that touches the border.
  */
-function backdropColour(rgba: Buffer, binary: Uint8Array, width: number, height: number): { mean: number[]; spread: number } | null {
+function backdropColour(rgba: Buffer, mask: Uint8Array, width: number, height: number): { mean: number[]; spread: number } | null {
   const sums = [0, 0, 0]
   const squares = [0, 0, 0]
   let n = 0
   const add = (p: number) => {
-    if (binary[p]) return
+    if (mask[p]) return
     for (let k = 0; k < 3; k++) {
       const v = rgba[p * 4 + k]
       sums[k] += v
@@ -204,15 +207,15 @@ function backdropColour(rgba: Buffer, binary: Uint8Array, width: number, height:
 }
 
 /** Step 1: keeps the largest foreground component and any other big one; specks elsewhere are noise. */
-function dropSpecks(binary: Uint8Array, soft: Buffer, width: number, height: number, minComponentShare: number): boolean {
-  const parts = labelRegions(binary, 1, width, height, true)
+function dropSpecks(mask: Uint8Array, soft: Buffer, width: number, height: number, minComponentShare: number): boolean {
+  const parts = labelRegions(mask, 1, width, height, true, 255)
   let largest = 0
   for (let label = 1; label <= parts.count; label++) if (parts.areas[label] > largest) largest = parts.areas[label]
   if (largest === 0) return false
   const { offsets, lengths, labels } = parts.runs
   for (let r = 0; r < labels.length; r++) {
     if (parts.areas[labels[r]] >= largest * minComponentShare) continue
-    binary.fill(0, offsets[r], offsets[r] + lengths[r])
+    mask.fill(0, offsets[r], offsets[r] + lengths[r])
     soft.fill(0, offsets[r], offsets[r] + lengths[r])
   }
   return true
@@ -222,13 +225,13 @@ function dropSpecks(binary: Uint8Array, soft: Buffer, width: number, height: num
  * Step 2: fills holes (background regions that do not reach the border), unless a hole plainly
  * shows a uniform backdrop (a mug's handle, a ring).
  */
-function fillHoles(binary: Uint8Array, rgba: Buffer, width: number, height: number, backdropDistance: number): void {
-  const gaps = labelRegions(binary, 0, width, height, false)
+function fillHoles(mask: Uint8Array, rgba: Buffer, width: number, height: number, backdropDistance: number): void {
+  const gaps = labelRegions(mask, 0, width, height, false, 255)
   const isHole = (label: number) => label > 0 && !gaps.touchesBorder[label]
   let holes = 0
   for (let label = 1; label <= gaps.count; label++) if (isHole(label)) holes++
   if (holes === 0) return
-  const backdrop = backdropColour(rgba, binary, width, height)
+  const backdrop = backdropColour(rgba, mask, width, height)
   const { offsets, lengths, labels } = gaps.runs
   const sums = new Float64Array((gaps.count + 1) * 3)
   for (let r = 0; r < labels.length; r++) {
@@ -255,7 +258,7 @@ function fillHoles(binary: Uint8Array, rgba: Buffer, width: number, height: numb
     }
     fill[label] = showsBackdrop ? 0 : 1
   }
-  for (let r = 0; r < labels.length; r++) if (fill[labels[r]]) binary.fill(1, offsets[r], offsets[r] + lengths[r])
+  for (let r = 0; r < labels.length; r++) if (fill[labels[r]]) mask.fill(255, offsets[r], offsets[r] + lengths[r])
 }
 
 /** Four bytes at a time, when the buffer is aligned for it (large buffers are; pooled small ones may not be). */
@@ -349,7 +352,7 @@ function combineWithBand(soft: Buffer, mask: Uint8Array, blurred: Buffer, offset
  * `rgba` is the image itself, used to tell holes that show the backdrop from holes in the subject.
  * `rowsFinal(upTo)` hears when rows 0..upTo−1 of the matte will not change again (the encoder
  * writes them meanwhile); it may not hear of the last rows: the matte is whole when this returns.
- * `binary`, the matte's threshold if the caller has it already (the upscale writes it), is taken
+ * `mask`, the matte's threshold if the caller has it already (the upscale writes it), is taken
  * over and changed.
  */
 export async function refineMatte(
@@ -358,28 +361,19 @@ export async function refineMatte(
   width: number,
   height: number,
   options: MatteRefinement,
-  { rowsFinal = () => {}, binary: thresholded }: { rowsFinal?: (upTo: number) => void; binary?: Uint8Array } = {},
+  { rowsFinal = () => {}, mask: given }: { rowsFinal?: (upTo: number) => void; mask?: Uint8Array } = {},
 ): Promise<Buffer> {
-  const size = width * height
-  let binary = thresholded
-  if (!binary) {
-    binary = new Uint8Array(size)
-    thresholdMatte(soft, binary, 0, size)
-  }
-  const binaryWords = wordsOf(binary)!
+  // The mask: 255 where the soft matte is at or above the threshold, else 0.
+  const mask = given ?? new Uint8Array(width * height)
+  if (!given) thresholdMatte(soft, mask, 0, mask.length)
 
-  if (!dropSpecks(binary, soft, width, height, options.minComponentShare)) return soft
-  fillHoles(binary, rgba, width, height, options.backdropDistance)
+  if (!dropSpecks(mask, soft, width, height, options.minComponentShare)) return soft
+  fillHoles(mask, rgba, width, height, options.backdropDistance)
 
-  // 3. Edges: a blurred copy of the binary mask is 255 deep inside, 0 far outside and in between only
-  //    near the outline. Inside, alpha is at least that; outside, at most that; so the model's soft
-  //    values survive only in that band.
-  //    The mask is the binary matte itself, turned to 0 / 255 in place (it stays the inside test).
-  let p = 0
-  for (; p < binaryWords.length; p++) binaryWords[p] *= 255 // 1 → 255 in each byte, no carry
-  for (p *= 4; p < size; p++) binary[p] *= 255
-  const mask = binary
-  // Bands finish in any order; rows are final up to the first band not combined yet.
+  // 3. Edges: a blurred copy of the mask is 255 deep inside, 0 far outside and in between only near
+  //    the outline. Inside, alpha is at least that; outside, at most that; so the model's soft
+  //    values survive only in that band. Bands finish in any order; rows are final up to the first
+  //    band not combined yet.
   const combinedUpTo = new Map<number, number>()
   let finalRows = 0
   await blurInBands(mask, width, height, edgeBlurSigma(options), (band) => {

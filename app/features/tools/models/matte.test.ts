@@ -64,6 +64,8 @@ describe('labelRegions', () => {
           expect(Array.from(labels)).toEqual(Array.from(expected.labels))
           expect(Array.from(got.areas)).toEqual(expected.areas)
           expect(Array.from(got.touchesBorder)).toEqual(expected.touches)
+          // The same image as a mask (set pixels 255) gives the same regions.
+          expect(labelRegions(binary.map((v) => v * 255), target, width, height, eight, 255)).toEqual(got)
         }
       }
     }
