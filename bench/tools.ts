@@ -37,15 +37,18 @@ function percentile(values: number[], p: number): number {
   return sorted[rank]
 }
 
-/** Samples RSS while `work` runs; returns the highest value seen (MB). */
+/**
+ * Samples RSS while `work` runs; returns the highest value seen (MB). memoryUsage.rss() reads only
+ * the RSS: memoryUsage() also gathers V8's heap statistics, a cost on the thread being measured.
+ */
 async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
-  let peak = process.memoryUsage().rss
+  let peak = process.memoryUsage.rss()
   const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss)
+    peak = Math.max(peak, process.memoryUsage.rss())
   }, 10)
   try {
     const value = await work()
-    peak = Math.max(peak, process.memoryUsage().rss)
+    peak = Math.max(peak, process.memoryUsage.rss())
     return { value, peakMb: Math.round(peak / 1e6) }
   } finally {
     clearInterval(timer)
