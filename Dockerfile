@@ -38,7 +38,8 @@ COPY --from=build --chown=facet:facet /app/build ./build
 COPY --from=build --chown=facet:facet /app/models ./models
 COPY --chown=facet:facet package.json server.ts tsconfig.json ./
 # app/ also carries the plain-JS worker entries the built server starts from the working directory:
-# app/features/tools/svg-render-child.mjs (036) and app/features/tools/models/inference-worker.mjs (070).
+# app/features/tools/svg-render-child.mjs (036), app/features/tools/models/inference-worker.mjs (070) and
+# app/features/tools/models/image-worker.mjs (077), with the plain-JS modules they import.
 COPY --chown=facet:facet app ./app
 COPY --chown=facet:facet migrations ./migrations
 COPY --chown=facet:facet scripts ./scripts

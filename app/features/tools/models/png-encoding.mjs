@@ -1,6 +1,6 @@
 // The two steps of writing a PNG's image data that run once per segment of rows: the Up row filter
 // (with a cutout's alpha composed in) and the deflate of the filtered rows. Plain JavaScript, shared
-// by the encoder (png.server.ts) and the encoder threads it hands large images to (png-worker.mjs),
+// by the encoder (png.server.ts) and the image threads it hands large images to (image-worker.mjs),
 // which plain `node` runs as they are, beside the built server (docs/decisions/077).
 import os from 'node:os'
 import zlib from 'node:zlib'
