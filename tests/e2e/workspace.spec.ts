@@ -9,7 +9,7 @@ import { expect, test } from './support/test'
 import { fixture, isNoJs, signInNewUser, spendVisitorCredits } from './support/tools'
 import { MODEL_MISSING_TITLE } from '../../app/features/tools/ui/workspace-state'
 import { NO_MODELS_PORT } from '../../playwright.config'
-import { expectAccessible, expectState, holdToolRequest, SIZES } from './support/workspace'
+import { expectAccessible, expectState, holdToolRequest, SIZES, untilPreviewShown } from './support/workspace'
 
 const TOOLS = [
   { slug: 'background-remover', name: 'Background remover', file: 'photos/product-router-alpha-groundtruth.png', done: 'Cutout ready' },
@@ -155,6 +155,9 @@ for (const size of SIZES) {
       const runs: string[] = []
       page.on('request', (request) => request.url().includes('/api/svg2image/') && runs.push(request.url()))
       await page.getByTestId('file-input').setInputFiles(fixture('svg/tango-user-home.svg'))
+      // The notice is scrolled into view when it takes the focus: only once the preview above it has
+      // its size, or the picture's late arrival moves the notice after the scroll (seen in a rehearsal).
+      await untilPreviewShown(page)
       await page.getByTestId('process-button').click()
       await expect(stage(page)).toHaveAttribute('data-phase', 'sign-in')
       await expect(page.getByTestId('state-sign-in')).toBeFocused()

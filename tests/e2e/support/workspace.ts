@@ -39,6 +39,11 @@ export async function expectAccessible(page: Page, label: string) {
   expect(blocking, `axe-core on ${label}`).toEqual([])
 }
 
+/** Until the chosen file's preview has loaded and so has its size (what follows it on the page stops moving). */
+export async function untilPreviewShown(page: Page) {
+  await expect.poll(() => page.getByTestId('upload-preview').evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
+}
+
 /** The visual baseline of what the screen shows now (not the whole page), plus the axe pass. */
 export async function expectState(page: Page, name: string, options: { mask?: Locator[] } = {}) {
   await expectAccessible(page, name)
