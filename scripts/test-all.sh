@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm test: the whole suite, on a fresh machine too. Installs what the browser tests need when it
-# is missing, then: typecheck, unit and integration tests (PGlite, and PostgreSQL when
-# TEST_DATABASE_URL is set), a production build, and the Playwright journeys with JS on and off.
+# is missing, then: typecheck, unit and integration tests (on PGlite and on PostgreSQL, found or made by
+# scripts/test-postgres.sh), a production build, and the Playwright journeys with JS on and off.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p tests/.tmp
@@ -23,6 +23,19 @@ fi
 # suite even where the machine's own Node is older.
 node -e 'const [major, minor] = process.versions.node.split(".").map(Number); if (major < 22 || (major === 22 && minor < 12)) { console.error("Facet Studio needs Node 22.12 or newer, found " + process.version + ": run it through npm (npm test), or install Node 22."); process.exit(1) }' || exit 1
 echo "== node $(node --version)"
+
+# The PostgreSQL half of the integration tests runs on every run: TEST_DATABASE_URL, or the machine's
+# server on 127.0.0.1:5432, or (root on Debian) a cluster of the suite's own. Where none can be had, the
+# closing line counts those tests as skipped and says why.
+postgres_url=$(bash scripts/test-postgres.sh 2>tests/.tmp/postgres-reason)
+if [ -n "$postgres_url" ]; then
+  export TEST_DATABASE_URL=$postgres_url
+  echo "== PostgreSQL: $TEST_DATABASE_URL"
+else
+  export POSTGRES_SKIPPED_REASON="$(tail -1 tests/.tmp/postgres-reason)"
+  echo "== $POSTGRES_SKIPPED_REASON"
+fi
+trap 'bash scripts/test-postgres.sh stop' EXIT
 
 # The tool tests run the real models: install any that are missing (MODELS_FROM=folder works offline).
 npx tsx scripts/install-models.ts --if-missing || exit 1
