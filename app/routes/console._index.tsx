@@ -35,7 +35,7 @@ export default function ConsoleAccounts() {
         </button>
       </Form>
 
-      <section aria-labelledby="users-heading">
+      <section>
         <SectionHeading id="users-heading">Users</SectionHeading>
         <ConsoleTable label="Users" head={['Email', 'Name', 'Balance', 'Spent', 'Joined']} empty={users.rows.length === 0}>
           {users.rows.map((u) => (
@@ -58,7 +58,7 @@ export default function ConsoleAccounts() {
         <Pager label="Users pages" param="users" page={users.page} hasMore={users.hasMore} />
       </section>
 
-      <section aria-labelledby="teams-heading">
+      <section>
         <SectionHeading id="teams-heading">Teams</SectionHeading>
         <ConsoleTable label="Teams" head={['Team', 'Members', 'Seats', 'Balance', 'Created']} empty={teams.rows.length === 0}>
           {teams.rows.map((t) => (

@@ -32,7 +32,7 @@ export default function ConsoleQueue() {
         <Figure label="This process" value={queue.role} />
       </dl>
 
-      <section aria-labelledby="workers-heading">
+      <section>
         <SectionHeading id="workers-heading">Workers</SectionHeading>
         <ConsoleTable label="Workers" head={['Host', 'Process', 'Slots', 'Running', 'Last heartbeat']} empty={queue.workers.length === 0}>
           {queue.workers.map((w) => (
@@ -49,7 +49,7 @@ export default function ConsoleQueue() {
         </ConsoleTable>
       </section>
 
-      <section aria-labelledby="failed-heading">
+      <section>
         <SectionHeading id="failed-heading">Failed jobs</SectionHeading>
         <ConsoleTable label="Failed jobs" head={['Ended', 'Tool', 'Error', 'Status', 'Attempts', 'Job']} empty={jobs.rows.length === 0}>
           {jobs.rows.map((j) => (
@@ -68,7 +68,7 @@ export default function ConsoleQueue() {
         <Pager label="Failed jobs pages" param="jobs" page={jobs.page} hasMore={jobs.hasMore} />
       </section>
 
-      <section aria-labelledby="webhooks-heading">
+      <section>
         <SectionHeading id="webhooks-heading">Failing webhook deliveries</SectionHeading>
         <p className="mt-1 text-sm text-slate-600">Given up, or retrying after a failed attempt.</p>
         <ConsoleTable

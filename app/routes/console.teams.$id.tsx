@@ -62,7 +62,7 @@ export default function ConsoleTeam() {
         <GrantForm whose={`team ${team.name}`} />
         <SeatsForm current={team.seatLimit} />
       </div>
-      <section aria-labelledby="members-heading">
+      <section>
         <SectionHeading id="members-heading">Members</SectionHeading>
         <ConsoleTable label="Members" head={['Email', 'Role', 'Monthly cap']} empty={team.memberList.length === 0}>
           {team.memberList.map((m) => (
@@ -78,11 +78,11 @@ export default function ConsoleTeam() {
           ))}
         </ConsoleTable>
       </section>
-      <section aria-labelledby="ledger-heading">
+      <section>
         <SectionHeading id="ledger-heading">Latest ledger rows</SectionHeading>
         <LedgerTable rows={team.ledger} />
       </section>
-      <section aria-labelledby="audit-heading">
+      <section>
         <SectionHeading id="audit-heading">Audit entries about this team</SectionHeading>
         <AuditTable rows={audit} />
         <p className="mt-2 text-sm">

@@ -64,11 +64,11 @@ export default function ConsoleUser() {
       <div className="mt-6 max-w-xl">
         <GrantForm whose={user.email} />
       </div>
-      <section aria-labelledby="ledger-heading">
+      <section>
         <SectionHeading id="ledger-heading">Latest ledger rows</SectionHeading>
         <LedgerTable rows={user.ledger} />
       </section>
-      <section aria-labelledby="audit-heading">
+      <section>
         <SectionHeading id="audit-heading">Audit entries about this user</SectionHeading>
         <AuditTable rows={audit} />
         <p className="mt-2 text-sm">
