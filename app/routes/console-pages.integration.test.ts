@@ -8,6 +8,7 @@ import { resetConfigForTests } from '~/config.server'
 import { getDb } from '~/db/db.server'
 import { sessionCookieHeader } from '~/features/auth/session.server'
 import { createVerifiedUser, uniqueEmail } from '~/features/auth/testing.server'
+import { createApiKey } from '~/features/api-keys/keys.server'
 import { listAudit } from '~/features/audit/audit.server'
 import { CONSOLE_NOTICES } from '~/features/console/forms'
 import { createTeam } from '~/features/teams/teams.server'
@@ -122,6 +123,11 @@ describe('grants', () => {
     expect(page.body.notice).toBe(CONSOLE_NOTICES.granted)
     expect(page.body.user.balance).toBe(40)
     expect(page.body.audit).toHaveLength(1)
+    // The user's page also lists what they did themselves (here: an API key they made).
+    const made = await createApiKey(target.user.id, { name: 'Their script', environment: 'live' })
+    const later = await readResult(await userLoader(get(operator, here, { id: target.user.id })))
+    expect(later.body.audit.map((e: { action: string }) => e.action)).toEqual(['api_key.create', 'credits.grant'])
+    expect(made.ok).toBe(true)
   })
 
   it('when the audit entry cannot be written, the grant is rolled back with it', async () => {

@@ -1,6 +1,6 @@
 // /console: users and teams with their balances, searched by email, name or team name (one GET form,
 // so it works without JavaScript and the address can be shared), each list a page at a time.
-import type { LoaderFunctionArgs } from '@remix-run/node'
+import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { searchTeams, searchUsers } from '~/features/console/accounts.server'
 import { requireOperator } from '~/features/console/guard.server'
@@ -15,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const userPage = pageParam(url, 'users')
   const teamPage = pageParam(url, 'teams')
   const [users, teams] = await Promise.all([searchUsers(q, userPage), searchTeams(q, teamPage)])
-  return { q, users: { ...users, page: userPage }, teams: { ...teams, page: teamPage } }
+  return data({ q, users: { ...users, page: userPage }, teams: { ...teams, page: teamPage } }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
 export default function ConsoleAccounts() {

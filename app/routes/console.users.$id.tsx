@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireOperator(request)
   const user = await userDetail(params.id ?? '')
   if (!user) throw new Response('Not found', { status: 404 })
-  const audit = await listAudit({ target: user.id })
+  const audit = await listAudit({ involving: user.id })
   const { notice, headers } = await takeConsoleNotice(request)
   return data({ user, audit: audit.rows.slice(0, RECENT_AUDIT), notice }, { headers })
 }
@@ -69,7 +69,7 @@ export default function ConsoleUser() {
         <LedgerTable rows={user.ledger} />
       </section>
       <section>
-        <SectionHeading id="audit-heading">Audit entries about this user</SectionHeading>
+        <SectionHeading id="audit-heading">Audit entries by or about this user</SectionHeading>
         <AuditTable rows={audit} />
         <p className="mt-2 text-sm">
           <Link to={`/console/audit?target=${user.id}`} className="font-semibold text-indigo-700 underline-offset-2 hover:underline">

@@ -50,6 +50,8 @@ export interface AuditFilters {
   actor?: string
   /** A target's id (user, team or key). */
   target?: string
+  /** A user id that acted or was acted on (a user's console page). */
+  involving?: string
   /** UTC days, inclusive: YYYY-MM-DD. */
   from?: string
   to?: string
@@ -77,6 +79,10 @@ function filtered(filters: AuditFilters, db: DbOrTx) {
   if (actor) query = query.where((eb) => eb.or([eb('actor', '=', actor), eb(sql`lower(actor_email)`, '=', actor.toLowerCase())]))
   const target = filters.target?.trim()
   if (target) query = query.where('target_id', '=', target)
+  if (filters.involving) {
+    const id = filters.involving
+    query = query.where((eb) => eb.or([eb('actor', '=', id), eb('target_id', '=', id)]))
+  }
   if (filters.from) query = query.where('created_at', '>=', dayStart(filters.from))
   if (filters.to) query = query.where('created_at', '<', new Date(dayStart(filters.to).getTime() + 86_400_000))
   return query
