@@ -2,7 +2,7 @@
 // in OPERATOR_EMAILS finds a user by email, grants them credits with a reason (a refusal shows the
 // operator channel's message), finds their team and changes its seats and balance, looks at the
 // queue, then filters the audit log and downloads it as CSV. A signed-in user who is not an operator
-// gets the site's 404. Every console screen passes axe at 1280 and 360 px wide.
+// gets the site's 404; a cross-site POST with the operator's cookies is refused. Every console screen passes axe at 1280 and 360 px wide.
 import { readFile } from 'node:fs/promises'
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test'
 import { expect, test } from './support/test'
@@ -67,6 +67,12 @@ test('an operator grants credits, changes seats, reads the queue and exports the
   await expect(page.getByRole('region', { name: 'Latest ledger rows' })).toContainText('=Goodwill for the outage')
   await expect(page.getByRole('region', { name: 'Audit entries', exact: true })).toContainText('Credits granted to a user')
   await accessibleAtBothSizes(page, 'console user')
+  // The operator's cookies sent from another site's form are refused (the app's same-origin check).
+  const forged = await page.request.post(new URL(page.url()).pathname, {
+    headers: { Origin: 'https://evil.example' },
+    form: { intent: 'grant', amount: '1000', reason: 'Forged' },
+  })
+  expect(forged.status()).toBe(403)
   await page.reload()
   await expect(page.getByTestId('console-notice')).toHaveCount(0)
 
