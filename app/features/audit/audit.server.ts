@@ -44,6 +44,27 @@ export async function recordAudit(entry: AuditEntry, trx: Transaction<Database>)
     .execute()
 }
 
+/** A team member's role and monthly cap changes, one entry each, so the log can be filtered by either. */
+export function memberChangeEntries(
+  actorUserId: string,
+  teamId: string,
+  memberUserId: string,
+  change: { role?: string; monthly_cap?: number | null },
+  previousRole: string,
+): AuditEntry[] {
+  const entry = (action: AuditAction, details: Record<string, unknown>): AuditEntry => ({
+    actor: { userId: actorUserId },
+    action,
+    targetType: 'team',
+    targetId: teamId,
+    details: { userId: memberUserId, ...details, previousRole },
+  })
+  const entries: AuditEntry[] = []
+  if (change.role !== undefined) entries.push(entry('team.member.role', { role: change.role }))
+  if (change.monthly_cap !== undefined) entries.push(entry('team.member.cap', { cap: change.monthly_cap }))
+  return entries
+}
+
 export interface AuditFilters {
   action?: AuditAction
   /** A user id, an email (as it was when they acted) or 'cli'. */

@@ -7,7 +7,7 @@ import { sql, type Transaction } from 'kysely'
 import { config } from '~/config.server'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
-import { recordAudit } from '~/features/audit/audit.server'
+import { memberChangeEntries, recordAudit } from '~/features/audit/audit.server'
 import { sendMail } from '~/features/mail/mailer.server'
 import { consumeRateLimit, type RateLimitRule } from '~/features/security/rate-limit.server'
 import { isUuid } from '~/utils/uuid'
@@ -452,7 +452,7 @@ export async function changeMember(
     if (cap !== undefined) set.monthly_cap = cap
     if (Object.keys(set).length === 0) return
     await trx.updateTable('team_members').set(set).where('team_id', '=', teamId).where('user_id', '=', memberUserId).execute()
-    for (const [field, value] of Object.entries(set)) await recordAudit({ actor: { userId: actorUserId }, action: field === 'role' ? 'team.member.role' : 'team.member.cap', targetType: 'team', targetId: teamId, details: { userId: memberUserId, [field === 'role' ? 'role' : 'cap']: value, previousRole: targetRole } }, trx)
+    for (const entry of memberChangeEntries(actorUserId, teamId, memberUserId, set, targetRole)) await recordAudit(entry, trx)
   })
 }
 
