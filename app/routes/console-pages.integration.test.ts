@@ -276,7 +276,7 @@ describe('lists', () => {
       ])
       .execute()
     const page = await readResult(await queueLoader(get(operator, '/console/queue')))
-    expect(page.body.jobs.rows).toContainEqual(expect.objectContaining({ id: jobId, tool: 'background-remover', error: `The model could not run (${jobId})`, errorStatus: 500 }))
+    expect(page.body.jobs.rows).toContainEqual(expect.objectContaining({ id: jobId, tool: 'background-remover', error: `The model could not run (${jobId})`, errorStatus: 500, owner: { kind: 'user', id: owner.user.id, label: owner.user.email } }))
     const ours = page.body.deliveries.rows.filter((d: { url: string }) => d.url.endsWith(jobId))
     expect(ours).toEqual([expect.objectContaining({ status: 'failed', attempts: 8, lastStatusCode: 502, lastError: 'Bad gateway' })])
   })

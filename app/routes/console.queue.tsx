@@ -2,7 +2,7 @@
 // that failed with their errors, and the webhook deliveries that are failing. Each list pages on its
 // own query parameter.
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
-import { useLoaderData } from '@remix-run/react'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireOperator } from '~/features/console/guard.server'
 import { failedJobs, failingDeliveries, queueHealth } from '~/features/console/operations.server'
 import { pageParam } from '~/features/console/paging'
@@ -51,13 +51,22 @@ export default function ConsoleQueue() {
 
       <section>
         <SectionHeading id="failed-heading">Failed jobs</SectionHeading>
-        <ConsoleTable label="Failed jobs" head={['Ended', 'Tool', 'Error', 'Status', 'Attempts', 'Job']} empty={jobs.rows.length === 0}>
+        <ConsoleTable label="Failed jobs" head={['Ended', 'Tool', 'Account', 'Error', 'Status', 'Attempts', 'Job']} empty={jobs.rows.length === 0}>
           {jobs.rows.map((j) => (
             <tr key={j.id}>
               <td className={`${cellClass} whitespace-nowrap`}>
                 <UtcTime at={j.finishedAt ?? j.createdAt} />
               </td>
               <td className={cellClass}>{j.tool}</td>
+              <td className={`${cellClass} [overflow-wrap:anywhere]`}>
+                {j.owner ? (
+                  <Link to={`/console/${j.owner.kind}s/${j.owner.id}`} className="font-semibold text-indigo-700 underline-offset-2 hover:underline">
+                    {j.owner.label}
+                  </Link>
+                ) : (
+                  'guest'
+                )}
+              </td>
               <td className={`${cellClass} min-w-64 [overflow-wrap:anywhere]`}>{j.error ?? '—'}</td>
               <td className={`${cellClass} tabular-nums`}>{j.errorStatus ?? '—'}</td>
               <td className={`${cellClass} tabular-nums`}>{j.attempts}</td>

@@ -15,31 +15,43 @@ export interface FailedJobRow {
   error: string | null
   errorStatus: number | null
   attempts: number
-  accountId: string
+  /** Whose account paid: a user's email, a team's name, or null for a guest (visitor). */
+  owner: { kind: 'user' | 'team'; id: string; label: string } | null
   createdAt: Date
   finishedAt: Date | null
 }
 
 export async function failedJobs(page = 1, db: DbOrTx = getDb()): Promise<Page<FailedJobRow>> {
   const rows = await db
-    .selectFrom('tool_jobs')
+    .selectFrom('tool_jobs as j')
+    .innerJoin('credit_accounts as a', 'a.id', 'j.account_id')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('teams as t', 't.id', 'a.team_id')
     .select([
-      'id',
-      'tool',
-      'error',
-      'error_status as errorStatus',
-      'attempts',
-      'account_id as accountId',
-      'created_at as createdAt',
-      'finished_at as finishedAt',
+      'j.id',
+      'j.tool',
+      'j.error',
+      'j.error_status as errorStatus',
+      'j.attempts',
+      'u.id as userId',
+      'u.email',
+      't.id as teamId',
+      't.name as teamName',
+      'j.created_at as createdAt',
+      'j.finished_at as finishedAt',
     ])
-    .where('status', '=', 'failed')
-    .orderBy(sql`coalesce(finished_at, created_at)`, 'desc')
-    .orderBy('id')
+    .where('j.status', '=', 'failed')
+    .orderBy(sql`coalesce(j.finished_at, j.created_at)`, 'desc')
+    .orderBy('j.id')
     .limit(CONSOLE_PAGE_SIZE + 1)
     .offset(offsetOf(page))
     .execute()
-  return pageOf(rows)
+  return pageOf(
+    rows.map(({ userId, email, teamId, teamName, ...job }) => ({
+      ...job,
+      owner: userId && email ? { kind: 'user' as const, id: userId, label: email } : teamId && teamName ? { kind: 'team' as const, id: teamId, label: teamName } : null,
+    })),
+  )
 }
 
 export interface FailingDeliveryRow {
