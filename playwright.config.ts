@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
+import { OPERATOR_EMAILS } from './tests/e2e/support/operators'
 
 const PORT = Number(process.env.E2E_PORT ?? 3210)
 export const E2E_DATA_DIR = `tests/.tmp/e2e-data-${PORT}`
@@ -52,6 +53,8 @@ export default defineConfig({
         DATA_DIR: E2E_DATA_DIR,
         LOG_LEVEL: 'warn',
         E2E: '1',
+        // The operator console journey signs in as one of these (tests/e2e/console.spec.ts).
+        OPERATOR_EMAILS: OPERATOR_EMAILS.join(','),
         BUILD_DIR: process.env.BUILD_DIR ?? 'build',
       },
     },

@@ -58,6 +58,13 @@ const schema = z.object({
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
   /** Let webhooks reach private, loopback and link-local addresses (tests, closed networks). */
   WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
+  // Operator console (/console) and audit log.
+  /** Comma-separated emails of the accounts that may open /console; unset: nobody (it answers 404). */
+  OPERATOR_EMAILS: z
+    .string()
+    .default('')
+    .transform((raw) => raw.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().email('OPERATOR_EMAILS must be comma-separated email addresses'))),
 })
 
 export type Config = z.infer<typeof schema> & {

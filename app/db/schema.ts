@@ -285,6 +285,20 @@ export interface WebhookDeliveriesTable {
   updated_at: Generated<Date>
 }
 
+/** One operator or team-admin action (migrations/0100): append-only, the database refuses UPDATE and DELETE. */
+export interface AuditLogTable {
+  id: Generated<number>
+  /** The acting user's id, or 'cli' for the operator channel (npm run credits). */
+  actor: string
+  /** The actor's email when the action happened (a snapshot: later changes do not rewrite it). */
+  actor_email: string | null
+  action: string
+  target_type: string
+  target_id: string
+  details: Json
+  created_at: CreatedAt
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -306,6 +320,7 @@ export interface Database {
   teams: TeamsTable
   team_members: TeamMembersTable
   team_invites: TeamInvitesTable
+  audit_log: AuditLogTable
 }
 
 export type User = Selectable<UsersTable>

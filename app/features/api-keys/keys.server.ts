@@ -2,7 +2,8 @@
 // over the last 30 days, revoked, and resolved from an `Authorization: Bearer` header.
 import { sql } from 'kysely'
 import { isUuid } from '~/utils/uuid'
-import { getDb, type DbOrTx } from '~/db/db.server'
+import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
+import { recordAudit } from '~/features/audit/audit.server'
 import type { ApiKeyEnvironment } from '~/db/schema'
 import type { SessionUser } from '~/features/auth/session.server'
 import { generateApiKey, hashApiKey, parseApiKey } from './key-format.server'
@@ -50,18 +51,24 @@ export async function createApiKey(
     .executeTakeFirstOrThrow()
   if (active.n >= MAX_ACTIVE_KEYS) return { ok: false, reason: 'limit' }
   const made = generateApiKey(input.environment)
-  const row = await db
-    .insertInto('api_keys')
-    .values({
-      user_id: userId,
-      name: input.name,
-      environment: input.environment,
-      prefix: made.prefix,
-      key_hash: made.hash,
-      ...(input.teamId ? { team_id: input.teamId } : {}),
-    })
-    .returning(['id', 'name', 'environment', 'prefix', 'created_at'])
-    .executeTakeFirstOrThrow()
+  // The key and its audit entry commit together.
+  const row = await executeTx(db, async (trx) => {
+    const inserted = await trx
+      .insertInto('api_keys')
+      .values({
+        user_id: userId,
+        name: input.name,
+        environment: input.environment,
+        prefix: made.prefix,
+        key_hash: made.hash,
+        ...(input.teamId ? { team_id: input.teamId } : {}),
+      })
+      .returning(['id', 'name', 'environment', 'prefix', 'created_at'])
+      .executeTakeFirstOrThrow()
+    const details = { name: inserted.name, environment: inserted.environment, prefix: inserted.prefix, teamId: input.teamId ?? null }
+    await recordAudit({ actor: { userId }, action: 'api_key.create', targetType: 'api_key', targetId: inserted.id, details }, trx)
+    return inserted
+  })
   return { ok: true, key: { ...row, key: made.key } }
 }
 
@@ -114,24 +121,29 @@ async function listKeysWhere(owner: { userId: string } | { teamId: string }, db:
  */
 export async function revokeApiKey(userId: string, keyId: string, db: DbOrTx = getDb()): Promise<boolean> {
   if (!isUuid(keyId)) return false
-  const row = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('id', '=', keyId)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('user_id', '=', userId), eb('team_id', 'is', null)]),
-        eb(
-          'team_id',
-          'in',
-          eb.selectFrom('team_members').select('team_id').where('user_id', '=', userId).where('role', 'in', ['owner', 'admin']),
-        ),
-      ]),
-    )
-    .where('revoked_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst()
-  return Boolean(row)
+  return executeTx(db, async (trx) => {
+    const row = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', keyId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', userId), eb('team_id', 'is', null)]),
+          eb(
+            'team_id',
+            'in',
+            eb.selectFrom('team_members').select('team_id').where('user_id', '=', userId).where('role', 'in', ['owner', 'admin']),
+          ),
+        ]),
+      )
+      .where('revoked_at', 'is', null)
+      .returning(['id', 'name', 'environment', 'team_id'])
+      .executeTakeFirst()
+    if (!row) return false
+    const details = { name: row.name, environment: row.environment, teamId: row.team_id }
+    await recordAudit({ actor: { userId }, action: 'api_key.revoke', targetType: 'api_key', targetId: row.id, details }, trx)
+    return true
+  })
 }
 
 export type KeyAuthentication =

@@ -2,6 +2,8 @@
 // account. A positive amount is a grant; a negative one a correction that never takes the balance
 // below zero. Both are recorded as kind 'adjustment' with the operator's reason.
 import { z } from 'zod'
+import { CLI_ACTOR } from '~/features/audit/actions'
+import { channelOf, recordAudit, type AuditActor } from '~/features/audit/audit.server'
 import { OperatorError } from '~/features/operator/errors'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { describeTransaction, formatActivityDate, type TransactionView } from './display'
@@ -37,22 +39,26 @@ export async function adjustUserCredits(
   amount: number,
   reason: string,
   db: DbOrTx = getDb(),
+  actor: AuditActor = CLI_ACTOR,
 ): Promise<{ email: string; transactionId: number; balance: number }> {
   if (!reason.trim()) throw new OperatorError('A reason is required (it is shown in the ledger).')
   const description = reason.trim().slice(0, 200)
   return executeTx(db, async (trx) => {
     const user = await userByEmail(email, trx)
     const accountId = await ensureUserAccount(user.id, trx)
-    if (amount > 0) {
-      const result = await grant({ accountId, amount, kind: 'adjustment', description }, trx)
-      return { email: user.email, ...result }
-    }
-    const result = await deduct({ accountId, amount: -amount, description }, trx)
-    if (!result.ok) {
-      throw new OperatorError(`Cannot take ${-amount} credits from ${user.email}: the balance is only ${result.balance}.`)
-    }
-    return { email: user.email, transactionId: result.transactionId, balance: result.balance }
+    const done = await adjustAccount(accountId, amount, description, user.email, trx)
+    const details = { email: user.email, amount, reason: description, balance: done.balance, transactionId: done.transactionId, via: channelOf(actor) }
+    await recordAudit({ actor, action: 'credits.grant', targetType: 'user', targetId: user.id, details }, trx)
+    return { email: user.email, ...done }
   })
+}
+
+/** A grant (amount > 0) or a correction that never takes the balance below zero, on one account. */
+export async function adjustAccount(accountId: string, amount: number, description: string, whose: string, trx: DbOrTx) {
+  if (amount > 0) return grant({ accountId, amount, kind: 'adjustment', description }, trx)
+  const result = await deduct({ accountId, amount: -amount, description }, trx)
+  if (!result.ok) throw new OperatorError(`Cannot take ${-amount} credits from ${whose}: the balance is only ${result.balance}.`)
+  return { transactionId: result.transactionId, balance: result.balance }
 }
 
 export interface AccountReport {

@@ -4,8 +4,9 @@
 // teams share is refused with their ids.
 import { z } from 'zod'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
-import { deduct, grant } from '~/features/credits/ledger.server'
-import { parseAmount } from '~/features/credits/operator.server'
+import { CLI_ACTOR } from '~/features/audit/actions'
+import { channelOf, recordAudit, type AuditActor } from '~/features/audit/audit.server'
+import { adjustAccount, parseAmount } from '~/features/credits/operator.server'
 import { OperatorError } from '~/features/operator/errors'
 import { isUuid } from '~/utils/uuid'
 
@@ -30,16 +31,16 @@ export async function adjustTeamCredits(
   amount: number,
   reason: string,
   db: DbOrTx = getDb(),
+  actor: AuditActor = CLI_ACTOR,
 ): Promise<{ team: { id: string; name: string }; transactionId: number; balance: number }> {
   if (!reason.trim()) throw new OperatorError('A reason is required (it is shown in the ledger).')
   const description = reason.trim().slice(0, 200)
   return executeTx(db, async (trx) => {
     const found = await findTeam(team, trx)
-    const named = { id: found.id, name: found.name }
-    if (amount > 0) return { team: named, ...(await grant({ accountId: found.accountId, amount, kind: 'adjustment', description }, trx)) }
-    const result = await deduct({ accountId: found.accountId, amount: -amount, description }, trx)
-    if (!result.ok) throw new OperatorError(`Cannot take ${-amount} credits from team ${found.name}: the balance is only ${result.balance}.`)
-    return { team: named, transactionId: result.transactionId, balance: result.balance }
+    const done = await adjustAccount(found.accountId, amount, description, `team ${found.name}`, trx)
+    const details = { name: found.name, amount, reason: description, balance: done.balance, transactionId: done.transactionId, via: channelOf(actor) }
+    await recordAudit({ actor, action: 'team.credits.grant', targetType: 'team', targetId: found.id, details }, trx)
+    return { team: { id: found.id, name: found.name }, ...done }
   })
 }
 
@@ -47,7 +48,12 @@ export async function adjustTeamCredits(
  * Sets a team's seat limit. Lowering it below the seats in use removes nobody: new invites and
  * accepts are refused until members leave or invites are withdrawn.
  */
-export async function setTeamSeats(team: string, seats: number, db: DbOrTx = getDb()): Promise<{ team: { id: string; name: string }; seats: number; used: number }> {
+export async function setTeamSeats(
+  team: string,
+  seats: number,
+  db: DbOrTx = getDb(),
+  actor: AuditActor = CLI_ACTOR,
+): Promise<{ team: { id: string; name: string }; seats: number; used: number }> {
   if (!Number.isSafeInteger(seats) || seats < 1 || seats > MAX_SEAT_LIMIT) {
     throw new OperatorError(`Seats must be a whole number from 1 to ${MAX_SEAT_LIMIT} (got ${seats}).`, 'invalid')
   }
@@ -55,6 +61,8 @@ export async function setTeamSeats(team: string, seats: number, db: DbOrTx = get
     const found = await findTeam(team, trx)
     await trx.updateTable('teams').set({ seat_limit: seats }).where('id', '=', found.id).execute()
     const members = await trx.selectFrom('team_members').select((eb) => eb.fn.countAll<number>().as('n')).where('team_id', '=', found.id).executeTakeFirstOrThrow()
+    const details = { name: found.name, seats, previous: found.seat_limit, members: Number(members.n), via: channelOf(actor) }
+    await recordAudit({ actor, action: 'team.seats.set', targetType: 'team', targetId: found.id, details }, trx)
     return { team: { id: found.id, name: found.name }, seats, used: Number(members.n) }
   })
 }

@@ -7,6 +7,7 @@ import { sql, type Transaction } from 'kysely'
 import { config } from '~/config.server'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
+import { memberChangeEntries, recordAudit } from '~/features/audit/audit.server'
 import { sendMail } from '~/features/mail/mailer.server'
 import { consumeRateLimit, type RateLimitRule } from '~/features/security/rate-limit.server'
 import { isUuid } from '~/utils/uuid'
@@ -329,6 +330,7 @@ export async function inviteMember(
       .values({ team_id: teamId, email, role: input.role, token_hash: hashInviteToken(token), invited_by: actorUserId, expires_at: expiresAt })
       .returning('id')
       .executeTakeFirstOrThrow()
+    await recordAudit({ actor: { userId: actorUserId }, action: 'team.invite.send', targetType: 'team', targetId: teamId, details: { email, role: input.role, inviteId: invite.id } }, trx)
     const inviter = await trx.selectFrom('users').select(['email', 'first_name', 'last_name']).where('id', '=', actorUserId).executeTakeFirstOrThrow()
     return { inviteId: invite.id, teamName: team.name, inviterName: displayName(inviter) ?? inviter.email }
   })
@@ -352,6 +354,7 @@ export async function revokeInvite(actorUserId: string, teamId: string, inviteId
     if (invite.accepted_at) throw new TeamError(410, INVITE_USED)
     if (invite.revoked_at) return
     await trx.updateTable('team_invites').set({ revoked_at: new Date() }).where('id', '=', inviteId).execute()
+    await recordAudit({ actor: { userId: actorUserId }, action: 'team.invite.revoke', targetType: 'team', targetId: teamId, details: { inviteId, role: invite.role } }, trx)
   })
 }
 
@@ -408,6 +411,7 @@ export async function acceptInvite(userId: string, token: string, dbOrTx: DbOrTx
     // The invite held a seat until now; an operator may have lowered the limit since.
     if ((await seatsUsed(trx, team.id, now)) >= team.seat_limit) throw new TeamError(409, seatsFull(team.seat_limit))
     await trx.insertInto('team_members').values({ team_id: team.id, user_id: userId, role: invite.role, monthly_cap: null }).execute()
+    await recordAudit({ actor: { userId }, action: 'team.member.join', targetType: 'team', targetId: team.id, details: { userId, email: user.email, role: invite.role, inviteId: invite.id } }, trx)
     return { teamId: team.id }
   })
 }
@@ -448,6 +452,7 @@ export async function changeMember(
     if (cap !== undefined) set.monthly_cap = cap
     if (Object.keys(set).length === 0) return
     await trx.updateTable('team_members').set(set).where('team_id', '=', teamId).where('user_id', '=', memberUserId).execute()
+    for (const entry of memberChangeEntries(actorUserId, teamId, memberUserId, set, targetRole)) await recordAudit(entry, trx)
   })
 }
 
@@ -479,6 +484,7 @@ export async function removeMember(actorUserId: string, teamId: string, memberUs
     if (targetRole === 'owner' && actorRole !== 'owner') throw new TeamError(403, OWNERS_ONLY)
     if (targetRole === 'owner' && (await countOwners(trx, teamId)) <= 1) throw new TeamError(409, LAST_OWNER)
     await dropMember(trx, teamId, memberUserId)
+    await recordAudit({ actor: { userId: actorUserId }, action: 'team.member.remove', targetType: 'team', targetId: teamId, details: { userId: memberUserId, role: targetRole } }, trx)
   })
 }
 
@@ -489,6 +495,7 @@ export async function leaveTeam(userId: string, teamId: string, dbOrTx: DbOrTx =
     const role = await requireRole(trx, teamId, userId)
     if (role === 'owner' && (await countOwners(trx, teamId)) <= 1) throw new TeamError(409, LAST_OWNER)
     await dropMember(trx, teamId, userId)
+    await recordAudit({ actor: { userId }, action: 'team.member.leave', targetType: 'team', targetId: teamId, details: { userId, role } }, trx)
   })
 }
 
