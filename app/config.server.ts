@@ -58,6 +58,9 @@ const schema = z.object({
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
   /** Let webhooks reach private, loopback and link-local addresses (tests, closed networks). */
   WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
+  // Model choice (issue 20, part B)
+  /** Load models whose weights are not licensed for commercial use (GFPGAN). Off: they count as not available. */
+  ALLOW_NONCOMMERCIAL_MODELS: booleanFlag.default(false),
 })
 
 export type Config = z.infer<typeof schema> & {

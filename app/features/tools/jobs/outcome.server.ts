@@ -69,6 +69,7 @@ export async function recordDelivered(
         facesFound: delivered.facesFound ?? null,
         gfpganAvailable: delivered.gfpganAvailable ?? null,
         note,
+        model: delivered.model ?? null,
       },
       trx,
     )
@@ -98,6 +99,7 @@ export async function recordDelivered(
         inputWidth: job.input_width,
         inputHeight: job.input_height,
         outputBytes: delivered.bytes.byteLength,
+        model: delivered.model ?? null,
       },
       trx,
     )

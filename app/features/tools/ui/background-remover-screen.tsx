@@ -7,7 +7,7 @@ import { appliedColour, cutoutFilename, type BackgroundChoice } from './backgrou
 import { CHECKERBOARD_STYLE, renderColouredCutout, saveBlob } from './canvas-cutout'
 import { DownloadBox } from './download-box'
 import type { ToolPageResult } from './page-result'
-import { BackgroundOptions, useBackgroundChoice } from './tool-options'
+import { BackgroundOptions, ModelOptions, useBackgroundChoice } from './tool-options'
 import { COLOURED_DOWNLOAD_FAILED, ERROR_TOAST_MS } from './tool-messages'
 import { useToolRun } from './use-tool-run'
 import { useWorkspace } from './use-workspace'
@@ -47,7 +47,12 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
     }
   }
 
-  const options = <BackgroundOptions choice={choice} custom={custom} onChoose={choose} onCustomChange={setCustom} />
+  const options = (
+    <>
+      <BackgroundOptions choice={choice} custom={custom} onChoose={choose} onCustomChange={setCustom} />
+      <ModelOptions />
+    </>
+  )
 
   const backdrop = colour ? { backgroundColor: colour } : CHECKERBOARD_STYLE
   const resultView =

@@ -1,0 +1,15 @@
+// The background remover's `model` choice, as requests and screens name it (client-safe: the
+// screens' select draws these; models/segmenters.server.ts maps each to an installed model).
+export const MODEL_CHOICES = ['auto', 'fast', 'quality', 'portrait'] as const
+export type ModelChoice = (typeof MODEL_CHOICES)[number]
+
+/** The select's wording, one line per choice. */
+export const MODEL_CHOICE_LABELS: Record<ModelChoice, string> = {
+  auto: 'Automatic (best installed)',
+  fast: 'Fast (U²-Netp)',
+  quality: 'Best quality (BiRefNet-lite or ISNet)',
+  portrait: 'Portrait (MODNet, for people)',
+}
+
+/** The answer's header naming the model that made the result. */
+export const MODEL_HEADER = 'X-Facet-Model'
