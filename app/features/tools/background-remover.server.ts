@@ -50,13 +50,20 @@ export type RemovePhase = 'matte' | 'refined' | 'encoded'
 
 export async function removeBackground(
   image: RgbaImage,
-  options: { background?: string; model?: ModelChoice; signal?: AbortSignal; progress?: PhaseProgress<RemovePhase> } = {},
+  options: {
+    background?: string
+    model?: ModelChoice
+    /** A model given directly (the benchmarks time each installed one); else the `model` choice's. */
+    segmenter?: Segmenter
+    signal?: AbortSignal
+    progress?: PhaseProgress<RemovePhase>
+  } = {},
 ): Promise<ToolOutput & { model: string; note: string | null }> {
   assertRgbaImage(image)
   const progress = options.progress ?? (() => {})
   // A colour sharp reads (a preset name or #hex), already checked by the tool's runner.
   const background = options.background ?? null
-  const { segmenter, note } = segmenterFor(options.model)
+  const { segmenter, note } = options.segmenter ? { segmenter: options.segmenter, note: null } : segmenterFor(options.model)
   progress('matte', 0)
   const matteJob = predictMatte(image, segmenter)
   // While the model runs in its thread, the picture is copied where the image threads that encode
