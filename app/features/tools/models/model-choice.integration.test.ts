@@ -54,7 +54,7 @@ describe('model= on POST /api/remove-bg/', () => {
 
   it('fast (and no choice at all) answer without a note', async () => {
     const caller = await testKeyCaller()
-    for (const fields of [{ model: 'FAST' }, {}]) {
+    for (const fields of [{ model: 'FAST' }, {}] as Array<Record<string, string>>) {
       const answer = await send(removeBg, '/api/remove-bg/', caller.headers, { image: await smallPhoto(), ...fields })
       expect(answer.status).toBe(200)
       expect(answer.headers.get('X-Facet-Model')).toBe('u2netp')
