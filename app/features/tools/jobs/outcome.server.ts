@@ -81,7 +81,7 @@ export async function recordDelivered(
         bytes: delivered.bytes,
         contentType: delivered.contentType,
         filename,
-        runDetails: { facesFound: delivered.facesFound, gfpganAvailable: delivered.gfpganAvailable, note: note ?? undefined },
+        runDetails: { facesFound: delivered.facesFound, gfpganAvailable: delivered.gfpganAvailable, note: note ?? undefined, model: delivered.model ?? undefined },
       },
       trx,
     )

@@ -5,7 +5,7 @@
 import Ajv2020 from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import sharp from 'sharp'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { getDb } from '~/db/db.server'
 import { openApiDocument } from '~/features/api-docs/openapi'
 import { createApiKey } from '~/features/api-keys/keys.server'
@@ -16,8 +16,10 @@ import { action as postBatch } from '~/routes/api.batches._index'
 import { action as postJob } from '~/routes/api.jobs._index'
 import { loader as models } from '~/routes/api.models._index'
 import { action as removeBg } from '~/routes/api.remove-bg'
+import { action as removerPage, loader as removerPageLoader } from '~/routes/tools.background-remover'
+import type { ToolPageResult } from '../ui/page-result'
 import { fixture } from '../../../../tests/integration/tools-support'
-import { formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
+import { BASE, cookieFrom, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import { MODEL_CHOICE_MESSAGE } from '../runners/background-remover.server'
 
 afterAll(async () => {
@@ -89,6 +91,29 @@ describe('model= on the jobs and batches endpoints (the same option of the same 
     expect(accepted.status).toBe(202)
     const job = await getDb().selectFrom('tool_jobs').select('options').where('id', '=', accepted.body.id).executeTakeFirstOrThrow()
     expect(job.options).toEqual({ model: 'portrait' })
+  })
+})
+
+describe('the remover page without JavaScript', () => {
+  it('posts the select\'s model with the form; the result page says which model made the cutout and why', async () => {
+    const posted = await readResult(
+      await removerPage(routeArgs(formRequest('/tools/background-remover', { image: await smallPhoto(), model: 'portrait' }, { headers: { 'x-facet-client-ip': uniqueAddress() } }))),
+    )
+    expect(posted.status).toBe(302)
+    const location = new URL(posted.headers.get('location')!, BASE)
+    const cookie = cookieFrom(posted.headers)
+    let page = await removerPageLoader(routeArgs(new Request(location, { headers: { cookie } })))
+    await vi.waitFor(
+      async () => {
+        page = await removerPageLoader(routeArgs(new Request(location, { headers: { cookie } })))
+        expect(page.job?.status).toBe('succeeded')
+      },
+      { timeout: 60_000, interval: 100 },
+    )
+    const result = page.pageResult as ToolPageResult
+    if (!result.ok) throw new Error(`run failed: ${result.error}`)
+    expect(result.model).toBe('u2netp')
+    expect(result.note).toBe('model=portrait: the portrait model (MODNet) is not installed on this server, so U²-Netp was used.')
   })
 })
 

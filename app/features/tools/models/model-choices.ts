@@ -11,5 +11,18 @@ export const MODEL_CHOICE_LABELS: Record<ModelChoice, string> = {
   portrait: 'Portrait (MODNet, for people)',
 }
 
+/** Each background model's name as the screens and notes show it, by manifest id. */
+export const MODEL_NAMES: Record<string, string> = {
+  u2netp: 'U²-Netp',
+  'isnet-general-use': 'ISNet general-use',
+  'birefnet-lite': 'BiRefNet-lite',
+  modnet: 'MODNet',
+}
+
+/** What a result says about the model that made it. */
+export function madeWith(modelId: string): string {
+  return `Cut out by ${MODEL_NAMES[modelId] ?? modelId}.`
+}
+
 /** The answer's header naming the model that made the result. */
 export const MODEL_HEADER = 'X-Facet-Model'

@@ -2,7 +2,7 @@
 // reference implementation (rembg's sessions for U²-Netp, ISNet and BiRefNet; MODNet's own ONNX
 // demo), and the `model` choice a request makes: which installed model it gets, and what the
 // caller is told when the model it asked for is not here (docs/decisions/100).
-import type { ModelChoice } from './model-choices'
+import { MODEL_NAMES, type ModelChoice } from './model-choices'
 import { isModelUsable } from './registry.server'
 
 const IMAGENET_MEAN = [0.485, 0.456, 0.406] as const
@@ -39,7 +39,7 @@ const square = (size: number) => () => ({ width: size, height: size })
 
 export const U2NETP: Segmenter = {
   id: 'u2netp',
-  name: 'U²-Netp',
+  name: MODEL_NAMES['u2netp'],
   size: 320,
   inputSize: square(320),
   normalise: rembgNormalise(IMAGENET_MEAN, IMAGENET_STD),
@@ -49,7 +49,7 @@ export const U2NETP: Segmenter = {
 /** rembg's dis_general_use session: mean 0.5, std 1, the output min-max normalised (the graph ends in a sigmoid). */
 export const ISNET: Segmenter = {
   id: 'isnet-general-use',
-  name: 'ISNet general-use',
+  name: MODEL_NAMES['isnet-general-use'],
   size: 1024,
   inputSize: square(1024),
   normalise: rembgNormalise([0.5, 0.5, 0.5], [1, 1, 1]),
@@ -59,7 +59,7 @@ export const ISNET: Segmenter = {
 /** rembg's birefnet_general session: ImageNet mean and std, the output is logits (sigmoid, then min-max). */
 export const BIREFNET_LITE: Segmenter = {
   id: 'birefnet-lite',
-  name: 'BiRefNet-lite',
+  name: MODEL_NAMES['birefnet-lite'],
   size: 1024,
   inputSize: square(1024),
   normalise: rembgNormalise(IMAGENET_MEAN, IMAGENET_STD),
@@ -83,7 +83,7 @@ export function modnetInputSize(width: number, height: number): { width: number;
 /** MODNet's demo: (px/255 − 0.5) / 0.5, the output is the alpha matte itself. */
 export const MODNET: Segmenter = {
   id: 'modnet',
-  name: 'MODNet',
+  name: MODEL_NAMES['modnet'],
   size: 512,
   inputSize: modnetInputSize,
   normalise: () => ({ scale: [2 / 255, 2 / 255, 2 / 255], offset: [-1, -1, -1] }),

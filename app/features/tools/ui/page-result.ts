@@ -15,6 +15,8 @@ export type ToolPageResult =
       gfpganAvailable?: boolean
       /** What the run told the caller (X-Facet-Note): the restorer's engine, a first frame used. */
       note?: string
+      /** The model that made the result (X-Facet-Model). */
+      model?: string
       fieldValues?: Record<string, string>
     }
   | {
