@@ -92,6 +92,8 @@ test('background remover: the model select, and which model made the cutout', as
   await expect(page.getByTestId('model-used')).toHaveText(
     'Cut out by U²-Netp. model=quality: no quality model (BiRefNet-lite, ISNet general-use) is installed on this server, so U²-Netp was used.',
   )
+  // Without JavaScript the page is reloaded with the result: the select still shows what was asked for.
+  await expect(page.getByLabel('Model')).toHaveValue('quality')
 })
 
 test('face blurrer: eight faces blurred and the count reported', async ({ page }, info) => {

@@ -101,6 +101,8 @@ describe('the remover page without JavaScript', () => {
     )
     expect(posted.status).toBe(302)
     const location = new URL(posted.headers.get('location')!, BASE)
+    // The choice rides in the address, so the page's select shows it again.
+    expect(location.searchParams.get('model')).toBe('portrait')
     const cookie = cookieFrom(posted.headers)
     let page = await removerPageLoader(routeArgs(new Request(location, { headers: { cookie } })))
     await vi.waitFor(
@@ -113,6 +115,7 @@ describe('the remover page without JavaScript', () => {
     const result = page.pageResult as ToolPageResult
     if (!result.ok) throw new Error(`run failed: ${result.error}`)
     expect(result.model).toBe('u2netp')
+    expect(result.fieldValues?.model).toBe('portrait')
     expect(result.note).toBe('model=portrait: the portrait model (MODNet) is not installed on this server, so U²-Netp was used.')
   })
 })

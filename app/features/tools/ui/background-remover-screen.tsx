@@ -65,7 +65,7 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
   const options = (
     <>
       <BackgroundOptions choice={choice} custom={custom} onChoose={choose} onCustomChange={setCustom} />
-      <ModelOptions />
+      <ModelOptions chosen={pageResult?.fieldValues?.model} />
     </>
   )
 

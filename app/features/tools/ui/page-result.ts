@@ -29,7 +29,7 @@ export type ToolPageResult =
     }
 
 /** The run options a result page shows back (they ride in its address after the redirect). */
-export const SHOWN_OPTION_FIELDS = ['blur', 'format', 'scale', 'background', 'denoise'] as const
+export const SHOWN_OPTION_FIELDS = ['blur', 'format', 'scale', 'background', 'denoise', 'model'] as const
 
 export function resultUrl(resultId: string): string {
   return `/api/results/${encodeURIComponent(resultId)}`

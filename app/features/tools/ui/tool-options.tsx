@@ -135,9 +135,9 @@ function ColourOption({
 
 /**
  * The background remover's model: a plain select (posts without JavaScript). Uncontrolled: the
- * form carries it to the run as it is.
+ * form carries it to the run as it is; `chosen` is what a page post asked for (shown again after it).
  */
-export function ModelOptions() {
+export function ModelOptions({ chosen }: { chosen?: string }) {
   return (
     <div className="space-y-1">
       <label htmlFor="remover-model" className="block text-sm font-semibold text-slate-900">
@@ -146,7 +146,7 @@ export function ModelOptions() {
       <select
         id="remover-model"
         name="model"
-        defaultValue="auto"
+        defaultValue={chosen && (MODEL_CHOICES as readonly string[]).includes(chosen) ? chosen : 'auto'}
         aria-describedby="remover-model-hint"
         className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
       >
