@@ -65,6 +65,9 @@ const schema = z.object({
     .default('')
     .transform((raw) => raw.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.string().email('OPERATOR_EMAILS must be comma-separated email addresses'))),
+  // Model choice (issue 20, part B)
+  /** Load models whose weights are not licensed for commercial use (GFPGAN). Off: they count as not available. */
+  ALLOW_NONCOMMERCIAL_MODELS: booleanFlag.default(false),
 })
 
 export type Config = z.infer<typeof schema> & {

@@ -5,8 +5,9 @@
 // also times building a denoise blend (`npx tsx bench/tools.ts denoise-blend` for that alone), and
 // the run ends with the whole service's peak memory under 8 concurrent 12 MP uploads
 // (bench/service-memory.ts; `npx tsx bench/tools.ts memory` for that alone). The remover and the
-// blurrer are also given as a multiple of their model-only pipeline, timed in the same loop.
-import { activeSegmenter, predictMatte, removeBackground } from '../app/features/tools/background-remover.server'
+// blurrer are also given as a multiple of their model-only pipeline, timed in the same loop. The
+// remover is measured once per installed background model (models/segmenters.server.ts).
+import { predictMatte, removeBackground } from '../app/features/tools/background-remover.server'
 import { blurFaces } from '../app/features/tools/face-blurrer.server'
 import { detectFaces } from '../app/features/tools/face-detector.server'
 import { restoreFaces } from '../app/features/tools/face-restorer.server'
@@ -14,12 +15,15 @@ import type { RgbaImage, ToolOutput } from '../app/features/tools/image'
 import { enhanceImage, planEnhancement } from '../app/features/tools/image-enhancer.server'
 import { acquireSrModel, BLENDED_SESSIONS, releaseBlendedModels } from '../app/features/tools/models/denoise-models.server'
 import { threadsPerSession } from '../app/features/tools/models/registry.server'
+import { installedSegmenters, type Segmenter } from '../app/features/tools/models/segmenters.server'
 import { benchServiceMemory } from './service-memory'
 import { fixtureAt, runAsScript } from './support'
 
 
 interface Case {
   tool: string
+  /** The background model, for the remover's cases. */
+  model?: string
   fixture: string
   megapixels: number
   runs: number
@@ -28,7 +32,18 @@ interface Case {
   baseline?: { name: string; run: (image: RgbaImage) => Promise<unknown> }
 }
 
-const segmentationOnly = { name: 'model-only pipeline (predictMatte)', run: (i: RgbaImage) => predictMatte(i, activeSegmenter()) }
+/** The remover with one background model, against that model's model-only pipeline. */
+function removerCase(segmenter: Segmenter, megapixels: number, runs: number): Case {
+  return {
+    tool: 'background-remover',
+    model: segmenter.id,
+    fixture: 'product-gameboy-white-bg.jpg',
+    megapixels,
+    runs,
+    run: (i) => removeBackground(i, { segmenter }),
+    baseline: { name: 'model-only pipeline (predictMatte)', run: (i: RgbaImage) => predictMatte(i, segmenter) },
+  }
+}
 const detectionOnly = { name: 'detection only (detectFaces)', run: (i: RgbaImage) => detectFaces(i) }
 
 function percentile(values: number[], p: number): number {
@@ -80,8 +95,7 @@ async function benchDenoiseBlend(): Promise<object> {
 
 export async function benchTools(only: string[] = []): Promise<object> {
   const all: Case[] = [
-    { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 1, runs: 5, run: (i) => removeBackground(i), baseline: segmentationOnly },
-    { tool: 'background-remover', fixture: 'product-gameboy-white-bg.jpg', megapixels: 12, runs: 7, run: (i) => removeBackground(i), baseline: segmentationOnly },
+    ...installedSegmenters().flatMap((segmenter) => [removerCase(segmenter, 1, 5), removerCase(segmenter, 12, 7)]),
     { tool: 'face-blurrer', fixture: 'portrait-astronaut.png', megapixels: 1, runs: 5, run: (i) => blurFaces(i, { blur: 32 }), baseline: detectionOnly },
     { tool: 'face-blurrer', fixture: 'portrait-astronaut.png', megapixels: 12, runs: 5, run: (i) => blurFaces(i, { blur: 32 }), baseline: detectionOnly },
     { tool: 'face-restorer', fixture: 'portrait-astronaut.png', megapixels: 1, runs: 3, run: (i) => restoreFaces(i) },
@@ -102,7 +116,7 @@ export async function benchTools(only: string[] = []): Promise<object> {
 
   // Warm-up: open every session once on a small picture, outside the measurements.
   const small = await fixtureAt('portrait-astronaut.png', 0.05)
-  await removeBackground(small)
+  for (const segmenter of installedSegmenters()) await removeBackground(small, { segmenter })
   await blurFaces(small, { blur: 32 })
   await restoreFaces(small)
   await enhanceImage(await fixtureAt('noface-cat-chelsea.png', 0.01))
@@ -144,6 +158,7 @@ export async function benchTools(only: string[] = []): Promise<object> {
     const modelMs = modelTimes.reduce((a, b) => a + b, 0)
     const row: Record<string, unknown> = {
       tool: c.tool,
+      ...(c.model ? { model: c.model } : {}),
       fixture: c.fixture,
       input: `${image.width}x${image.height}`,
       inputMegapixels: round(pixels / 1e6, 2),
@@ -171,7 +186,7 @@ export async function benchTools(only: string[] = []): Promise<object> {
     }
     results.push(row)
     const versus = c.baseline ? `, ${row.timesBaseline}× the ${c.baseline.name} (p50 ${row.baselineP50Ms} ms)` : ''
-    console.error(`  ${c.tool} @ ${row.inputMegapixels} MP: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms, peak ${peakMb} MB, outside model ${row.outsideModelShare}${versus}`)
+    console.error(`  ${c.tool}${c.model ? ` (${c.model})` : ''} @ ${row.inputMegapixels} MP: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms, peak ${peakMb} MB, outside model ${row.outsideModelShare}${versus}`)
   }
   const denoiseBlend = measureBlend ? await benchDenoiseBlend() : undefined
   const serviceMemory = !only.length || only.includes('memory') ? await benchServiceMemory() : undefined

@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { modelEntry } from '../app/features/tools/models/manifest'
+import { channelMeanOnnxModel } from '../app/features/tools/models/tiny-onnx.test-support'
 
 vi.setConfig({ testTimeout: 120_000 })
 
@@ -83,5 +84,32 @@ describe('scripts/install-models.ts', () => {
     expect(result.code, result.out).toBe(0)
     expect(result.out).toMatch(/yunet: installed file is not valid/)
     expect(result.out).toMatch(/yunet\s.*installed\s/)
+  })
+
+  it('installs only the models named on the command line (`npm run models -- u2netp`), with or without --only', () => {
+    const target = folder('facet-models-')
+    const result = install({ MODELS_FROM: sourceFolder(), MODELS_DIR: target }, 'u2netp')
+    expect(result.code, result.out).toBe(0)
+    expect(readdirSync(target)).toEqual([modelEntry('u2netp').file])
+    expect(result.out).not.toMatch(/^yunet\s/m)
+    const both = install({ MODELS_FROM: sourceFolder(), MODELS_DIR: target }, 'yunet', '--only', 'u2netp')
+    expect(both.code, both.out).toBe(0)
+    expect(readdirSync(target).sort()).toEqual([modelEntry('u2netp').file, modelEntry('yunet').file].sort())
+  })
+
+  it('installs an optional model named by its id even with --if-missing (which skips optional downloads otherwise)', () => {
+    const source = folder('facet-models-from-')
+    writeFileSync(path.join(source, modelEntry('modnet').file), channelMeanOnnxModel('dynamic'))
+    const target = folder('facet-models-')
+    const result = install({ MODELS_FROM: source, MODELS_DIR: target }, 'modnet', '--if-missing')
+    expect(result.code, result.out).toBe(0)
+    expect(result.out).toMatch(/modnet\s.*optional\s+installed\s.*signature ok/)
+    expect(readdirSync(target)).toEqual([modelEntry('modnet').file])
+  })
+
+  it('refuses an unknown id and lists the ids', () => {
+    const result = install({ MODELS_DIR: folder('facet-models-') }, 'rmbg-2')
+    expect(result.code).toBe(2)
+    expect(result.out).toContain('Unknown model id "rmbg-2": the ids are yunet, u2netp, isnet-general-use, birefnet-lite, modnet,')
   })
 })

@@ -3,7 +3,8 @@
 //   npx tsx scripts/install-models.ts --if-missing    required models only, plus optional ones found in MODELS_FROM;
 //                                                     exits 0 at once when everything required is installed and valid
 //   MODELS_FROM=/path/to/folder                       copy files from a folder instead of downloading
-//   --only yunet,u2netp                               limit to these ids
+//   yunet u2netp  (or --only yunet,u2netp)            limit to these ids: `npm run models -- birefnet-lite`
+//                                                     installs that one model (an optional one is downloaded)
 // A file is written to <name>.tmp, checked (sha256 when pinned, and always its onnx signature) and only then
 // renamed into place. Exit code 1 when a required model could not be installed.
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises'
@@ -26,12 +27,19 @@ interface Row {
   detail: string
 }
 
-function parseArgs(argv: string[]) {
+/** The flags, and the ids asked for (bare words and --only's list together); unknown ids are an error. */
+function parseArgs(argv: string[]): { ifMissing: boolean; only: Set<string> | null } {
   const ifMissing = argv.includes('--if-missing')
   const onlyIndex = argv.indexOf('--only')
-  const only = onlyIndex >= 0 ? new Set((argv[onlyIndex + 1] ?? '').split(',').filter(Boolean)) : null
-  return { ifMissing, only }
+  const listed = onlyIndex >= 0 ? (argv[onlyIndex + 1] ?? '').split(',') : []
+  const bare = argv.filter((arg, i) => !arg.startsWith('--') && !(onlyIndex >= 0 && i === onlyIndex + 1))
+  const ids = [...listed, ...bare].map((id) => id.trim()).filter(Boolean)
+  const unknown = ids.filter((id) => !MODELS.some((m) => m.id === id))
+  if (unknown.length > 0) throw new UsageError(`Unknown model id ${unknown.map((id) => `"${id}"`).join(', ')}: the ids are ${MODELS.map((m) => m.id).join(', ')}.`)
+  return { ifMissing, only: onlyIndex >= 0 || ids.length > 0 ? new Set(ids) : null }
 }
+
+class UsageError extends Error {}
 
 async function download(url: string, target: string): Promise<void> {
   const controller = new AbortController()
@@ -137,11 +145,14 @@ async function main(): Promise<number> {
   const rows: Row[] = []
   for (const entry of MODELS) {
     if (only && !only.has(entry.id)) continue
-    rows.push(await installOne(entry, modelsDir, from, ifMissing))
+    // A model asked for by name is downloaded even with --if-missing (which otherwise skips optional downloads).
+    rows.push(await installOne(entry, modelsDir, from, ifMissing && !only))
   }
   printTable(rows)
-  const nonCommercial = rows.filter((r) => r.entry.license.includes('non-commercial') && r.outcome !== 'skipped')
-  for (const r of nonCommercial) console.log(`\nNote: ${r.entry.id} is licensed ${r.entry.license}. ${r.entry.licenseNote}`)
+  const nonCommercial = rows.filter((r) => !r.entry.commercialUse && r.outcome !== 'skipped')
+  for (const r of nonCommercial) {
+    console.log(`\nNote: ${r.entry.id} is licensed ${r.entry.license}. ${r.entry.licenseNote} The studio loads it only with ALLOW_NONCOMMERCIAL_MODELS=true.`)
+  }
   const failed = rows.filter((r) => r.outcome === 'failed')
   if (failed.length > 0) {
     console.error(
@@ -156,6 +167,10 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error) => {
+    if (error instanceof UsageError) {
+      console.error(error.message)
+      process.exit(2)
+    }
     console.error(`Model install failed: ${(error as Error).stack ?? error}`)
     process.exit(1)
   },

@@ -101,6 +101,8 @@ export interface ToolRunsTable {
   output_bytes: number | null
   /** The API key the run was made with (per-key run counts). */
   api_key_id: Generated<string | null>
+  /** The model that made the result, for tools with a choice of models (the background remover). */
+  model: Generated<string | null>
   created_at: CreatedAt
 }
 
@@ -161,6 +163,8 @@ export interface ToolJobsTable {
   faces_found: number | null
   gfpgan_available: boolean | null
   note: string | null
+  /** The model that made the result, for tools with a choice of models (the background remover). */
+  model: Generated<string | null>
   error: string | null
   error_status: number | null
   created_at: CreatedAt

@@ -8,6 +8,7 @@ import { TOOL_APIS } from '~/features/api-docs/tool-fields'
 import { apiDocsFacts } from '~/features/api-docs/page.server'
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER, TEST_MODE_VALUE, TEST_RESULT_MAX_PIXELS } from '~/features/api-keys/environments'
 import { TOOL_LIST } from '~/features/tools/catalog'
+import { MODEL_HEADER } from '~/features/tools/models/model-choices'
 import { WEBHOOK_EVENTS } from '~/features/webhooks/schemas'
 import { buttonClass } from '~/ui/button'
 
@@ -241,6 +242,14 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
                 </p>
               </div>
             ))}
+            <h3 className="text-lg font-semibold text-slate-900">
+              Models: <code>GET /api/models/</code>
+            </h3>
+            <p>
+              Lists every model the tools know: whether this server has it installed and may use it, its licence, its size, whether its weights may be used
+              commercially, and which background remover <code>model</code> value lands on it. Weights not licensed for commercial use (GFPGAN) are used only
+              where the operator allows them. The remover&rsquo;s answer names the model that made the cutout in <code>{MODEL_HEADER}</code>.
+            </p>
           </Section>
 
           <Section id="errors" title="Errors">

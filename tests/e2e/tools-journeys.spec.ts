@@ -81,6 +81,21 @@ test('background remover: transparent cutout and a coloured download', async ({ 
   await screenshots(page, info, 'background-remover-after')
 })
 
+test('background remover: the model select, and which model made the cutout', async ({ page }, info) => {
+  await open(page, info, '/tools/background-remover', 'Background remover')
+  await page.getByTestId('file-input').setInputFiles(fixture('photos/product-router-alpha-groundtruth.png'))
+  // The e2e server has U²-Netp only: asking for quality is answered by it, and the page says so.
+  await expect(page.getByLabel('Model')).toHaveValue('auto')
+  await page.getByLabel('Model').selectOption({ label: 'Best quality (BiRefNet-lite or ISNet)' })
+  await page.getByTestId('process-button').click()
+  await expect(page.getByTestId('download-box')).toContainText('Cutout ready')
+  await expect(page.getByTestId('model-used')).toHaveText(
+    'Cut out by U²-Netp. model=quality: no quality model (BiRefNet-lite, ISNet general-use) is installed on this server, so U²-Netp was used.',
+  )
+  // Without JavaScript the page is reloaded with the result: the select still shows what was asked for.
+  await expect(page.getByLabel('Model')).toHaveValue('quality')
+})
+
 test('face blurrer: eight faces blurred and the count reported', async ({ page }, info) => {
   await open(page, info, '/tools/face-blurrer', 'Face blurrer')
   await expect(page.getByText('You can blur images as a visitor. Sign in to sync credits across devices and unlock account history.')).toBeVisible()

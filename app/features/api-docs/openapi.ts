@@ -5,6 +5,7 @@ import { API_KEY_ENVIRONMENTS, API_KEY_NAME_MAX } from '~/features/api-keys/sche
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER } from '~/features/api-keys/environments'
 import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '~/features/webhooks/schemas'
 import { TOOL_APIS } from './tool-fields'
+import { MODEL_CHOICES } from '~/features/tools/models/model-choices'
 import { MAX_BATCH_FILES } from '~/features/batches/limits'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/roles'
 
@@ -282,6 +283,24 @@ const schemas: Record<string, Schema> = {
     },
     additionalProperties: false,
   },
+  Model: {
+    type: 'object',
+    required: ['id', 'task', 'tools', 'optional', 'installed', 'usable', 'license', 'commercial_use', 'bytes', 'approx_megabytes', 'choices', 'note'],
+    properties: {
+      id: { type: 'string' },
+      task: { type: 'string' },
+      tools: { type: 'array', items: { type: 'string' } },
+      optional: { type: 'boolean', description: 'False for the models the tools cannot run without.' },
+      installed: { type: 'boolean' },
+      usable: { type: 'boolean', description: 'Installed and allowed by its licence: weights not licensed for commercial use load only when the operator sets ALLOW_NONCOMMERCIAL_MODELS=true.' },
+      license: { type: 'string' },
+      commercial_use: { type: 'boolean', description: 'Whether the weights’ licence allows commercial use.' },
+      bytes: nullable('integer', { description: 'The installed file’s size, else the pinned size; null when unknown.' }),
+      approx_megabytes: nullable('number', { description: 'The download’s approximate size when its bytes are not pinned.' }),
+      choices: { type: 'array', items: { enum: [...MODEL_CHOICES] }, description: 'The background remover’s `model` values this model answers when installed.' },
+      note: nullable('string', { description: 'Why an installed model is not used.' }),
+    },
+  },
   Restored: {
     type: 'object',
     required: ['restored_url', 'gfpgan_available'],
@@ -314,6 +333,7 @@ function toolPath(api: (typeof TOOL_APIS)[number]) {
             'X-Credits-Remaining': { schema: { type: 'integer' }, description: 'The balance after the run.' },
             [CREDITS_CHARGED_HEADER]: { schema: { type: 'integer' }, description: 'Credits this answer took (0 for test keys and replays).' },
             [ENVIRONMENT_HEADER]: { schema: { enum: [...API_KEY_ENVIRONMENTS] }, description: 'The key’s environment, for key callers.' },
+            ...Object.fromEntries(Object.entries(api.answerHeaders ?? {}).map(([name, description]) => [name, { schema: { type: 'string' }, description }])),
             ...rateHeaders,
           },
           content,
@@ -591,6 +611,13 @@ export function openApiDocument() {
         security: SIGNED_IN,
         parameters: [idParam('The team id.'), { name: 'user_id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: { '204': noContent('Removed.'), '401': auth401, '403': error('Not allowed for your role.'), '404': error('No such team or member.'), '409': error('The team’s last owner cannot leave or be removed.') },
+      },
+    },
+    '/api/models/': {
+      get: {
+        tags: ['Tools'],
+        summary: 'The models this server knows: installed or not, licence, size, commercial use, which `model` choice lands on each',
+        responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('Model') } } }, 'Every model.') },
       },
     },
     '/api/openapi.json': { get: { tags: ['Site'], summary: 'This document', responses: { '200': json({ type: 'object', required: ['openapi', 'paths'] }, 'The OpenAPI 3.1 document.') } } },

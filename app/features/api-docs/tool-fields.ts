@@ -1,5 +1,6 @@
 // Each tool's API fields and answer, built from the catalog's names, limits and choices, for the
 // /api documentation page and the OpenAPI document alike. Client-safe.
+import { MODEL_CHOICES, MODEL_HEADER } from '~/features/tools/models/model-choices'
 import { BACKGROUND_PRESETS, BLUR, DENOISE, SVG_FORMATS, SVG_SCALES, TOOL_LIST, type ToolDefinition, type ToolSlug } from '~/features/tools/catalog'
 
 export interface ToolField {
@@ -17,6 +18,8 @@ export interface ToolApi {
   answer: string
   /** The media types a successful answer may have. */
   answerTypes: string[]
+  /** Headers of a successful answer that only this tool sends (name → description). */
+  answerHeaders?: Record<string, string>
 }
 
 const NAMED_BACKGROUNDS = BACKGROUND_PRESETS.filter((p) => !p.startsWith('#'))
@@ -30,7 +33,7 @@ function fileField(tool: ToolDefinition): ToolField {
   }
 }
 
-const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTypes: string[] }> = {
+const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTypes: string[]; answerHeaders?: Record<string, string> }> = {
   'background-remover': {
     fields: [
       {
@@ -39,9 +42,21 @@ const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTyp
         schema: { type: 'string' },
         description: `Optional backdrop: #rgb or #rrggbb, or ${NAMED_BACKGROUNDS.join(' or ')}. Without it the cutout is transparent.`,
       },
+      {
+        name: 'model',
+        required: false,
+        schema: { enum: [...MODEL_CHOICES] },
+        description:
+          'Which model cuts out (default auto): auto takes the best installed, fast U²-Netp, quality BiRefNet-lite or ISNet, portrait MODNet. ' +
+          `A model not installed here is replaced by the best one that is, with X-Facet-Note saying so; GET /api/models/ lists what is installed.`,
+      },
     ],
-    answer: 'An RGBA PNG at the original size.',
+    answer: `An RGBA PNG at the original size; ${MODEL_HEADER} names the model that made it.`,
     answerTypes: ['image/png'],
+    answerHeaders: {
+      [MODEL_HEADER]: 'The id of the model that made the cutout (as GET /api/models/ lists it).',
+      'X-Facet-Note': 'Present when the model asked for is not installed here and another one was used.',
+    },
   },
   'face-restorer': {
     fields: [],

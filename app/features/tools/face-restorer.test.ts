@@ -5,6 +5,7 @@ import { detectFaces } from './face-detector.server'
 import { engineNote, planRestoration, restoreFaces, similarityTransform } from './face-restorer.server'
 import { fineDetail, psnr } from './image-quality'
 import { decodePng, loadFixture, meanDifference, PHOTOS, requireModels, useModelsFolder } from './models/fixtures.test-support'
+import { resetConfigForTests } from '~/config.server'
 import { unaryOnnxModel } from './models/tiny-onnx.test-support'
 
 // Real models on a shared 2-core machine: a run can take seconds.
@@ -133,6 +134,15 @@ describe('restoreFaces with a GFPGAN model installed', () => {
   useModelsFolder({
     link: ['yunet', 'realesr-general-x4v3', 'realesr-general-wdn-x4v3'],
     standIns: () => ({ gfpgan: unaryOnnxModel('Neg', [1, 3, 512, 512]) }),
+  })
+  // GFPGAN's weights are non-commercial: the operator must allow them (segmenters.test.ts proves the refusal).
+  beforeAll(() => {
+    process.env.ALLOW_NONCOMMERCIAL_MODELS = 'true'
+    resetConfigForTests()
+  })
+  afterAll(() => {
+    delete process.env.ALLOW_NONCOMMERCIAL_MODELS
+    resetConfigForTests()
   })
 
   it('aligns the face, runs the model and pastes the result back at 2× where the face is', async () => {

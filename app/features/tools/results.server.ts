@@ -18,6 +18,8 @@ export interface RunDetails {
   gfpganAvailable?: boolean
   /** The X-Facet-Note the run answered with. */
   note?: string
+  /** The model that made it (X-Facet-Model), for tools with a choice of models. */
+  model?: string
 }
 
 export interface StoredResult {

@@ -18,6 +18,8 @@ export interface ToolRunRecord {
   outputBytes?: number | null
   /** The API key the run was made with, if any (per-key run counts on the dashboard). */
   apiKeyId?: string | null
+  /** The model that made the result, for tools with a choice of models. */
+  model?: string | null
 }
 
 /** Recording must never turn a delivered run into a failed request: errors are logged, not thrown. */
@@ -45,6 +47,7 @@ export async function insertToolRun(run: ToolRunRecord, dbOrTx: DbOrTx): Promise
         input_height: run.inputHeight ?? null,
         output_bytes: run.outputBytes ?? null,
         ...(run.apiKeyId ? { api_key_id: run.apiKeyId } : {}),
+        ...(run.model ? { model: run.model } : {}),
       })
       .execute()
 }

@@ -12,7 +12,7 @@ import { formatMegabytes } from '~/features/tools/ui/file-checks'
 import { ProgressPanel } from '~/features/tools/ui/progress-panel'
 import { readJson, RequestFailedError, sendToolRequest } from '~/features/tools/ui/send-tool-request'
 import { CreditsLine, ProcessButton } from '~/features/tools/ui/tool-layout'
-import { BackgroundOptions, BlurOptions, DenoiseOptions, SvgOptions, useBackgroundChoice, useSvgChoices } from '~/features/tools/ui/tool-options'
+import { BackgroundOptions, BlurOptions, DenoiseOptions, ModelOptions, SvgOptions, useBackgroundChoice, useSvgChoices } from '~/features/tools/ui/tool-options'
 import { creditsWord, MODEL_MISSING_TITLE } from '~/features/tools/ui/workspace-state'
 import type { Viewer } from '~/features/viewer'
 import { useHydrated } from '~/ui/use-hydrated'
@@ -408,7 +408,12 @@ function BatchToolOptions({ tool }: { tool: ToolSlug }) {
 
 function RemoverOptions() {
   const { choice, setChoice, custom, setCustom } = useBackgroundChoice()
-  return <BackgroundOptions choice={choice} custom={custom} onChoose={setChoice} onCustomChange={setCustom} />
+  return (
+    <>
+      <BackgroundOptions choice={choice} custom={custom} onChoose={setChoice} onCustomChange={setCustom} />
+      <ModelOptions />
+    </>
+  )
 }
 
 function BlurrerOptions() {

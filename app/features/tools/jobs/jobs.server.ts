@@ -22,7 +22,7 @@ const INFO_COLUMNS = [
   'idempotency_key', 'request_fingerprint', 'charge_transaction_id', 'status', 'progress', 'stage', 'attempts',
   'outcome', 'refunded', 'result_id', 'filename', 'faces_found', 'gfpgan_available', 'note', 'error',
   'error_status', 'created_at', 'started_at', 'heartbeat_at', 'finished_at', 'api_key_id', 'test_mode',
-  'batch_id', 'batch_position', 'user_id',
+  'batch_id', 'batch_position', 'user_id', 'model',
 ] as const
 
 export interface NewToolJob {
@@ -162,6 +162,7 @@ export interface JobEnding {
   facesFound?: number | null
   gfpganAvailable?: boolean | null
   note?: string | null
+  model?: string | null
   error?: string | null
   errorStatus?: number | null
 }
@@ -184,6 +185,7 @@ export async function finishJob(id: string, ending: JobEnding, dbOrTx: DbOrTx): 
       faces_found: ending.facesFound ?? null,
       gfpgan_available: ending.gfpganAvailable ?? null,
       note: ending.note ?? null,
+      model: ending.model ?? null,
       error: ending.error ? ending.error.slice(0, 500) : null,
       error_status: ending.errorStatus ?? null,
       upload_iv: null,

@@ -69,6 +69,7 @@ export async function recordDelivered(
         facesFound: delivered.facesFound ?? null,
         gfpganAvailable: delivered.gfpganAvailable ?? null,
         note,
+        model: delivered.model ?? null,
       },
       trx,
     )
@@ -80,7 +81,7 @@ export async function recordDelivered(
         bytes: delivered.bytes,
         contentType: delivered.contentType,
         filename,
-        runDetails: { facesFound: delivered.facesFound, gfpganAvailable: delivered.gfpganAvailable, note: note ?? undefined },
+        runDetails: { facesFound: delivered.facesFound, gfpganAvailable: delivered.gfpganAvailable, note: note ?? undefined, model: delivered.model ?? undefined },
       },
       trx,
     )
@@ -98,6 +99,7 @@ export async function recordDelivered(
         inputWidth: job.input_width,
         inputHeight: job.input_height,
         outputBytes: delivered.bytes.byteLength,
+        model: delivered.model ?? null,
       },
       trx,
     )

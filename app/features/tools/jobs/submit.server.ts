@@ -36,6 +36,7 @@ import { traceJob } from './trace.server'
 import { waitForJobEnd } from './wait.server'
 import { inspectForRun } from './test-mode.server'
 import { CREDITS_CHARGED_HEADER, isTestKey } from '~/features/api-keys/environments'
+import { MODEL_HEADER } from '../models/model-choices'
 import { abortLocalRun, startJobWorker } from './worker.server'
 
 export const REPLAY_UNAVAILABLE =
@@ -342,6 +343,7 @@ export async function answerFromJob(
   headers['Content-Disposition'] = contentDisposition(job.filename)
   headers[CREDITS_CHARGED_HEADER] = String(tookCredits ? creditsCharged(job) : 0)
   if (job.note) headers['X-Facet-Note'] = job.note
+  if (job.model) headers[MODEL_HEADER] = job.model
   if (job.faces_found !== null) headers['X-Faces-Found'] = String(job.faces_found)
   return {
     ok: true,

@@ -18,6 +18,8 @@ export interface ModelEntry {
   tools: ToolSlug[]
   optional: boolean
   license: string
+  /** False when the weights' licence forbids commercial use: such a model loads only with ALLOW_NONCOMMERCIAL_MODELS=true. */
+  commercialUse: boolean
   licenseNote: string
   url: string | null
   source: string
@@ -26,6 +28,8 @@ export interface ModelEntry {
   /** Hash of the file at `url` when it is known; null means a download is checked by signature only. */
   urlSha256: string | null
   bytes: number | null
+  /** The download's size in MB when the exact bytes are not pinned (for listings). */
+  approxMegabytes?: number
   /** 'positional': other exports name tensors differently, so code and checks use the first input/output. */
   names: 'exact' | 'positional'
   inputs: TensorSignature[]

@@ -36,23 +36,63 @@ export function isModelInstalled(id: string): boolean {
   return existsSync(file) && statSync(file).size > 0
 }
 
-export async function modelStatus(): Promise<
-  Array<{ id: string; file: string; installed: boolean; optional: boolean; license: string }>
-> {
-  return MODELS.map((m) => ({
-    id: m.id,
-    file: m.file,
-    installed: isModelInstalled(m.id),
-    optional: m.optional,
-    license: m.license,
-  }))
+/** A model whose weights are not licensed for commercial use loads only when the operator allows it. */
+export function licenceAllows(id: string): boolean {
+  return modelEntry(id).commercialUse || config().ALLOW_NONCOMMERCIAL_MODELS
+}
+
+/** Installed and allowed to load: what the tools may use. */
+export function isModelUsable(id: string): boolean {
+  return isModelInstalled(id) && licenceAllows(id)
+}
+
+export class ModelLicenceError extends Error {
+  constructor(readonly modelId: string) {
+    super(licenceRefusal(modelId))
+    this.name = 'ModelLicenceError'
+  }
+}
+
+function licenceRefusal(id: string): string {
+  return `The model "${id}" is installed, but its weights are licensed ${modelEntry(id).license}: it is not loaded unless ALLOW_NONCOMMERCIAL_MODELS=true.`
+}
+
+export interface ModelState {
+  id: string
+  file: string
+  installed: boolean
+  /** Installed and allowed by its licence: the tools use it. */
+  usable: boolean
+  optional: boolean
+  license: string
+  commercialUse: boolean
+  /** Why an installed model is not used (its licence), for the operator. */
+  note?: string
+}
+
+export async function modelStatus(): Promise<ModelState[]> {
+  return MODELS.map((m) => {
+    const installed = isModelInstalled(m.id)
+    const usable = installed && licenceAllows(m.id)
+    return {
+      id: m.id,
+      file: m.file,
+      installed,
+      usable,
+      optional: m.optional,
+      license: m.license,
+      commercialUse: m.commercialUse,
+      ...(installed && !usable ? { note: licenceRefusal(m.id) } : {}),
+    }
+  })
 }
 
 /** The face restorer's optional model: without it the restorer runs in Fallback detail mode. */
 export const GFPGAN_MODEL = 'gfpgan'
 
+/** GFPGAN is installed and its licence allowed (non-commercial weights: ALLOW_NONCOMMERCIAL_MODELS). */
 export function gfpganAvailable(): boolean {
-  return isModelInstalled(GFPGAN_MODEL)
+  return isModelUsable(GFPGAN_MODEL)
 }
 
 /** Model ids a tool cannot run without (optional upgrades such as ISNet or GFPGAN are not listed). */
@@ -243,10 +283,14 @@ export async function openSession(model: string | Uint8Array): Promise<LoadedMod
 
 const sessions = singleton('model-sessions', () => new Map<string, Promise<LoadedModel>>())
 
-/** The cached session for a model; throws ModelMissingError when its file is not installed. */
+/**
+ * The cached session for a model; throws ModelMissingError when its file is not installed, and
+ * ModelLicenceError when its weights are not licensed for commercial use and the operator has not allowed that.
+ */
 export async function loadModel(id: string): Promise<LoadedModel> {
   const file = modelPath(id)
   if (!isModelInstalled(id)) throw new ModelMissingError(id, modelEntry(id).file)
+  if (!licenceAllows(id)) throw new ModelLicenceError(id)
   let pending = sessions.get(file)
   if (!pending) {
     pending = openSession(file)

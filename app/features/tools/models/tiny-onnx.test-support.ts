@@ -28,7 +28,8 @@ export interface TinyNode {
 
 export interface TinyTensor {
   name: string
-  shape: number[]
+  /** Numbers are fixed dimensions, strings symbolic ones (any size). */
+  shape: Array<number | string>
 }
 
 export interface TinyInitializer {
@@ -38,7 +39,8 @@ export interface TinyInitializer {
 }
 
 function valueInfo({ name, shape }: TinyTensor): number[] {
-  const dims = shape.flatMap((d) => bytesField(1, int(1, d)))
+  // TensorShapeProto.Dimension: dim_value (1) or dim_param (2).
+  const dims = shape.flatMap((d) => bytesField(1, typeof d === 'number' ? int(1, d) : text(2, d)))
   const tensorType = [...int(1, FLOAT), ...bytesField(2, dims)]
   return [...text(1, name), ...bytesField(2, bytesField(1, tensorType))]
 }
@@ -73,12 +75,16 @@ export function unaryOnnxModel(op: 'Neg' | 'Identity', shape: number[]): Buffer 
   })
 }
 
-/** [1,3,S,S] → [1,1,S,S]: the mean of the three input channels (a 1×1 convolution). */
-export function channelMeanOnnxModel(size: number): Buffer {
+/**
+ * [1,3,S,S] → [1,1,S,S]: the mean of the three input channels (a 1×1 convolution). With `size`
+ * 'dynamic', [batch,3,height,width] → [batch,1,height,width] (MODNet's signature).
+ */
+export function channelMeanOnnxModel(size: number | 'dynamic'): Buffer {
+  const [n, h, w] = size === 'dynamic' ? ['batch', 'height', 'width'] : [1, size, size]
   return onnxModel({
     nodes: [{ op: 'Conv', inputs: ['input', 'weight'], outputs: ['output'] }],
-    inputs: [{ name: 'input', shape: [1, 3, size, size] }],
-    outputs: [{ name: 'output', shape: [1, 1, size, size] }],
+    inputs: [{ name: 'input', shape: [n, 3, h, w] }],
+    outputs: [{ name: 'output', shape: [n, 1, h, w] }],
     initializers: [{ name: 'weight', dims: [1, 3, 1, 1], values: [1 / 3, 1 / 3, 1 / 3] }],
   })
 }

@@ -40,6 +40,8 @@ export interface Delivered {
   gfpganAvailable?: boolean
   /** Told to the caller in X-Facet-Note (for example a model that was missing and replaced). */
   note?: string | null
+  /** The model id that made the result (X-Facet-Model, recorded with the run) when the tool has a choice of models. */
+  model?: string | null
 }
 
 export interface ToolRunner<Options> {

@@ -1,5 +1,6 @@
 // The background remover: upload, transparent or coloured backdrop, cutout preview and downloads.
 import { TOOLS } from '~/features/tools/catalog'
+import { madeWith, MODEL_HEADER } from '~/features/tools/models/model-choices'
 import type { Viewer } from '~/features/viewer'
 import { trackEvent } from '~/features/analytics/track'
 import { toast } from '~/ui/toast'
@@ -7,7 +8,7 @@ import { appliedColour, cutoutFilename, type BackgroundChoice } from './backgrou
 import { CHECKERBOARD_STYLE, renderColouredCutout, saveBlob } from './canvas-cutout'
 import { DownloadBox } from './download-box'
 import type { ToolPageResult } from './page-result'
-import { BackgroundOptions, useBackgroundChoice } from './tool-options'
+import { BackgroundOptions, ModelOptions, useBackgroundChoice } from './tool-options'
 import { COLOURED_DOWNLOAD_FAILED, ERROR_TOAST_MS } from './tool-messages'
 import { useToolRun } from './use-tool-run'
 import { useWorkspace } from './use-workspace'
@@ -18,12 +19,26 @@ const DONE_TITLE = 'Cutout ready'
 
 interface Cutout {
   url: string
+  /** X-Facet-Model and X-Facet-Note: which model made it, and why not the one asked for. */
+  model: string | null
+  note: string | null
+}
+
+/** Which model made the cutout, and the note when it is not the one asked for. */
+function ModelUsed({ model, note }: { model?: string | null; note?: string | null }) {
+  if (!model) return null
+  return (
+    <p className="text-sm text-slate-600" data-testid="model-used">
+      {madeWith(model)}
+      {note ? ` ${note}` : ''}
+    </p>
+  )
 }
 
 export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: number; viewer: Viewer | undefined; pageResult?: ToolPageResult }) {
   const { choice, setChoice, custom, setCustom } = useBackgroundChoice()
   const run = useToolRun<Cutout>(tool, {
-    interpret: async (response) => ({ url: URL.createObjectURL(response.body) }),
+    interpret: async (response) => ({ url: URL.createObjectURL(response.body), model: response.header(MODEL_HEADER), note: response.header('X-Facet-Note') }),
     release: (cutout) => URL.revokeObjectURL(cutout.url),
   })
   const ws = useWorkspace(tool, run)
@@ -47,7 +62,12 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
     }
   }
 
-  const options = <BackgroundOptions choice={choice} custom={custom} onChoose={choose} onCustomChange={setCustom} />
+  const options = (
+    <>
+      <BackgroundOptions choice={choice} custom={custom} onChoose={choose} onCustomChange={setCustom} />
+      <ModelOptions chosen={pageResult?.fieldValues?.model} />
+    </>
+  )
 
   const backdrop = colour ? { backgroundColor: colour } : CHECKERBOARD_STYLE
   const resultView =
@@ -78,6 +98,7 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
         >
           <p>Transparent PNG at the original resolution{colour ? `, or ${cutoutFilename(colour)} on ${colour}` : ''}.</p>
         </DownloadBox>
+        <ModelUsed model={run.result.model} note={run.result.note} />
       </>
     ) : null
 
@@ -85,6 +106,7 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
     <>
       <StageResultImage src={pageOk.resultUrl} alt="Background removed result" checkerboard />
       <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename} />
+      <ModelUsed model={pageOk.model} note={pageOk.note} />
     </>
   ) : null
 

@@ -67,6 +67,7 @@ async function loadPosted(request: Request): Promise<{ pageResult: ToolPageResul
       facesFound: info.runDetails.facesFound,
       gfpganAvailable: info.runDetails.gfpganAvailable,
       note: info.runDetails.note,
+      model: info.runDetails.model,
       fieldValues,
     },
     job,

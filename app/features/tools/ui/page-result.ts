@@ -15,6 +15,8 @@ export type ToolPageResult =
       gfpganAvailable?: boolean
       /** What the run told the caller (X-Facet-Note): the restorer's engine, a first frame used. */
       note?: string
+      /** The model that made the result (X-Facet-Model). */
+      model?: string
       fieldValues?: Record<string, string>
     }
   | {
@@ -27,7 +29,7 @@ export type ToolPageResult =
     }
 
 /** The run options a result page shows back (they ride in its address after the redirect). */
-export const SHOWN_OPTION_FIELDS = ['blur', 'format', 'scale', 'background', 'denoise'] as const
+export const SHOWN_OPTION_FIELDS = ['blur', 'format', 'scale', 'background', 'denoise', 'model'] as const
 
 export function resultUrl(resultId: string): string {
   return `/api/results/${encodeURIComponent(resultId)}`

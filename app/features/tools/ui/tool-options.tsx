@@ -4,6 +4,7 @@
 // real form control that posts without JavaScript.
 import { useState, type CSSProperties } from 'react'
 import { BACKGROUND_PRESETS, BLUR, DEFAULT_BACKGROUND, DENOISE, SVG_FORMATS, type SvgFormat } from '~/features/tools/catalog'
+import { MODEL_CHOICE_LABELS, MODEL_CHOICES } from '~/features/tools/models/model-choices'
 import { useHydrated } from '~/ui/use-hydrated'
 import { DEFAULT_CUSTOM_COLOUR, isHexColour, type BackgroundChoice } from './background-colour'
 import { displayBlur, normaliseBlur } from './blur-wording'
@@ -129,6 +130,36 @@ function ColourOption({
       />
       <span className="sr-only">{label}</span>
     </label>
+  )
+}
+
+/**
+ * The background remover's model: a plain select (posts without JavaScript). Uncontrolled: the
+ * form carries it to the run as it is; `chosen` is what a page post asked for (shown again after it).
+ */
+export function ModelOptions({ chosen }: { chosen?: string }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor="remover-model" className="block text-sm font-semibold text-slate-900">
+        Model
+      </label>
+      <select
+        id="remover-model"
+        name="model"
+        defaultValue={chosen && (MODEL_CHOICES as readonly string[]).includes(chosen) ? chosen : 'auto'}
+        aria-describedby="remover-model-hint"
+        className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
+      >
+        {MODEL_CHOICES.map((choice) => (
+          <option key={choice} value={choice}>
+            {MODEL_CHOICE_LABELS[choice]}
+          </option>
+        ))}
+      </select>
+      <p id="remover-model-hint" className="text-xs text-slate-600">
+        A model this server has not installed is replaced by the best one it has; the result says which model ran.
+      </p>
+    </div>
   )
 }
 
