@@ -19,6 +19,7 @@ import type { ToolSlug } from '~/features/tools/catalog'
 import { ToolError } from '~/features/tools/errors.server'
 import { announceJobQueued } from '~/features/tools/jobs/events.server'
 import { finishJob, insertJob } from '~/features/tools/jobs/jobs.server'
+import { admitInTransaction, checkRoom } from '~/features/tools/jobs/admission.server'
 import { sendToolJob, toolQueues } from '~/features/tools/jobs/queue.server'
 import { requestFingerprint } from '~/features/tools/jobs/submit.server'
 import { inspectForRun } from '~/features/tools/jobs/test-mode.server'
@@ -77,6 +78,9 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
   const cap = testMode || !caller.teamId ? null : await memberCap(caller.accountId, caller.userId, getDb())
   if (cap && cap.used + runnable * cost > cap.cap) throw new ToolError(402, batchCapMessage(cap.cap, cap.teamName, cap.used, runnable, cost))
 
+  // Advice before anything is written; the locked check in the transaction decides.
+  await checkRoom('batch', caller.accountId, runnable)
+
   const boss = await toolQueues()
   await startJobWorker()
   await prepareWebhooks()
@@ -110,9 +114,11 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
       if (item.error) {
         await finishJob(jobId, { outcome: 'failed', refunded: false, error: item.error.message, errorStatus: item.error.status }, trx)
       } else {
-        await sendToolJob(boss, trx, jobId, caller.accountId)
+        await sendToolJob(boss, trx, jobId, caller.accountId, 'batch')
       }
     }
+    // Past the batch queue's limit or the account's share: refused, nothing written.
+    if (runnable > 0) await admitInTransaction(trx, 'batch', caller.accountId, runnable)
     // Every file refused up front: the batch is over already.
     await settleBatch(id, trx)
   })

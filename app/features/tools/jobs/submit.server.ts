@@ -1,9 +1,9 @@
 // One tool run from an HTTP request to a job, shared by the spec §7 endpoints (which wait for the
 // job), POST /api/jobs/ and the tool pages (which do not). The order keeps bad input and busy
-// servers free of charge: caller check → model check → queue depth → multipart with a byte cap →
+// servers free of charge: caller check → model check → queue depth (advice) → multipart with a byte cap →
 // options → checks without a decode (runner.inspect) → idempotency → visitor created → in ONE
-// transaction: charge, tool_jobs row (upload sealed), pg-boss job. A worker runs it and records the
-// outcome (refund included) once.
+// transaction: charge, tool_jobs row (upload sealed), admission under its lock (admission.server.ts),
+// pg-boss job. A worker runs it and records the outcome (refund included) once.
 import { createHash, randomUUID } from 'node:crypto'
 import { config } from '~/config.server'
 import { executeTx, getDb } from '~/db/db.server'
@@ -13,7 +13,7 @@ import { getBalance } from '~/features/credits/ledger.server'
 import { chargeRun } from '~/features/teams/charge.server'
 import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
 import { TOOLS, type ToolSlug } from '../catalog'
-import { QueueFullError, RunTimeoutError, ToolError } from '../errors.server'
+import { RunTimeoutError, ToolError } from '../errors.server'
 import { readResult } from '../results.server'
 import { resultUrl } from '../ui/page-result'
 import { recordToolRun } from '../runs.server'
@@ -28,7 +28,8 @@ import {
 } from '../submission.server'
 import { parseToolUpload, requireFile, toolUploadFrom, type MultipartForm } from '../upload.server'
 import { announceJobQueued } from './events.server'
-import { countWaitingJobs, creditsCharged, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
+import { creditsCharged, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
+import { admitInTransaction, checkRoom } from './admission.server'
 import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
 import { sendToolJob, toolQueues } from './queue.server'
@@ -42,8 +43,6 @@ export const REPLAY_UNAVAILABLE =
   'A request with this Idempotency-Key is still running or did not deliver a result. Send a new key to run the tool again.'
 export const KEY_REUSED_MESSAGE =
   'This Idempotency-Key was used for a different request (another file, tool or options). Send a new key.'
-/** A rough run time, for telling a refused client when to come back. */
-const TYPICAL_RUN_SECONDS = 2
 
 export type ToolSubmission =
   | {
@@ -160,11 +159,8 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     const key = sentIdempotencyKey(request)
     const missing = missingModel(tool)
     if (missing) throw new ToolError(503, missing.message, { outcome: 'failed' })
-    const waiting = await countWaitingJobs()
-    if (waiting > 0 && waiting >= config().TOOL_QUEUE_LIMIT) {
-      const slots = Math.max(1, config().workerConcurrency)
-      throw new QueueFullError(Math.max(1, Math.ceil((waiting * TYPICAL_RUN_SECONDS) / slots)))
-    }
+    // Advice before the upload is read (a busy studio reads nothing); the locked check decides.
+    await checkRoom('single', caller?.accountId ?? null)
 
     const runner = runnerFor(tool)
     uploadBytes = 0
@@ -250,6 +246,8 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
           trx,
         )
         traceJob(jobId, 'inserted')
+        // Past the queue's limit or the account's share: refused, and the charge rolls back with the insert.
+        await admitInTransaction(trx, 'single', payer.accountId, 1)
         await sendToolJob(boss, trx, jobId, payer.accountId)
         return { job: inserted, remaining: charged.balance }
       }))
