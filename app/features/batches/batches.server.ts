@@ -31,7 +31,7 @@ import { asToolError } from '~/features/tools/submission.server'
 import { isUuid } from '~/utils/uuid'
 import { itemsOf, settleBatch, summarise } from './items.server'
 import { batchTooLargeMessage as tooLargeFor, unpaidBatchMessage } from './limits'
-import { writeZip, type NamedBytes } from './zip.server'
+import { writeZip, type NamedBytes, type SkippedEntry } from './zip.server'
 
 export { batchDownloadUrl, batchUrl } from './items.server'
 
@@ -46,6 +46,8 @@ export interface CreatedBatch {
   id: string
   total: number
   remaining: number
+  /** The zip entries that are not files of the batch (folders, hidden files). */
+  skipped: SkippedEntry[]
 }
 
 /**
@@ -53,7 +55,7 @@ export interface CreatedBatch {
  * passed, then in ONE transaction writes the batch, its items (a file refused by inspect is an item
  * that failed at once, never charged) and their pg-boss jobs.
  */
-export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record<string, string>, files: NamedBytes[]): Promise<CreatedBatch> {
+export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record<string, string>, files: NamedBytes[], skipped: SkippedEntry[] = []): Promise<CreatedBatch> {
   const runner = runnerFor(tool)
   // An empty option field means the tool's default, as a form's blank field does.
   const options = await runner.parseOptions(Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')))
@@ -86,7 +88,10 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
   await prepareWebhooks()
   const id = randomUUID()
   await executeTx(getDb(), async (trx) => {
-    await trx.insertInto('batches').values({ id, account_id: caller.accountId, api_key_id: caller.apiKey?.id ?? null, tool, total: items.length }).execute()
+    await trx
+      .insertInto('batches')
+      .values({ id, account_id: caller.accountId, api_key_id: caller.apiKey?.id ?? null, tool, total: items.length, skipped: JSON.stringify(skipped) })
+      .execute()
     for (const [position, item] of items.entries()) {
       const jobId = randomUUID()
       await insertJob(
@@ -123,7 +128,7 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
     await settleBatch(id, trx)
   })
   announceJobQueued()
-  return { id, total: items.length, remaining: balance }
+  return { id, total: items.length, remaining: balance, skipped }
 }
 
 export type BatchView = ReturnType<typeof summarise>
