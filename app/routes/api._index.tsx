@@ -7,6 +7,7 @@ import type { ReactNode } from 'react'
 import { TOOL_APIS } from '~/features/api-docs/tool-fields'
 import { apiDocsFacts } from '~/features/api-docs/page.server'
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER, TEST_MODE_VALUE, TEST_RESULT_MAX_PIXELS } from '~/features/api-keys/environments'
+import { SEAT_RULE } from '~/features/teams/messages'
 import { TOOL_LIST } from '~/features/tools/catalog'
 import { WEBHOOK_EVENTS } from '~/features/webhooks/schemas'
 import { buttonClass } from '~/ui/button'
@@ -312,6 +313,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               days, accepted with <code>POST /api/teams/invites/accept/</code> <code>{'{"token"}'}</code> signed in as that address; <code>PATCH</code> and{' '}
               <code>DELETE /api/teams/&lt;id&gt;/members/&lt;user_id&gt;/</code> change a member&apos;s role and cap, or remove them.
             </p>
+            <p>{SEAT_RULE} An invite past the seats answers 409, and so does accepting one when every member seat is taken.</p>
           </Section>
 
           <Section id="reference" title="Reference">

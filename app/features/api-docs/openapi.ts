@@ -7,6 +7,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '~/features/webhooks/schemas'
 import { TOOL_APIS } from './tool-fields'
 import { MAX_BATCH_FILES } from '~/features/batches/limits'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/roles'
+import { SEAT_RULE } from '~/features/teams/messages'
 
 type Schema = Record<string, unknown>
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
@@ -169,7 +170,7 @@ const schemas: Record<string, Schema> = {
       id: { type: 'string', format: 'uuid' },
       name: { type: 'string' },
       balance: { type: 'integer', minimum: 0 },
-      seats: { type: 'object', required: ['used', 'limit'], additionalProperties: false, properties: { used: { type: 'integer' }, limit: { type: 'integer' } }, description: 'Members plus pending invites, and the limit an operator sets.' },
+      seats: { type: 'object', required: ['used', 'limit'], additionalProperties: false, properties: { used: { type: 'integer' }, limit: { type: 'integer' } }, description: `Members plus pending invites, and the limit an operator sets. ${SEAT_RULE}` },
       role: { enum: [...TEAM_ROLES], description: 'Your role.' },
       spent_this_month: { type: 'integer', description: 'The whole team’s (owners and admins) or your own (members).' },
       members: { type: 'array', items: ref('TeamMember'), description: 'Every member for owners and admins; only yourself for members.' },
@@ -538,7 +539,7 @@ export function openApiDocument() {
           '401': auth401,
           '403': error('You are a member (not an owner or admin), an admin inviting an owner, or calling with a team key.'),
           '404': error('No such team, or you are not in it.'),
-          '409': error('Every seat is taken (members and pending invites), or the address is a member already.'),
+          '409': error('Every seat is taken (members and pending invites: a new invite needs a free seat), or the address is a member already.'),
           '429': error('Too many invites; try again later.'),
         },
       },
@@ -564,7 +565,7 @@ export function openApiDocument() {
           '401': auth401,
           '403': error('Signed in as another address than the invited one.'),
           '404': error('The token names no invite.'),
-          '409': error('The team has no seat left.'),
+          '409': error('Every member seat is taken: the team has as many members as its seat limit (a pending invite is accepted while members are fewer than the limit, even one lowered below the seats in use).'),
           '410': error('The invite expired, was used or was withdrawn.'),
         },
       },
