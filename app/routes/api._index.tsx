@@ -102,8 +102,11 @@ const STATUSES: Array<[string, string]> = [
   ['422', 'The Idempotency-Key was used before for a different request (another file, tool or options); or a file could not be rendered.'],
   ['413', 'The file is larger than the tool’s limit.'],
   ['415', 'The file is not a type the tool accepts.'],
-  ['429', 'Too many requests: wait the seconds in Retry-After.'],
-  ['503', 'The studio is busy or paused: retry after Retry-After.'],
+  ['429', 'Too many requests, or your account already has its share of the runs waiting for a worker: wait the seconds in Retry-After.'],
+  [
+    '503',
+    'The studio is busy (the queue is full) or paused: retry after Retry-After. From a tool endpoint with job_url in the body (and Location): the studio restarted before your run ended; the run goes on, charged once, so follow job_url instead of sending it again.',
+  ],
 ]
 
 export default function ApiDocs() {

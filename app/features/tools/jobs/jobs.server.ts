@@ -211,5 +211,6 @@ export function jobView(job: ToolJobInfo, remaining: number | null): JobView {
     refunded: job.refunded,
     facesFound: job.faces_found,
     note: job.note,
+    handedBack: job.status === 'queued' && job.attempts > 0,
   }
 }

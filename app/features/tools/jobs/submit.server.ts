@@ -34,6 +34,7 @@ import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
 import { sendToolJob, toolQueues } from './queue.server'
 import { traceJob } from './trace.server'
+import { jobAnswerUrl, jobUrl } from './view'
 import { waitForJobEnd } from './wait.server'
 import { inspectForRun } from './test-mode.server'
 import { CREDITS_CHARGED_HEADER, isTestKey } from '~/features/api-keys/environments'
@@ -41,6 +42,15 @@ import { abortLocalRun, startJobWorker } from './worker.server'
 
 export const REPLAY_UNAVAILABLE =
   'A request with this Idempotency-Key is still running or did not deliver a result. Send a new key to run the tool again.'
+/** The synchronous answer when this process shut down before the run ended (the run goes on). */
+export function handedBackMessage(jobId: string): string {
+  return (
+    `The studio restarted before your run ended. The run goes on and is charged once (refunded if it fails): ` +
+    `do not send it again. Follow it at ${jobUrl(jobId)} and get its answer at ${jobAnswerUrl(jobId)} once it has ended.`
+  )
+}
+/** When a client whose wait was cut by a restart should look at the job. */
+export const HANDED_BACK_RETRY_SECONDS = 10
 export const KEY_REUSED_MESSAGE =
   'This Idempotency-Key was used for a different request (another file, tool or options). Send a new key.'
 
@@ -73,6 +83,8 @@ export interface ToolRefusal {
   gfpganAvailable?: boolean
   headers: Record<string, string>
   fieldValues?: Record<string, string>
+  /** A run that goes on without this request (it was handed back at shutdown): where to follow it. */
+  job?: { id: string; url: string; answerUrl: string }
 }
 
 /** A job accepted (or, for a repeated Idempotency-Key, found): what POST /api/jobs/ answers. */
@@ -299,6 +311,7 @@ export async function runToolSubmission(request: Request, tool: ToolSlug): Promi
   }
   const timeoutMs = config().TOOL_TIMEOUT_MS
   let ended = await waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()), job)
+  if (ended?.interrupted) return handedBack(ended.job, headers, fieldValues)
   if (!ended) {
     const stopped = await recordFailed(job, { status: 503, message: new RunTimeoutError(timeoutMs).message }, timeoutMs)
     if (stopped) abortLocalRun(job.id)
@@ -308,6 +321,22 @@ export async function runToolSubmission(request: Request, tool: ToolSlug): Promi
   traceJob(job.id, 'woke')
   const answer = await answerFromJob(ended.job, ended.delivered, headers, fieldValues, true)
   traceJob(job.id, 'answered')
+  return answer
+}
+
+/**
+ * This process shut down before the job ended: 503 with Retry-After, the job's URL in Location and
+ * in the body (job_id, job_url, answer_url). The charge stands, as for any job still going.
+ */
+async function handedBack(job: ToolJobInfo, headers: Record<string, string>, fieldValues?: Record<string, string>): Promise<ToolRefusal> {
+  const tool = job.tool as ToolSlug
+  const error = new ToolError(503, handedBackMessage(job.id), {
+    outcome: 'failed',
+    headers: { 'Retry-After': String(HANDED_BACK_RETRY_SECONDS), Location: jobUrl(job.id) },
+  })
+  const answer = refusal(tool, error, await getBalance(job.account_id).catch(() => null), headers, fieldValues)
+  answer.headers[CREDITS_CHARGED_HEADER] = String(creditsCharged(job))
+  answer.job = { id: job.id, url: jobUrl(job.id), answerUrl: jobAnswerUrl(job.id) }
   return answer
 }
 
@@ -368,6 +397,7 @@ export function submissionResponse(submission: ToolSubmission): Response {
     headers.delete('Content-Type')
     const body: Record<string, unknown> = { error: submission.error, remaining: submission.remaining }
     if (runner.engine) body.gfpgan_available = submission.gfpganAvailable ?? false
+    if (submission.job) Object.assign(body, { job_id: submission.job.id, job_url: submission.job.url, answer_url: submission.job.answerUrl })
     return Response.json(body, { status: submission.status, headers })
   }
   if (runner.answer === 'link' && submission.resultId) {
