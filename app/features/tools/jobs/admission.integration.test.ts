@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
 import { executeTx, getDb } from '~/db/db.server'
 import { MAX_BATCH_FILES } from '~/features/batches/limits'
+import { grant } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { action as postBatch } from '~/routes/api.batches._index'
 import { action as postJob } from '~/routes/api.jobs._index'
@@ -29,11 +30,26 @@ function configure(values: Partial<Record<(typeof SETTINGS)[number], string>>): 
 
 beforeAll(() => configure({}))
 
+/** The accounts made here: their jobs (never run) and batches are deleted at the end, so that files run after this one on the same PostgreSQL schema do not find a full queue. */
+const accounts: string[] = []
+
 afterAll(async () => {
   await stopBoss({ timeoutMs: 5_000 })
+  if (accounts.length) {
+    await getDb().deleteFrom('batches').where('account_id', 'in', accounts).execute()
+    await getDb().deleteFrom('tool_jobs').where('account_id', 'in', accounts).execute()
+  }
   for (const name of SETTINGS) delete process.env[name]
   resetConfigForTests()
 })
+
+/** A signed-in account with credits for every run these tests send (so only admission refuses). */
+async function account(): Promise<TestCaller> {
+  const caller = await newUser()
+  accounts.push(caller.accountId)
+  await grant({ accountId: caller.accountId, amount: 100, kind: 'adjustment', description: 'Admission test' })
+  return caller
+}
 
 const photo = () => fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg')
 
@@ -56,26 +72,25 @@ async function ledgerSum(accountId: string): Promise<{ balance: number; sum: num
 
 /** 20 submissions from each of two new accounts, all at once; the queue's waiting runs before them. */
 async function race() {
-  const before = (await countWaiting('single', null)).all
-  const [first, second] = [await newUser(), await newUser()]
+  const [first, second] = [await account(), await account()]
   const balances = [await balanceOf(first), await balanceOf(second)]
   const callers = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? first : second))
   const answers = await Promise.all(callers.map((caller) => submit(caller)))
   const outcome = (caller: TestCaller) => answers.filter((_, i) => callers[i] === caller)
-  return { before, first, second, balances, answers, outcome }
+  return { first, second, balances, answers, outcome }
 }
 
 describe('single runs: 40 concurrent submissions from two accounts', () => {
   it('one account holds at most its share (half the queue by default); the other is admitted too; refusals are 429 with Retry-After and charge nothing', async () => {
-    configure({ TOOL_QUEUE_LIMIT: '8' })
-    const { before, first, second, balances, answers, outcome } = await race()
-    // Fresh accounts: the queue held no run of theirs before.
-    expect(before).toBe(0)
+    // Runs other test files left waiting on a shared PostgreSQL schema (none on PGlite) stay out of the way.
+    const waitingBefore = (await countWaiting('single', null)).all
+    configure({ TOOL_QUEUE_LIMIT: String(waitingBefore + 8), JOBS_WAITING_PER_ACCOUNT: '4' })
+    const { first, second, balances, answers, outcome } = await race()
     for (const [i, caller] of [first, second].entries()) {
       const mine = outcome(caller)
       const admitted = mine.filter((a) => a.status === 202)
       const refused = mine.filter((a) => a.status !== 202)
-      // Half of TOOL_QUEUE_LIMIT each: exactly 4 admitted whatever the order, 16 refused.
+      // A share of 4 each: exactly 4 admitted whatever the order, 16 refused.
       expect(admitted).toHaveLength(4)
       expect(await waitingOf(caller.accountId)).toBe(4)
       for (const answer of refused) {
@@ -90,7 +105,20 @@ describe('single runs: 40 concurrent submissions from two accounts', () => {
       expect(ledger.balance).toBe(ledger.sum)
     }
     expect(answers.filter((a) => a.status === 202)).toHaveLength(8)
-    expect((await countWaiting('single', null)).all).toBe(8)
+    expect((await countWaiting('single', null)).all).toBe(waitingBefore + 8)
+  })
+
+  it('the default share is half of TOOL_QUEUE_LIMIT', async () => {
+    // Room for the runs already waiting, then a queue of 8 more: the account's default share is half of the limit.
+    const waitingBefore = (await countWaiting('single', null)).all
+    const limit = 2 * waitingBefore + 8
+    configure({ TOOL_QUEUE_LIMIT: String(limit) })
+    const busy = await account()
+    const share = limit / 2
+    // One by one: the run after the share is the first refused (429), though the queue has room.
+    const statuses: number[] = []
+    for (let i = 0; i <= share; i++) statuses.push((await submit(busy)).status)
+    expect(statuses).toEqual([...Array<number>(share).fill(202), 429])
   })
 
   it('the queue limit is never passed when the shares together exceed it: 503 for the queue, 429 for a share, both with Retry-After', async () => {
@@ -149,7 +177,7 @@ describe('batches: the same rule in their own pool', () => {
 
   it('an account with a full batch waiting is refused 429 for the next, another account is admitted; batch items never count against the single runs', async () => {
     configure({ TOOL_QUEUE_LIMIT: '8', BATCH_QUEUE_LIMIT: String(MAX_BATCH_FILES) })
-    const [busy, other] = [await newUser(), await newUser()]
+    const [busy, other] = [await account(), await account()]
     const singlesBefore = (await countWaiting('single', null)).all
     await fillBatchQueue(busy.accountId, MAX_BATCH_FILES - 1)
     expect((await countWaiting('single', null)).all).toBe(singlesBefore)
