@@ -3,18 +3,16 @@
 // whose job went back to the queue answers at once with 503, Retry-After and the job's URL; a job
 // running elsewhere that ends before the drain's deadline is answered as usual; one still running at
 // the deadline is cut then. (tests/e2e/server.spec.ts does the same with a real server and SIGTERM.)
-import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
-import { executeTx, getDb } from '~/db/db.server'
-import { charge } from '~/features/credits/ledger.server'
+import { getDb } from '~/db/db.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { action as removeBg } from '~/routes/api.remove-bg'
-import { balanceOf, fileOf, fixture, newVisitor, type TestCaller } from '../../../../tests/integration/tools-support'
+import { balanceOf, chargedJob, fileOf, fixture, newVisitor, type TestCaller } from '../../../../tests/integration/tools-support'
 import { formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import { runnerFor } from '../runners/index.server'
 import { announceShutdown } from './events.server'
-import { findJob, insertJob } from './jobs.server'
+import { findJob } from './jobs.server'
 import { recordDelivered } from './outcome.server'
 import { HANDED_BACK_RETRY_SECONDS, handedBackMessage } from './submit.server'
 import { waitForJobEnd } from './wait.server'
@@ -41,20 +39,6 @@ afterAll(async () => {
   resetConfigForTests()
 })
 
-/** A job running in "another process" (no pg-boss job, nothing here runs it). */
-async function runningElsewhere(caller: TestCaller) {
-  const id = randomUUID()
-  return executeTx(getDb(), async (trx) => {
-    const charged = await charge({ accountId: caller.accountId, amount: 1, toolSlug: 'background_remover', idempotencyKey: `job:${id}` }, trx)
-    if (!charged.ok) throw new Error('no charge')
-    await insertJob(
-      { id, accountId: caller.accountId, tool: 'background-remover', options: {}, originalName: 'x.jpg', bytes: Buffer.from('x'), width: 1, height: 1, notes: [], idempotencyKey: null, fingerprint: 'x', chargeTransactionId: charged.transactionId },
-      trx,
-    )
-    return (await trx.updateTable('tool_jobs').set({ status: 'running', attempts: 1 }).where('id', '=', id).returningAll().executeTakeFirstOrThrow())!
-  })
-}
-
 describe('a shutdown while requests wait for their jobs', () => {
   it('answers the handed-back run with its URL at once, lets a run elsewhere end until the deadline, and cuts one still running then', async () => {
     const sender = await visitor()
@@ -71,8 +55,8 @@ describe('a shutdown while requests wait for their jobs', () => {
       { timeout: 30_000, interval: 50 },
     )
     const other = await visitor()
-    const endsInTime = await runningElsewhere(other)
-    const outlasts = await runningElsewhere(other)
+    const endsInTime = await chargedJob(other, { status: 'running' })
+    const outlasts = await chargedJob(other, { status: 'running' })
     const inTime = waitForJobEnd(endsInTime.id, 60_000, endsInTime)
     const cut = waitForJobEnd(outlasts.id, 60_000, outlasts)
 
