@@ -53,8 +53,8 @@ async function account(): Promise<TestCaller> {
 
 const photo = () => fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg')
 
-async function submit(caller: TestCaller) {
-  return readResult(await postJob(routeArgs(formRequest('/api/jobs/', { tool: 'background-remover', image: photo() }, { headers: caller.headers }))))
+async function submit(caller: TestCaller, headers: Record<string, string> = {}) {
+  return readResult(await postJob(routeArgs(formRequest('/api/jobs/', { tool: 'background-remover', image: photo() }, { headers: { ...caller.headers, ...headers } }))))
 }
 
 async function waitingOf(accountId: string): Promise<number> {
@@ -117,8 +117,15 @@ describe('single runs: 40 concurrent submissions from two accounts', () => {
     const share = limit / 2
     // One by one: the run after the share is the first refused (429), though the queue has room.
     const statuses: number[] = []
-    for (let i = 0; i <= share; i++) statuses.push((await submit(busy)).status)
+    for (let i = 0; i <= share; i++) statuses.push((await submit(busy, i === 0 ? { 'Idempotency-Key': 'first' } : {})).status)
     expect(statuses).toEqual([...Array<number>(share).fill(202), 429])
+    // A retry of a run already queued is answered with that run, not refused as a new one...
+    const retried = await submit(busy, { 'Idempotency-Key': 'first' })
+    expect(retried.status).toBe(200)
+    expect(retried.headers.get('Idempotent-Replayed')).toBe('true')
+    // ...while a new key is a new run, refused past the share (by the check in the transaction).
+    expect((await submit(busy, { 'Idempotency-Key': 'second' })).status).toBe(429)
+    expect(await waitingOf(busy.accountId)).toBe(share)
   })
 
   it('the queue limit is never passed when the shares together exceed it: 503 for the queue, 429 for a share, both with Retry-After', async () => {

@@ -171,8 +171,10 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     const key = sentIdempotencyKey(request)
     const missing = missingModel(tool)
     if (missing) throw new ToolError(503, missing.message, { outcome: 'failed' })
-    // Advice before the upload is read (a busy studio reads nothing); the locked check decides.
-    await checkRoom('single', caller?.accountId ?? null)
+    // Advice before the upload is read (a busy studio reads nothing); the locked check decides. Not
+    // for a request with an Idempotency-Key: it may be the retry of a run that is delivered or
+    // waiting, whose answer must not be a refusal of a new run.
+    if (!key) await checkRoom('single', caller?.accountId ?? null)
 
     const runner = runnerFor(tool)
     uploadBytes = 0
