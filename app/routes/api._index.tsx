@@ -265,7 +265,9 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
             </p>
             <p>
               A batch runs one tool over many files: <code>POST /api/batches/</code> with <code>tool</code>, that tool&apos;s options and up to {facts.batchMaxFiles} files as
-              repeated file fields, or one zip of them ({facts.batchMaxMegabytes} MB in all). It answers <code>202 {'{id, url, total}'}</code>;{' '}
+              repeated file fields, or one zip of them ({facts.batchMaxMegabytes} MB in all); more files, in the form or in the zip, answer 400 naming the limit (none is
+              dropped). It answers <code>202 {'{id, url, total, skipped}'}</code>, <code>skipped</code> listing the zip&apos;s folders and hidden files (such as{' '}
+              <code>__MACOSX/</code> or <code>.DS_Store</code>), which are not run;{' '}
               <code>GET /api/batches/&lt;id&gt;/</code> reports each item, and <code>GET /api/batches/&lt;id&gt;/download/</code> is a zip of the results under their
               original names, with <code>errors.json</code> for the items that failed. Each item is charged when it runs and refunded if it fails; a batch your balance
               cannot pay for in full is refused before anything runs, saying how many items it covers. A test key runs everything free, with results of at most{' '}
