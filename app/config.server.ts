@@ -5,6 +5,7 @@ import { isIP } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
+import { MAX_BATCH_FILES } from './features/batches/limits'
 
 const DEFAULT_PUBLIC_URL = 'http://localhost:3000'
 
@@ -68,6 +69,11 @@ const schema = z.object({
   // Model choice (issue 20, part B)
   /** Load models whose weights are not licensed for commercial use (GFPGAN). Off: they count as not available. */
   ALLOW_NONCOMMERCIAL_MODELS: booleanFlag.default(false),
+  // Queue admission (issue 19): one account's share of the waiting runs, and the batch items' own queue.
+  /** Single runs one account may have waiting; unset: half of TOOL_QUEUE_LIMIT, at least 1 (admission.server.ts). */
+  JOBS_WAITING_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).optional(),
+  /** Batch items that may wait, over all batches (one account: half of it, at least a full batch, which it must hold). */
+  BATCH_QUEUE_LIMIT: z.coerce.number().int().min(MAX_BATCH_FILES).max(100_000).default(1000),
 })
 
 export type Config = z.infer<typeof schema> & {

@@ -179,6 +179,8 @@ export interface BatchesTable {
   api_key_id: string | null
   tool: string
   total: number
+  /** The zip entries skipped: [{name, reason: 'folder' | 'hidden'}]. */
+  skipped: ColumnType<unknown, string | undefined, string>
   status: Generated<'running' | 'completed'>
   created_at: CreatedAt
   completed_at: Timestamp | null

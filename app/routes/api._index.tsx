@@ -7,6 +7,7 @@ import type { ReactNode } from 'react'
 import { TOOL_APIS } from '~/features/api-docs/tool-fields'
 import { apiDocsFacts } from '~/features/api-docs/page.server'
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER, TEST_MODE_VALUE, TEST_RESULT_MAX_PIXELS } from '~/features/api-keys/environments'
+import { SEAT_RULE } from '~/features/teams/messages'
 import { TOOL_LIST } from '~/features/tools/catalog'
 import { MODEL_HEADER } from '~/features/tools/models/model-choices'
 import { WEBHOOK_EVENTS } from '~/features/webhooks/schemas'
@@ -102,8 +103,11 @@ const STATUSES: Array<[string, string]> = [
   ['422', 'The Idempotency-Key was used before for a different request (another file, tool or options); or a file could not be rendered.'],
   ['413', 'The file is larger than the tool’s limit.'],
   ['415', 'The file is not a type the tool accepts.'],
-  ['429', 'Too many requests: wait the seconds in Retry-After.'],
-  ['503', 'The studio is busy or paused: retry after Retry-After.'],
+  ['429', 'Too many requests, or your account already has its share of the runs waiting for a worker: wait the seconds in Retry-After.'],
+  [
+    '503',
+    'The studio is busy (the queue is full) or paused: retry after Retry-After. From a tool endpoint with job_url in the body (and Location): the studio restarted before your run ended; the run goes on, charged once, so follow job_url instead of sending it again.',
+  ],
 ]
 
 export default function ApiDocs() {
@@ -270,7 +274,9 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
             </p>
             <p>
               A batch runs one tool over many files: <code>POST /api/batches/</code> with <code>tool</code>, that tool&apos;s options and up to {facts.batchMaxFiles} files as
-              repeated file fields, or one zip of them ({facts.batchMaxMegabytes} MB in all). It answers <code>202 {'{id, url, total}'}</code>;{' '}
+              repeated file fields, or one zip of them ({facts.batchMaxMegabytes} MB in all); more files, in the form or in the zip, answer 400 naming the limit (none is
+              dropped). It answers <code>202 {'{id, url, total, skipped}'}</code>, <code>skipped</code> listing the zip&apos;s folders and hidden files (such as{' '}
+              <code>__MACOSX/</code> or <code>.DS_Store</code>), which are not run;{' '}
               <code>GET /api/batches/&lt;id&gt;/</code> reports each item, and <code>GET /api/batches/&lt;id&gt;/download/</code> is a zip of the results under their
               original names, with <code>errors.json</code> for the items that failed. Each item is charged when it runs and refunded if it fails; a batch your balance
               cannot pay for in full is refused before anything runs, saying how many items it covers. A test key runs everything free, with results of at most{' '}
@@ -321,6 +327,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               days, accepted with <code>POST /api/teams/invites/accept/</code> <code>{'{"token"}'}</code> signed in as that address; <code>PATCH</code> and{' '}
               <code>DELETE /api/teams/&lt;id&gt;/members/&lt;user_id&gt;/</code> change a member&apos;s role and cap, or remove them.
             </p>
+            <p>{SEAT_RULE} An invite past the seats answers 409, and so does accepting one when every member seat is taken.</p>
           </Section>
 
           <Section id="reference" title="Reference">

@@ -1,6 +1,7 @@
 // The production server's own behaviour: headers, caching, compression, CSP, HTTPS and shutdown.
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { expect, test } from './support/test'
 
 test.describe('production server', () => {
@@ -91,6 +92,82 @@ test.describe('a second server process', () => {
       expect(output).toContain('"stopped"')
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL')
+    }
+  })
+})
+
+/** A production server of its own on `port` (a fresh PGlite in `dataDir` unless it exists), and its output. */
+function studio(port: number, dataDir: string, env: Record<string, string> = {}): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), PUBLIC_URL: `http://localhost:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'info', BUILD_DIR: process.env.BUILD_DIR ?? 'build', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (d) => (output += d))
+  child.stderr!.on('data', (d) => (output += d))
+  return { child, output: () => output }
+}
+
+async function healthy(port: number): Promise<{ queue: { waiting: number; running: number } }> {
+  let health: { queue: { waiting: number; running: number } } | null = null
+  await expect
+    .poll(async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null)
+      health = response?.ok ? await response.json() : null
+      return response?.status
+    }, { timeout: 90_000 })
+    .toBe(200)
+  return health!
+}
+
+test.describe('a synchronous run when its server shuts down', () => {
+  test('the waiting client gets 503 with Retry-After and the job\'s URL, never a dropped connection; the run goes on after the restart and is charged once', async ({}, info) => {
+    test.skip(info.project.name !== 'js', 'one process check is enough')
+    test.setTimeout(240_000)
+    const port = Number(process.env.E2E_PORT ?? 3210) + 45
+    const dataDir = `tests/.tmp/e2e-handback-${port}-${Date.now()}`
+    // Web only: no worker here takes the job, so the request is still waiting when SIGTERM comes.
+    const web = studio(port, dataDir, { WORKER_CONCURRENCY: '0' })
+    let restarted: ReturnType<typeof studio> | null = null
+    try {
+      await healthy(port)
+      const form = new FormData()
+      form.append('image', new Blob([readFileSync('tests/fixtures/photos/noface-rocket.jpg')], { type: 'image/jpeg' }), 'rocket.jpg')
+      const answer = fetch(`http://127.0.0.1:${port}/api/remove-bg/`, { method: 'POST', body: form })
+      await expect.poll(async () => (await healthy(port)).queue.waiting, { timeout: 60_000 }).toBe(1)
+
+      web.child.kill('SIGTERM')
+      const response = await answer
+      expect(response.status, web.output()).toBe(503)
+      const body = await response.json()
+      const jobUrl = response.headers.get('location')!
+      expect(jobUrl).toMatch(/^\/api\/jobs\/[0-9a-f-]{36}\/$/)
+      expect(body).toMatchObject({ job_url: jobUrl, answer_url: `${jobUrl}answer/`, remaining: 4 })
+      expect(body.error).toContain('The studio restarted before your run ended.')
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      // The run was charged when it was queued, and that charge stands: it goes on.
+      expect(response.headers.get('x-credits-charged')).toBe('1')
+      const cookie = response.headers.get('set-cookie')!.split(';')[0]!
+      const [code] = await once(web.child, 'exit')
+      expect(code, web.output()).toBe(0)
+
+      // The studio comes back (with a worker): the client follows the URL it was given.
+      restarted = studio(port, dataDir, { WORKER_CONCURRENCY: '1' })
+      await healthy(port)
+      let job: { status?: string; remaining?: number } = {}
+      await expect
+        .poll(async () => {
+          job = await (await fetch(`http://127.0.0.1:${port}${jobUrl}`, { headers: { cookie } })).json()
+          return job.status
+        }, { timeout: 120_000 })
+        .toBe('succeeded')
+      expect(job.remaining).toBe(4)
+      const result = await fetch(`http://127.0.0.1:${port}${body.answer_url}`, { headers: { cookie } })
+      expect(result.status).toBe(200)
+      expect(result.headers.get('content-type')).toBe('image/png')
+      expect(result.headers.get('x-credits-remaining')).toBe('4')
+    } finally {
+      for (const server of [web, restarted]) if (server && server.child.exitCode === null) server.child.kill('SIGKILL')
     }
   })
 })

@@ -1,9 +1,11 @@
 // Shared by the tool endpoint tests: callers with known balances and real multipart requests.
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { getDb } from '~/db/db.server'
+import { executeTx, getDb } from '~/db/db.server'
 import { createSession } from '~/features/auth/session.server'
 import { resolveCaller } from '~/features/credits/caller.server'
+import { charge } from '~/features/credits/ledger.server'
+import { insertJob, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
 import { BASE, formRequest } from '../support/requests'
 
 export const fixture = (path: string) => readFileSync(`tests/fixtures/${path}`)
@@ -54,4 +56,28 @@ export function toolRequest(
   headers: Record<string, string> = { 'x-facet-client-ip': randomIp() },
 ): Request {
   return formRequest(path, fields, { headers })
+}
+
+/**
+ * A remover job charged 1 credit and written as a submitting request writes it, but with no pg-boss
+ * job: no worker takes it. `status: 'running'` (with its attempts) makes it one a worker elsewhere holds.
+ */
+export async function chargedJob(caller: TestCaller, state: { status?: 'queued' | 'running'; attempts?: number } = {}): Promise<ToolJobInfo> {
+  const id = randomUUID()
+  return executeTx(getDb(), async (trx) => {
+    const charged = await charge({ accountId: caller.accountId, amount: 1, toolSlug: 'background_remover', idempotencyKey: `job:${id}` }, trx)
+    if (!charged.ok) throw new Error('no charge')
+    const job = await insertJob(
+      { id, accountId: caller.accountId, tool: 'background-remover', options: {}, originalName: 'x.jpg', bytes: Buffer.from('x'), width: 1, height: 1, notes: [], idempotencyKey: null, fingerprint: 'x', chargeTransactionId: charged.transactionId },
+      trx,
+    )
+    if (!state.status || state.status === 'queued') return job
+    const { upload_iv: _iv, upload_auth_tag: _tag, upload_ciphertext: _bytes, ...running } = await trx
+      .updateTable('tool_jobs')
+      .set({ status: state.status, attempts: state.attempts ?? 1 })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    return running
+  })
 }

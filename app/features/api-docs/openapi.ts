@@ -8,6 +8,7 @@ import { TOOL_APIS } from './tool-fields'
 import { MODEL_CHOICES } from '~/features/tools/models/model-choices'
 import { MAX_BATCH_FILES } from '~/features/batches/limits'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/roles'
+import { SEAT_RULE } from '~/features/teams/messages'
 
 type Schema = Record<string, unknown>
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
@@ -46,6 +47,12 @@ const rateHeaders = {
   'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
 }
 
+const SKIPPED_ENTRIES: Schema = { type: 'array', items: { type: 'object', required: ['name', 'reason'], additionalProperties: false, properties: { name: { type: 'string' }, reason: { enum: ['folder', 'hidden'] } } }, description: 'Entries of the zip that are not files of the batch (folders, hidden files such as .DS_Store or __MACOSX/), skipped and listed here.' }
+
+/** Single runs: the queue's limit (503) and one account's share of it (429), docs/decisions/085. */
+const QUEUE_429 = 'Too many requests, or your account already has its share of the runs waiting for a worker (the message says how many); see Retry-After.'
+const QUEUE_503 = 'The studio is busy: the queue of waiting runs is full; see Retry-After. Nothing was charged.'
+
 const schemas: Record<string, Schema> = {
   Error: {
     type: 'object',
@@ -55,6 +62,9 @@ const schemas: Record<string, Schema> = {
       detail: { type: 'string', description: 'The same message (older clients read this field).' },
       errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Every problem, by field (400 only).' },
       remaining: { type: ['integer', 'null'], description: 'Tool endpoints: the balance after the failure.' },
+      job_id: { type: 'string', format: 'uuid', description: 'A tool endpoint’s 503 when the studio restarted before the run ended: the run, which goes on.' },
+      job_url: { type: 'string', description: 'That run’s GET /api/jobs/<id>/ (also in Location).' },
+      answer_url: { type: 'string', description: 'That run’s answer once it has ended (GET /api/jobs/<id>/answer/).' },
     },
   },
   User: {
@@ -170,7 +180,7 @@ const schemas: Record<string, Schema> = {
       id: { type: 'string', format: 'uuid' },
       name: { type: 'string' },
       balance: { type: 'integer', minimum: 0 },
-      seats: { type: 'object', required: ['used', 'limit'], additionalProperties: false, properties: { used: { type: 'integer' }, limit: { type: 'integer' } }, description: 'Members plus pending invites, and the limit an operator sets.' },
+      seats: { type: 'object', required: ['used', 'limit'], additionalProperties: false, properties: { used: { type: 'integer' }, limit: { type: 'integer' } }, description: `Members plus pending invites, and the limit an operator sets. ${SEAT_RULE}` },
       role: { enum: [...TEAM_ROLES], description: 'Your role.' },
       spent_this_month: { type: 'integer', description: 'The whole team’s (owners and admins) or your own (members).' },
       members: { type: 'array', items: ref('TeamMember'), description: 'Every member for owners and admins; only yourself for members.' },
@@ -257,18 +267,19 @@ const schemas: Record<string, Schema> = {
   },
   BatchAccepted: {
     type: 'object',
-    required: ['id', 'url', 'total'],
-    properties: { id: { type: 'string', format: 'uuid' }, url: { type: 'string' }, total: { type: 'integer', minimum: 1, maximum: MAX_BATCH_FILES } },
+    required: ['id', 'url', 'total', 'skipped'],
+    properties: { id: { type: 'string', format: 'uuid' }, url: { type: 'string' }, total: { type: 'integer', minimum: 1, maximum: MAX_BATCH_FILES }, skipped: SKIPPED_ENTRIES },
     additionalProperties: false,
   },
   Batch: {
     type: 'object',
-    required: ['id', 'tool', 'status', 'total', 'done', 'failed', 'items'],
+    required: ['id', 'tool', 'status', 'total', 'skipped', 'done', 'failed', 'items'],
     properties: {
       id: { type: 'string', format: 'uuid' },
       tool: { enum: TOOL_APIS.map((a) => a.tool.slug) },
       status: { enum: ['running', 'completed'] },
       total: { type: 'integer' },
+      skipped: SKIPPED_ENTRIES,
       done: { type: 'integer' },
       failed: { type: 'integer' },
       items: {
@@ -345,8 +356,12 @@ function toolPath(api: (typeof TOOL_APIS)[number]) {
         '409': error('The Idempotency-Key names a run that failed or is still running.'),
         '413': error(`The file is larger than ${api.tool.maxMegabytes} MB.`),
         '415': error(`The file is not ${api.tool.acceptedLabel}.`),
-        '429': error('Too many requests; see Retry-After.'),
-        '503': error('The studio is busy; see Retry-After.'),
+        '429': error(QUEUE_429),
+        '503': json(
+          ref('Error'),
+          `${QUEUE_503} Or the studio restarted before your run ended: the run goes on and keeps its charge (refunded if it fails), so do not send it again; Location, job_url and answer_url name it, to follow once Retry-After has passed.`,
+          { 'Retry-After': { schema: { type: 'integer' } }, Location: { schema: { type: 'string' }, description: 'The run’s GET /api/jobs/<id>/ (restart only).' } },
+        ),
       },
     },
   }
@@ -463,8 +478,8 @@ export function openApiDocument() {
           '413': error('The file is too large.'),
           '415': error('The file is not of a type the tool takes.'),
           '422': error('The Idempotency-Key was used for another request.'),
-          '429': error('Too many requests; see Retry-After.'),
-          '503': error('The studio is busy; see Retry-After.'),
+          '429': error(QUEUE_429),
+          '503': error(QUEUE_503),
         },
       },
     },
@@ -489,19 +504,19 @@ export function openApiDocument() {
       post: {
         tags: ['Batches'],
         summary: `Run up to ${MAX_BATCH_FILES} files through one tool`,
-        description: `multipart/form-data: \`tool\`, that tool’s options, and the files as repeated file fields (\`image\`, or \`svg\` for the SVG converter), or one zip of them (folders and hidden files are skipped). Each file is a job, charged when it runs and refunded if it fails; a batch the balance cannot pay in full is refused (402) with how many files it covers. The whole upload is limited by the BATCH_MAX_MEGABYTES setting.`,
+        description: `multipart/form-data: \`tool\`, that tool’s options, and the files as repeated file fields (\`image\`, or \`svg\` for the SVG converter), or one zip of them (its folders and hidden files are skipped and listed in \`skipped\`). More than ${MAX_BATCH_FILES} files, in the form or in the zip, are refused (400), never cut. Each file is a job, charged when it runs and refunded if it fails; a batch the balance cannot pay in full is refused (402) with how many files it covers. The whole upload is limited by the BATCH_MAX_MEGABYTES setting.`,
         security: ANYONE,
         parameters: [X_TEAM],
         requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['tool'], properties: { tool: { enum: TOOL_APIS.map((a) => a.tool.slug) }, image: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } } } } } },
         responses: {
           '202': json(ref('BatchAccepted'), 'Accepted (Location: the batch). Nothing is charged yet.', { [CREDITS_CHARGED_HEADER]: { schema: { const: '0' } }, 'X-Credits-Remaining': { schema: { type: 'integer' } } }),
-          '400': error('No or unknown tool, no files, too many files, a bad option or an unreadable zip.'),
+          '400': error(`No or unknown tool, no files, more than ${MAX_BATCH_FILES} files (the message names the limit), files in another tool’s file field, a bad option or an unreadable zip.`),
           '401': auth401,
           '402': error('The balance does not cover every file: the message says how many it covers.'),
           '403': teamRefused(),
           '413': error('A file, the zip’s contents or the whole upload is too large.'),
-          '429': error('Too many requests; see Retry-After.'),
-          '503': error('The tool’s model is not installed.'),
+          '429': error('Too many requests, or your account already has its share of batch files waiting for a worker (half of BATCH_QUEUE_LIMIT); see Retry-After.'),
+          '503': error('The tool’s model is not installed, or the queue of batch files is full (BATCH_QUEUE_LIMIT; see Retry-After).'),
         },
       },
     },
@@ -558,7 +573,7 @@ export function openApiDocument() {
           '401': auth401,
           '403': error('You are a member (not an owner or admin), an admin inviting an owner, or calling with a team key.'),
           '404': error('No such team, or you are not in it.'),
-          '409': error('Every seat is taken (members and pending invites), or the address is a member already.'),
+          '409': error('Every seat is taken (members and pending invites: a new invite needs a free seat), or the address is a member already.'),
           '429': error('Too many invites; try again later.'),
         },
       },
@@ -584,7 +599,7 @@ export function openApiDocument() {
           '401': auth401,
           '403': error('Signed in as another address than the invited one.'),
           '404': error('The token names no invite.'),
-          '409': error('The team has no seat left.'),
+          '409': error('Every member seat is taken: the team has as many members as its seat limit (a pending invite is accepted while members are fewer than the limit, even one lowered below the seats in use).'),
           '410': error('The invite expired, was used or was withdrawn.'),
         },
       },

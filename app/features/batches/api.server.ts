@@ -1,5 +1,6 @@
 // The batch endpoints: POST /api/batches/ (multipart: `tool`, that tool's options, and up to
-// MAX_BATCH_FILES files as repeated file fields, or one zip of them) → 202 {id, url, total};
+// MAX_BATCH_FILES files as repeated file fields, or one zip of them; more is refused with 400, a zip's
+// folders and hidden files are skipped and listed) → 202 {id, url, total, skipped};
 // GET /api/batches/<id>/ → the batch and its items; GET /api/batches/<id>/download/ → a zip of
 // the results with errors.json. Batches are their owner's only: anyone else gets 404.
 import path from 'node:path'
@@ -14,7 +15,7 @@ import { contentDisposition, INVALID_TOKEN_MESSAGE, missingModel, SVG_SIGN_IN_ME
 import { anyToolFormLimits, readMultipartForm } from '~/features/tools/upload.server'
 import { batchArchive, batchTooLargeMessage, batchUrl, createBatch, findOwnedBatch, MAX_BATCH_FILES, type CreatedBatch } from './batches.server'
 import { TOO_MANY_FILES_MESSAGE } from './limits'
-import { isZip, readZipFiles, type NamedBytes } from './zip.server'
+import { isZip, readZipFiles, type NamedBytes, type ZipContents } from './zip.server'
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
 export const BATCH_NOT_FOUND = 'No such batch.'
@@ -26,12 +27,15 @@ function errorResponse(status: number, error: string, headers: Record<string, st
   return Response.json({ error, remaining: null }, { status, headers: { ...NO_STORE, [CREDITS_CHARGED_HEADER]: '0', ...headers } })
 }
 
-/** The files of the form, or of its one zip, with the names clients gave (base names only). */
-async function batchFiles(uploaded: NamedBytes[], tool: ToolSlug): Promise<NamedBytes[]> {
+/**
+ * The files of the form, or of its one zip, with the names clients gave (base names only), and the
+ * zip entries skipped (folders, hidden files). More files than the limit are refused, never cut.
+ */
+async function batchFiles(uploaded: NamedBytes[], tool: ToolSlug): Promise<ZipContents> {
   const fileLimit = TOOLS[tool].maxMegabytes * MEGABYTE
-  let files = uploaded
+  let contents: ZipContents = { files: uploaded, skipped: [] }
   if (uploaded.length === 1 && isZip(uploaded[0]!.bytes)) {
-    files = await readZipFiles(uploaded[0]!.bytes, {
+    contents = await readZipFiles(uploaded[0]!.bytes, {
       maxFiles: MAX_BATCH_FILES,
       maxEntries: MAX_ZIP_ENTRIES,
       maxEntryBytes: fileLimit,
@@ -40,12 +44,20 @@ async function batchFiles(uploaded: NamedBytes[], tool: ToolSlug): Promise<Named
   } else if (uploaded.some((f) => isZip(f.bytes))) {
     throw new ToolError(400, 'Send either files or one zip of them, not both.')
   }
+  const { files, skipped } = contents
   if (files.length === 0) throw new ToolError(400, `Choose the files of the batch (field "${TOOLS[tool].fileField}", repeated, or one zip).`)
   if (files.length > MAX_BATCH_FILES) throw new ToolError(400, TOO_MANY_FILES_MESSAGE)
-  return files.map((file, i) => {
+  const named = files.map((file, i) => {
     if (file.bytes.byteLength > fileLimit) throw tooLarge(`${file.name || `File ${i + 1}`} is too large (max ${TOOLS[tool].maxMegabytes}MB).`)
     return { name: path.posix.basename(file.name.replaceAll('\\', '/')) || `file-${i + 1}`, bytes: file.bytes }
   })
+  return { files: named, skipped }
+}
+
+/** Files sent in another tool's file field would not run: refused rather than left out. */
+export function wrongFieldMessage(tool: ToolSlug, count: number, field: string): string {
+  const expected = TOOLS[tool].fileField
+  return `The ${TOOLS[tool].name} takes its files in the "${expected}" field; ${count} ${count === 1 ? 'file was' : 'files were'} sent in "${field}". Send every file in "${expected}".`
 }
 
 export type BatchSubmission = { ok: true; batch: CreatedBatch; caller: Caller; setCookie: string | null } | { ok: false; status: number; error: string; headers: Record<string, string> }
@@ -71,8 +83,10 @@ export async function acceptBatch(request: Request): Promise<BatchSubmission> {
     const missing = missingModel(slug)
     if (missing) throw new ToolError(503, missing.message)
     const uploaded = form.files.filter((f) => f.field === TOOLS[slug].fileField)
-    const files = await batchFiles(uploaded, slug)
-    const batch = await createBatch(caller, slug, form.fields, files)
+    const elsewhere = form.files.filter((f) => f.field !== TOOLS[slug].fileField)
+    if (elsewhere.length > 0) throw new ToolError(400, wrongFieldMessage(slug, elsewhere.length, elsewhere[0]!.field))
+    const { files, skipped } = await batchFiles(uploaded, slug)
+    const batch = await createBatch(caller, slug, form.fields, files, skipped)
     return { ok: true, batch, caller, setCookie: resolved.setCookie }
   } catch (thrown) {
     if (!(thrown instanceof ToolError)) throw thrown
@@ -92,7 +106,7 @@ export async function submitBatch(request: Request): Promise<Response> {
     'X-Credits-Remaining': String(batch.remaining),
   }
   if (accepted.setCookie) headers['Set-Cookie'] = accepted.setCookie
-  return Response.json({ id: batch.id, url: batchUrl(batch.id), total: batch.total }, { status: 202, headers })
+  return Response.json({ id: batch.id, url: batchUrl(batch.id), total: batch.total, skipped: batch.skipped }, { status: 202, headers })
 }
 
 export async function callerAccount(request: Request): Promise<string | null> {

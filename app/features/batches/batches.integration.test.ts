@@ -1,7 +1,7 @@
 // Batches through their endpoints on a real database and real workers: a batch of 10 with one
 // broken file (9 charged, 1 refunded, the zip holds 9 images and errors.json, batch.completed
-// emitted once), a zip upload (folders, hidden files and path names ignored; a test key charges
-// nothing), zip-bomb limits, owner-only reads, and the balance check before anything runs.
+// emitted once), a zip upload (folders and hidden files skipped and listed, path names ignored; a test
+// key charges nothing), zip-bomb limits, more files than the limit refused (never cut), owner-only reads, and the balance check before anything runs.
 import sharp from 'sharp'
 import yauzl from 'yauzl'
 import yazl from 'yazl'
@@ -130,7 +130,7 @@ describe('a batch of 10 with one broken file', () => {
     fields.push(['image', fileOf(truncated(), 'broken.png', 'image/png')])
     const accepted = await post(owner, fields)
     expect(accepted.status).toBe(202)
-    expect(accepted.body).toEqual({ id: expect.any(String), url: `/api/batches/${accepted.body.id}/`, total: 10 })
+    expect(accepted.body).toEqual({ id: expect.any(String), url: `/api/batches/${accepted.body.id}/`, total: 10, skipped: [] })
     expect(accepted.headers.get('X-Credits-Charged')).toBe('0')
     const { id } = accepted.body
 
@@ -183,7 +183,15 @@ describe('a zip upload', () => {
     const accepted = await post(caller, [['tool', 'background-remover'], ['image', fileOf(zip, 'batch.zip', 'application/zip')]])
     expect(accepted.status).toBe(202)
     expect(accepted.body.total).toBe(2)
+    // Nothing is left out without a word: the answer (and the batch) list what was skipped, and why.
+    const skipped = [
+      { name: 'pics/', reason: 'folder' },
+      { name: '.DS_Store', reason: 'hidden' },
+      { name: '__MACOSX/pics/._a.jpg', reason: 'hidden' },
+    ]
+    expect(accepted.body.skipped).toEqual(skipped)
     const batch = await ended(caller, accepted.body.id)
+    expect(batch.skipped).toEqual(skipped)
     expect(batch.items.map((i: any) => [i.name, i.status])).toEqual([['a.jpg', 'succeeded'], ['b.jpg', 'succeeded']])
     expect(await ledger(caller.accountId)).toEqual([])
   })
@@ -200,6 +208,51 @@ describe('a zip upload', () => {
     expect(tooMany.status).toBe(400)
     expect(tooMany.body.error).toBe('A batch takes at most 100 files.')
     expect(await getDb().selectFrom('batches').select('id').where('account_id', '=', caller.accountId).execute()).toEqual([])
+  })
+})
+
+describe('more files than a batch takes', () => {
+  const MANY = 'A batch takes at most 100 files.'
+  async function noBatchOf(caller: Caller) {
+    expect(await getDb().selectFrom('batches').select('id').where('account_id', '=', caller.accountId).execute()).toEqual([])
+  }
+
+  it.each([101, 102])('refuses %i files with 400 naming the limit (none dropped, nothing queued)', async (count) => {
+    const caller = await user()
+    const one = await photo(0)
+    const fields: Array<[string, string | Blob]> = [['tool', 'background-remover']]
+    for (let i = 0; i < count; i++) fields.push(['image', fileOf(one, `p${i}.jpg`, 'image/jpeg')])
+    const refused = await post(caller, fields)
+    expect(refused.status).toBe(400)
+    expect(refused.body.error).toBe(MANY)
+    await noBatchOf(caller)
+  })
+
+  it('refuses a zip of 101 images, and takes one of 100 entries', async () => {
+    const caller = await user('test')
+    const one = await photo(0)
+    const refused = await post(caller, [['tool', 'background-remover'], ['image', fileOf(await makeZip(Array.from({ length: 101 }, (_, i) => [`p${i}.jpg`, one] as [string, Buffer])), 'many.zip')]])
+    expect(refused.status).toBe(400)
+    expect(refused.body.error).toBe(MANY)
+    await noBatchOf(caller)
+    // 100 entries that are not images: the batch takes them all (each fails at once, unpaid: nothing to run here).
+    const hundred = await makeZip(Array.from({ length: 100 }, (_, i) => [`n${i}.jpg`, Buffer.from('not an image')] as [string, Buffer]))
+    const accepted = await post(caller, [['tool', 'background-remover'], ['image', fileOf(hundred, 'hundred.zip')]])
+    expect(accepted.status).toBe(202)
+    expect(accepted.body).toMatchObject({ total: 100, skipped: [] })
+    expect(await ended(caller, accepted.body.id)).toMatchObject({ total: 100, failed: 100 })
+  })
+
+  it("refuses files sent in another tool's file field instead of leaving them out", async () => {
+    const caller = await user()
+    const refused = await post(caller, [
+      ['tool', 'background-remover'],
+      ['image', fileOf(await photo(0), 'a.jpg', 'image/jpeg')],
+      ['svg', fileOf(fixture('svg/tango-user-home.svg'), 'home.svg', 'image/svg+xml')],
+    ])
+    expect(refused.status).toBe(400)
+    expect(refused.body.error).toBe('The Background remover takes its files in the "image" field; 1 file was sent in "svg". Send every file in "image".')
+    await noBatchOf(caller)
   })
 })
 

@@ -19,6 +19,7 @@ import type { ToolSlug } from '~/features/tools/catalog'
 import { ToolError } from '~/features/tools/errors.server'
 import { announceJobQueued } from '~/features/tools/jobs/events.server'
 import { finishJob, insertJob } from '~/features/tools/jobs/jobs.server'
+import { admitInTransaction, checkRoom } from '~/features/tools/jobs/admission.server'
 import { sendToolJob, toolQueues } from '~/features/tools/jobs/queue.server'
 import { requestFingerprint } from '~/features/tools/jobs/submit.server'
 import { inspectForRun } from '~/features/tools/jobs/test-mode.server'
@@ -30,7 +31,7 @@ import { asToolError } from '~/features/tools/submission.server'
 import { isUuid } from '~/utils/uuid'
 import { itemsOf, settleBatch, summarise } from './items.server'
 import { batchTooLargeMessage as tooLargeFor, unpaidBatchMessage } from './limits'
-import { writeZip, type NamedBytes } from './zip.server'
+import { writeZip, type NamedBytes, type SkippedEntry } from './zip.server'
 
 export { batchDownloadUrl, batchUrl } from './items.server'
 
@@ -45,6 +46,8 @@ export interface CreatedBatch {
   id: string
   total: number
   remaining: number
+  /** The zip entries that are not files of the batch (folders, hidden files). */
+  skipped: SkippedEntry[]
 }
 
 /**
@@ -52,7 +55,7 @@ export interface CreatedBatch {
  * passed, then in ONE transaction writes the batch, its items (a file refused by inspect is an item
  * that failed at once, never charged) and their pg-boss jobs.
  */
-export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record<string, string>, files: NamedBytes[]): Promise<CreatedBatch> {
+export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record<string, string>, files: NamedBytes[], skipped: SkippedEntry[] = []): Promise<CreatedBatch> {
   const runner = runnerFor(tool)
   // An empty option field means the tool's default, as a form's blank field does.
   const options = await runner.parseOptions(Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')))
@@ -77,12 +80,18 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
   const cap = testMode || !caller.teamId ? null : await memberCap(caller.accountId, caller.userId, getDb())
   if (cap && cap.used + runnable * cost > cap.cap) throw new ToolError(402, batchCapMessage(cap.cap, cap.teamName, cap.used, runnable, cost))
 
+  // Advice before anything is written; the locked check in the transaction decides.
+  await checkRoom('batch', caller.accountId, runnable)
+
   const boss = await toolQueues()
   await startJobWorker()
   await prepareWebhooks()
   const id = randomUUID()
   await executeTx(getDb(), async (trx) => {
-    await trx.insertInto('batches').values({ id, account_id: caller.accountId, api_key_id: caller.apiKey?.id ?? null, tool, total: items.length }).execute()
+    await trx
+      .insertInto('batches')
+      .values({ id, account_id: caller.accountId, api_key_id: caller.apiKey?.id ?? null, tool, total: items.length, skipped: JSON.stringify(skipped) })
+      .execute()
     for (const [position, item] of items.entries()) {
       const jobId = randomUUID()
       await insertJob(
@@ -110,14 +119,16 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
       if (item.error) {
         await finishJob(jobId, { outcome: 'failed', refunded: false, error: item.error.message, errorStatus: item.error.status }, trx)
       } else {
-        await sendToolJob(boss, trx, jobId, caller.accountId)
+        await sendToolJob(boss, trx, jobId, caller.accountId, 'batch')
       }
     }
+    // Past the batch queue's limit or the account's share: refused, nothing written.
+    if (runnable > 0) await admitInTransaction(trx, 'batch', caller.accountId, runnable)
     // Every file refused up front: the batch is over already.
     await settleBatch(id, trx)
   })
   announceJobQueued()
-  return { id, total: items.length, remaining: balance }
+  return { id, total: items.length, remaining: balance, skipped }
 }
 
 export type BatchView = ReturnType<typeof summarise>

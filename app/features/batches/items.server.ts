@@ -11,6 +11,7 @@ import { emitEvent } from '~/features/webhooks/endpoints.server'
 import { TOOLS, type ToolSlug } from '~/features/tools/catalog'
 import { creditsCharged, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
 import { resultUrl } from '~/features/tools/ui/page-result'
+import type { SkippedEntry } from './zip.server'
 
 export function batchUrl(id: string): string {
   return `/api/batches/${id}/`
@@ -115,7 +116,7 @@ export async function itemsOf(batchId: string, db: DbOrTx) {
 }
 
 type ItemRow = Awaited<ReturnType<typeof itemsOf>>[number]
-type BatchRow = { id: string; tool: string; total: number; status: 'running' | 'completed' }
+type BatchRow = { id: string; tool: string; total: number; status: 'running' | 'completed'; skipped: unknown }
 
 export function summarise(batch: BatchRow, items: ItemRow[]) {
   return {
@@ -123,6 +124,7 @@ export function summarise(batch: BatchRow, items: ItemRow[]) {
     tool: batch.tool as ToolSlug,
     status: batch.status,
     total: batch.total,
+    skipped: batch.skipped as SkippedEntry[],
     done: items.filter((i) => i.status === 'succeeded').length,
     failed: items.filter((i) => i.status === 'failed').length,
     items: items.map((i) => ({

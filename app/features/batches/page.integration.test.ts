@@ -7,7 +7,9 @@ import { stopBoss } from '~/features/queue/boss.server'
 import { action, loader } from '~/routes/tools.batch'
 import { fileOf, fixture, newUser, newVisitor, type TestCaller } from '../../../tests/integration/tools-support'
 import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
+import yazl from 'yazl'
 import type { BatchPageData } from './page.server'
+import { skippedSummary } from './ui/batch-status'
 
 afterAll(async () => {
   await stopBoss({ timeoutMs: 5_000 })
@@ -96,5 +98,34 @@ describe('the batch page action (no JavaScript)', () => {
     const blur = await post(visitor, [['tool', 'face-blurrer'], ['blur', '13'], ['image', portrait()]])
     expect(blur).toMatchObject({ status: 400, body: { error: 'blur must be a number from 12 to 60 in steps of 2.' } })
     expect(await getDb().selectFrom('batches').select('id').where('account_id', '=', visitor.accountId).execute()).toEqual([])
+  })
+
+  it('refuses 101 files on the form, naming the limit, and creates nothing', async () => {
+    const owner = await newUser()
+    const one = fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg')
+    const fields: Array<[string, string | Blob]> = [['tool', 'background-remover']]
+    for (let i = 0; i < 101; i++) fields.push(['image', one])
+    expect(await post(owner, fields)).toMatchObject({ status: 400, body: { error: 'A batch takes at most 100 files.' } })
+    expect(await getDb().selectFrom('batches').select('id').where('account_id', '=', owner.accountId).execute()).toEqual([])
+  })
+
+  it("shows the zip's skipped entries with the batch", async () => {
+    const owner = await newUser()
+    const zip = new yazl.ZipFile()
+    zip.addBuffer(Buffer.from('not an image'), 'a.jpg')
+    zip.addBuffer(Buffer.from('x'), '.DS_Store')
+    zip.end()
+    const bytes = await new Promise<Buffer>((resolve) => {
+      const chunks: Buffer[] = []
+      zip.outputStream.on('data', (c: Buffer) => chunks.push(c))
+      zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)))
+    })
+    const posted = await post(owner, [['tool', 'background-remover'], ['image', fileOf(bytes, 'photos.zip', 'application/zip')]])
+    expect(posted.status).toBe(303)
+    const shown = await page(owner, new URL(posted.headers.get('location')!, BASE).search)
+    expect(shown.batch).toMatchObject({ total: 1, skipped: [{ name: '.DS_Store', reason: 'hidden' }] })
+    expect(skippedSummary(shown.batch!.skipped)).toBe(
+      'Skipped from the zip: 1 hidden file (such as __MACOSX/ or .DS_Store). They are not files of the batch and were not run.',
+    )
   })
 })

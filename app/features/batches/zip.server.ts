@@ -1,7 +1,7 @@
 // Reading a batch's zip and writing its results' zip. Reading refuses zip bombs before they cost
 // memory: the entry count is capped, each entry's and the total uncompressed size are capped (yauzl
 // also checks every entry's real size against its header), folders and hidden files (dot files,
-// __MACOSX) are skipped, and only an entry's base name is kept, so no name can reach a path.
+// __MACOSX) are skipped and listed, and only an entry's base name is kept, so no name can reach a path.
 import path from 'node:path'
 import yauzl from 'yauzl'
 import yazl from 'yazl'
@@ -28,19 +28,37 @@ export function isZip(bytes: Buffer): boolean {
   return bytes.subarray(0, 4).equals(ZIP_MAGIC)
 }
 
-function skipped(entryName: string): boolean {
-  if (entryName.endsWith('/')) return true
-  return entryName.split('/').some((part) => part.startsWith('.') || part === '__MACOSX')
+/**
+ * A zip entry that is not one of the batch's files, and why: a folder (its files are read on their
+ * own), or a hidden file (a dot file, or anything under __MACOSX/: what archivers add, never a photo
+ * someone chose). Skipped entries are listed in the batch's answer, never dropped silently.
+ */
+export interface SkippedEntry {
+  name: string
+  reason: 'folder' | 'hidden'
 }
+
+function skipReason(entryName: string): SkippedEntry['reason'] | null {
+  if (entryName.endsWith('/')) return 'folder'
+  return entryName.split('/').some((part) => part.startsWith('.') || part === '__MACOSX') ? 'hidden' : null
+}
+
+export interface ZipContents {
+  files: NamedBytes[]
+  skipped: SkippedEntry[]
+}
+
+const MAX_LISTED_NAME = 255
 
 export const UNREADABLE_ZIP = 'The zip could not be read: send a valid zip of images.'
 
-export function readZipFiles(zip: Buffer, limits: ZipLimits): Promise<NamedBytes[]> {
+export function readZipFiles(zip: Buffer, limits: ZipLimits): Promise<ZipContents> {
   return new Promise((resolve, reject) => {
     // decodeStrings: yauzl refuses absolute names and `..` itself; the base name is kept anyway.
     yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false }, (openError, archive) => {
       if (openError || !archive) return reject(badRequest(UNREADABLE_ZIP))
       const files: NamedBytes[] = []
+      const skipped: SkippedEntry[] = []
       let entries = 0
       let total = 0
       let done = false
@@ -54,12 +72,17 @@ export function readZipFiles(zip: Buffer, limits: ZipLimits): Promise<NamedBytes
       archive.on('end', () => {
         if (done) return
         done = true
-        resolve(files)
+        resolve({ files, skipped })
       })
       archive.on('entry', (entry: yauzl.Entry) => {
         entries++
         if (entries > limits.maxEntries) return fail(badRequest(`The zip has too many entries (at most ${limits.maxEntries}).`))
-        if (skipped(entry.fileName)) return archive.readEntry()
+        const reason = skipReason(entry.fileName)
+        if (reason) {
+          // A name is kept to a readable length (an entry name may be 64 KiB).
+          skipped.push({ name: entry.fileName.slice(0, MAX_LISTED_NAME), reason })
+          return archive.readEntry()
+        }
         if (files.length >= limits.maxFiles) return fail(badRequest(TOO_MANY_FILES_MESSAGE))
         // The header's size first (cheap), then the real bytes as they inflate (yauzl stops at the header's size).
         if (entry.uncompressedSize > limits.maxEntryBytes) return fail(tooLarge(`${path.posix.basename(entry.fileName)} is too large once unzipped.`))

@@ -24,6 +24,18 @@ export const NAME_REQUIRED = 'Give the team a name (1 to 60 characters).'
 /** The signed-out invite page, for someone without an account yet (the verification link returns here). */
 export const INVITE_NEW_ACCOUNT_NOTE = 'New to Facet Studio? Create your account with this address: the link in the confirmation mail brings you back here, signed in, to accept.'
 
+/**
+ * The seat rule as the team page and the API documentation say it (teams.server.ts enforces it:
+ * newInviteFits, acceptanceFits).
+ */
+export const SEAT_RULE =
+  'Seats are members plus pending invites. A new invite needs a free seat. A pending invite already holds its seat: it can be accepted while the team has fewer members than its seat limit, even when the limit was lowered below the seats in use (nobody is removed).'
+
+/** Accepting when every member seat is taken (the limit was lowered after the invite was sent). */
+export function memberSeatsFull(limit: number): string {
+  return `This team has ${limit} members already, all of its seats. Ask one of its owners or admins to free a seat, then accept again.`
+}
+
 export function seatsFull(limit: number): string {
   return `All ${limit} seats of this team are taken (members and pending invites). Remove a member or withdraw an invite first.`
 }

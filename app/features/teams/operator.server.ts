@@ -45,8 +45,9 @@ export async function adjustTeamCredits(
 }
 
 /**
- * Sets a team's seat limit. Lowering it below the seats in use removes nobody: new invites and
- * accepts are refused until members leave or invites are withdrawn.
+ * Sets a team's seat limit. Lowering it below the seats in use removes nobody: new invites are
+ * refused until members leave or invites are withdrawn, and pending invites can be accepted while
+ * members are fewer than the limit (the seat rule: teams.server.ts).
  */
 export async function setTeamSeats(
   team: string,

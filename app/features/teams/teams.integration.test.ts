@@ -12,8 +12,9 @@ import { loadViewer } from '~/features/credits/viewer.server'
 import { BASE } from '../../../tests/support/requests'
 import { chargeRun } from './charge.server'
 import { memberAccount, teamAccount } from './membership.server'
-import { capMessage, LAST_OWNER } from './messages'
+import { capMessage, LAST_OWNER, memberSeatsFull, seatsFull } from './messages'
 import {
+  acceptanceFits,
   acceptInvite,
   changeMember,
   createTeam,
@@ -22,6 +23,7 @@ import {
   inviteMember,
   leaveTeam,
   listTeamsForUser,
+  newInviteFits,
   removeMember,
   revokeInvite,
   setWorkingTeam,
@@ -150,6 +152,63 @@ describe('invites', () => {
     // Re-sending to the same address replaces its invite instead of taking a second seat.
     await inviteMember(owner.user.id, team.id, { email: pending, role: 'member' })
     expect((await getTeamView(team.id, owner.user.id)).seats).toEqual({ used: 3, limit: 3 })
+  })
+})
+
+describe('a seat limit lowered below the seats in use blocks only what it must', () => {
+  /** An invite sent to a new user, who can accept it with the token. */
+  async function invited(teamId: string, actorId: string) {
+    const person = await createVerifiedUser({ email: uniqueEmail('invited') })
+    await inviteMember(actorId, teamId, { email: person.user.email, role: 'member' })
+    const token = (await linkMailedTo(person.user.email)).pathname.split('/').pop()!
+    return { person, token }
+  }
+
+  it('pending invites are still accepted while a member seat is free; a new invite is refused; past the members limit acceptance is refused', async () => {
+    const { owner, team } = await teamWith()
+    // 1 member and 4 pending invites: 5 seats of 5.
+    const pending = [] as Array<Awaited<ReturnType<typeof invited>>>
+    for (let i = 0; i < 4; i++) pending.push(await invited(team.id, owner.user.id))
+    // The operator lowers the limit to 3: 5 seats in use, 1 member.
+    await getDb().updateTable('teams').set({ seat_limit: 3 }).where('id', '=', team.id).execute()
+
+    // A new invite would take a sixth seat: refused with the seats' message.
+    await expectTeamError(inviteMember(owner.user.id, team.id, { email: uniqueEmail(), role: 'member' }), 409, seatsFull(3))
+    // The invites hold their seats: two of them are accepted (members 1 → 3).
+    await acceptInvite(pending[0]!.person.user.id, pending[0]!.token)
+    await acceptInvite(pending[1]!.person.user.id, pending[1]!.token)
+    expect((await getTeamView(team.id, owner.user.id)).seats).toEqual({ used: 5, limit: 3 })
+    // Every member seat is taken now: the third is refused, saying why, and stays pending.
+    await expectTeamError(acceptInvite(pending[2]!.person.user.id, pending[2]!.token), 409, memberSeatsFull(3))
+    expect(await describeInvite(pending[2]!.token)).toMatchObject({ status: 'pending' })
+    // A member leaves: the pending invite can be accepted again.
+    await leaveTeam(pending[0]!.person.user.id, team.id)
+    await acceptInvite(pending[2]!.person.user.id, pending[2]!.token)
+    expect((await listTeamsForUser(pending[2]!.person.user.id)).map((t) => t.id)).toEqual([team.id])
+  })
+
+  it('a new invite fits again once members and pending invites are under the lowered limit', async () => {
+    const { owner, team } = await teamWith()
+    const first = await invited(team.id, owner.user.id)
+    const second = await invited(team.id, owner.user.id)
+    await getDb().updateTable('teams').set({ seat_limit: 2 }).where('id', '=', team.id).execute()
+    await expectTeamError(inviteMember(owner.user.id, team.id, { email: uniqueEmail(), role: 'member' }), 409)
+    await revokeInvite(owner.user.id, team.id, (await getTeamView(team.id, owner.user.id)).invites.find((i) => i.email === second.person.user.email)!.id)
+    // 1 member + 1 pending = 2 of 2: still no room for a third seat.
+    await expectTeamError(inviteMember(owner.user.id, team.id, { email: uniqueEmail(), role: 'member' }), 409)
+    await revokeInvite(owner.user.id, team.id, (await getTeamView(team.id, owner.user.id)).invites.find((i) => i.email === first.person.user.email)!.id)
+    await inviteMember(owner.user.id, team.id, { email: uniqueEmail(), role: 'member' })
+    expect((await getTeamView(team.id, owner.user.id)).seats).toEqual({ used: 2, limit: 2 })
+  })
+})
+
+describe('the seat rule', () => {
+  it('a new invite needs members + pending < limit; accepting needs members < limit', () => {
+    expect(newInviteFits({ members: 1, pending: 1 }, 3)).toBe(true)
+    expect(newInviteFits({ members: 1, pending: 2 }, 3)).toBe(false)
+    expect(newInviteFits({ members: 1, pending: 4 }, 3)).toBe(false)
+    expect(acceptanceFits({ members: 2 }, 3)).toBe(true)
+    expect(acceptanceFits({ members: 3 }, 3)).toBe(false)
   })
 })
 

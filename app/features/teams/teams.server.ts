@@ -25,6 +25,7 @@ import {
   NAME_REQUIRED,
   OWNERS_ONLY,
   seatsFull,
+  memberSeatsFull,
   TEAM_NOT_FOUND,
   TOO_MANY_TEAMS,
   wrongAddress,
@@ -147,8 +148,28 @@ async function countOwners(trx: Trx, teamId: string): Promise<number> {
   return row.n
 }
 
+/**
+ * The seat rule (docs/decisions/086), here only: seats are members plus pending invites, and an
+ * operator may lower a team's limit below the seats in use. A lowered limit blocks only what it
+ * must: a new invite takes a seat, so it needs members + pending < limit; accepting an invite uses
+ * the seat the invite already holds, so it needs only members < limit (invites beyond the lowered
+ * limit are accepted first come, first served, until the members fill it). Nobody is removed.
+ */
+export function newInviteFits(seats: { members: number; pending: number }, limit: number): boolean {
+  return seats.members + seats.pending < limit
+}
+
+export function acceptanceFits(seats: { members: number }, limit: number): boolean {
+  return seats.members < limit
+}
+
 /** Seats in use: members plus invites still pending (neither accepted, withdrawn nor expired). */
 async function seatsUsed(db: DbOrTx, teamId: string, now: Date): Promise<number> {
+  const seats = await seatCounts(db, teamId, now)
+  return seats.members + seats.pending
+}
+
+async function seatCounts(db: DbOrTx, teamId: string, now: Date): Promise<{ members: number; pending: number }> {
   const row = await db
     .selectNoFrom((eb) => [
       eb.selectFrom('team_members').select(sql<number>`count(*)::int`.as('n')).where('team_id', '=', teamId).as('members'),
@@ -162,7 +183,7 @@ async function seatsUsed(db: DbOrTx, teamId: string, now: Date): Promise<number>
         .as('invites'),
     ])
     .executeTakeFirstOrThrow()
-  return (row.members ?? 0) + (row.invites ?? 0)
+  return { members: row.members ?? 0, pending: row.invites ?? 0 }
 }
 
 export async function listTeamsForUser(userId: string, dbOrTx: DbOrTx = getDb()): Promise<TeamSummary[]> {
@@ -324,7 +345,7 @@ export async function inviteMember(
       .where('accepted_at', 'is', null)
       .where('revoked_at', 'is', null)
       .execute()
-    if ((await seatsUsed(trx, teamId, now)) >= team.seat_limit) throw new TeamError(409, seatsFull(team.seat_limit))
+    if (!newInviteFits(await seatCounts(trx, teamId, now), team.seat_limit)) throw new TeamError(409, seatsFull(team.seat_limit))
     const invite = await trx
       .insertInto('team_invites')
       .values({ team_id: teamId, email, role: input.role, token_hash: hashInviteToken(token), invited_by: actorUserId, expires_at: expiresAt })
@@ -408,8 +429,8 @@ export async function acceptInvite(userId: string, token: string, dbOrTx: DbOrTx
     if (normaliseEmail(user.email) !== invite.email) throw new TeamError(403, wrongAddress(invite.email))
     await trx.updateTable('team_invites').set({ accepted_at: now }).where('id', '=', invite.id).execute()
     if (await roleOf(trx, team.id, userId)) return { teamId: team.id }
-    // The invite held a seat until now; an operator may have lowered the limit since.
-    if ((await seatsUsed(trx, team.id, now)) >= team.seat_limit) throw new TeamError(409, seatsFull(team.seat_limit))
+    // The invite held its seat until now; an operator may have lowered the limit since.
+    if (!acceptanceFits(await seatCounts(trx, team.id, now), team.seat_limit)) throw new TeamError(409, memberSeatsFull(team.seat_limit))
     await trx.insertInto('team_members').values({ team_id: team.id, user_id: userId, role: invite.role, monthly_cap: null }).execute()
     await recordAudit({ actor: { userId }, action: 'team.member.join', targetType: 'team', targetId: team.id, details: { userId, email: user.email, role: invite.role, inviteId: invite.id } }, trx)
     return { teamId: team.id }

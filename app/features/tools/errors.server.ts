@@ -31,6 +31,17 @@ export class QueueFullError extends ToolError {
   }
 }
 
+/**
+ * The account has its whole share of the waiting runs (or batch items): refused before anything is
+ * charged, while other accounts are still admitted. 429, not 503: the studio is serving, it is
+ * this client that must slow down (and a 503 tells load balancers the server is unwell).
+ */
+export class AccountQueueFullError extends ToolError {
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(429, message, { outcome: 'rejected', headers: { 'Retry-After': String(retryAfterSeconds) } })
+  }
+}
+
 /** A run past TOOL_TIMEOUT_MS: stopped, recorded as failed and refunded. */
 export class RunTimeoutError extends ToolError {
   constructor(timeoutMs: number) {

@@ -94,7 +94,7 @@ export interface FormLimits {
   notMultipartMessage: string
   /** Parts allowed in all (files + fields); defaults to UPLOAD_LIMITS.parts. */
   parts?: number
-  /** Said when more files than maxFiles (and a little room) arrive; defaults to the too-many-parts message. */
+  /** Set: a file past maxFiles in a kept field is refused with it (else skipped unread: a tool run uses its first file). */
   tooManyFilesMessage?: string
 }
 
@@ -165,6 +165,8 @@ function readParts(body: ReadableStream<Uint8Array>, parser: Busboy, limits: For
     parser.on('file', (name, stream, info) => {
       // A refusal destroys the parser, which errors the part being read: already answered.
       stream.on('error', () => {})
+      // A form that says how to refuse extra files (a batch) drops none of them silently.
+      if (limits.fileFields.includes(name) && taken >= limits.maxFiles && limits.tooManyFilesMessage) return fail(badRequest(limits.tooManyFilesMessage))
       if (!limits.fileFields.includes(name) || taken >= limits.maxFiles) {
         // Not ours, or more files than a run takes (one run works on one file): skipped unread.
         stream.resume()

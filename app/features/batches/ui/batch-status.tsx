@@ -22,6 +22,16 @@ export interface BatchStatusView {
   done: number
   failed: number
   items: BatchItemView[]
+  /** Zip entries that are not files of the batch (batches/zip.server.ts): listed, never run. */
+  skipped: Array<{ name: string; reason: 'folder' | 'hidden' }>
+}
+
+/** What the screen says of the zip entries a batch skipped. */
+export function skippedSummary(skipped: BatchStatusView['skipped']): string {
+  const folders = skipped.filter((entry) => entry.reason === 'folder').length
+  const hidden = skipped.length - folders
+  const parts = [folders ? `${folders} folder${folders === 1 ? '' : 's'}` : '', hidden ? `${hidden} hidden file${hidden === 1 ? '' : 's'}` : ''].filter(Boolean)
+  return `Skipped from the zip: ${parts.join(' and ')} (such as __MACOSX/ or .DS_Store). They are not files of the batch and were not run.`
 }
 
 export function batchHeading(batch: BatchStatusView): string {
@@ -86,6 +96,18 @@ export function BatchStatus({ batch, focusOnMount = false }: { batch: BatchStatu
             {batch.failed > 0 ? ', with errors.json naming the files that failed' : ''}.
           </span>
         </div>
+      ) : null}
+      {batch.skipped.length > 0 ? (
+        <details className="text-sm text-slate-700" data-testid="batch-skipped">
+          <summary className="cursor-pointer">{skippedSummary(batch.skipped)}</summary>
+          <ul className="mt-2 list-disc space-y-0.5 pl-6" aria-label="Skipped from the zip">
+            {batch.skipped.map((entry, i) => (
+              <li key={i} className="break-all">
+                {entry.name} ({entry.reason === 'folder' ? 'folder' : 'hidden file'})
+              </li>
+            ))}
+          </ul>
+        </details>
       ) : null}
       <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200" aria-label="Files">
         {batch.items.map((item, i) => (

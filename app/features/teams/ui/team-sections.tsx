@@ -25,6 +25,7 @@ import {
   teamKeyFormSchema,
   type TeamRoleOption,
 } from './forms'
+import { SEAT_RULE } from '../messages'
 import { managesTeam } from '../roles'
 import { FormError, RoleBadge } from './parts'
 import { useTeamForm } from './use-team-form'
@@ -304,6 +305,9 @@ function InviteForm({ viewerRole, seatsFull }: { viewerRole: TeamRoleOption; sea
         {busy ? 'Sending...' : 'Send invite'}
       </button>
       {seatsFull ? <p className="text-sm text-amber-800">Every seat is taken: remove a member or revoke an invite first.</p> : null}
+      <p className="text-sm text-slate-600" data-testid="seat-rule">
+        {SEAT_RULE}
+      </p>
     </Form>
   )
 }

@@ -9,6 +9,7 @@ import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
 import { creditsCharged, findOwnedJob, isFinished, jobView, type ToolJobInfo } from './jobs.server'
 import { acceptToolRun, answerFromJob, submissionResponse } from './submit.server'
 import { ToolError } from '../errors.server'
+import { jobUrl } from './view'
 import { runnerFor } from '../runners/index.server'
 import { anyToolFormLimits, readMultipartForm, type MultipartForm } from '../upload.server'
 
@@ -19,9 +20,7 @@ const MAX_FILE_BYTES = Math.max(...Object.values(TOOLS).map((t) => t.maxMegabyte
 /** Every option field of every tool (each tool keeps its own when the form is narrowed to it). */
 export const ALL_OPTION_FIELDS = [...new Set(Object.values(TOOLS).flatMap((t) => runnerFor(t.slug).optionFields))]
 
-export function jobUrl(id: string): string {
-  return `/api/jobs/${id}/`
-}
+export { jobUrl }
 
 function jobJson(job: ToolJobInfo, remaining: number | null) {
   const view = jobView(job, remaining)

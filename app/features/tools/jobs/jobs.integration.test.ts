@@ -9,7 +9,7 @@ import { action as postJob } from '~/routes/api.jobs._index'
 import { loader as getJob } from '~/routes/api.jobs.$id'
 import { loader as getAnswer } from '~/routes/api.jobs.$id.answer'
 import { action as removeBg } from '~/routes/api.remove-bg'
-import { balanceOf, fileOf, fixture, newUser, newVisitor, type TestCaller } from '../../../../tests/integration/tools-support'
+import { balanceOf, chargedJob, fileOf, fixture, newUser, newVisitor, type TestCaller } from '../../../../tests/integration/tools-support'
 import { BASE, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import { findJob, insertJob } from './jobs.server'
 import { recordDelivered, recordFailed } from './outcome.server'
@@ -182,16 +182,8 @@ describe('the outcome of a job', () => {
 describe('a request waiting for its job', () => {
   /** A job no worker will take (it has no pg-boss job), as the submitting request holds it. */
   async function queuedJob(caller: TestCaller) {
-    const id = randomUUID()
-    const job = await executeTx(getDb(), async (trx) => {
-      const charged = await charge({ accountId: caller.accountId, amount: 1, toolSlug: 'background_remover', idempotencyKey: `job:${id}` }, trx)
-      if (!charged.ok) throw new Error('no charge')
-      return insertJob(
-        { id, accountId: caller.accountId, tool: 'background-remover', options: {}, originalName: 'x.jpg', bytes: Buffer.from('x'), width: 1, height: 1, notes: [], idempotencyKey: null, fingerprint: 'x', chargeTransactionId: charged.transactionId },
-        trx,
-      )
-    })
-    expect(job).toMatchObject({ id, status: 'queued', account_id: caller.accountId })
+    const job = await chargedJob(caller)
+    expect(job).toMatchObject({ status: 'queued', account_id: caller.accountId })
     return job
   }
   const output = { bytes: Buffer.from('result bytes'), contentType: 'image/png', modelMs: 1 }
@@ -274,16 +266,7 @@ describe('a job pg-boss gave up on', () => {
 
     // The handler of tool-run-dead: a job whose workers kept dying fails with LOST_RUN_MESSAGE, refunded.
     const visitor = await newVisitor()
-    const id = randomUUID()
-    await executeTx(getDb(), async (trx) => {
-      const charged = await charge({ accountId: visitor.accountId, amount: 1, toolSlug: 'background_remover', idempotencyKey: `job:${id}` }, trx)
-      if (!charged.ok) throw new Error('no charge')
-      await insertJob(
-        { id, accountId: visitor.accountId, tool: 'background-remover', options: {}, originalName: 'x.jpg', bytes: Buffer.from('x'), width: 1, height: 1, notes: [], idempotencyKey: null, fingerprint: 'x', chargeTransactionId: charged.transactionId },
-        trx,
-      )
-      await trx.updateTable('tool_jobs').set({ status: 'running', attempts: 3 }).where('id', '=', id).execute()
-    })
+    const { id } = await chargedJob(visitor, { status: 'running', attempts: 3 })
     expect(await balanceOf(visitor)).toBe(4)
     await startJobWorker()
     await boss.send(TOOL_JOB_DEAD_LETTER, { jobId: id })

@@ -104,17 +104,6 @@ export async function findJobByKey(accountId: string, key: string, dbOrTx: DbOrT
   )
 }
 
-/** Single jobs waiting for a worker, everywhere: the queue's depth (a batch is bounded by its own size limit). */
-export async function countWaitingJobs(dbOrTx: DbOrTx = getDb()): Promise<number> {
-  const row = await dbOrTx
-    .selectFrom('tool_jobs')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('status', '=', 'queued')
-    .where('batch_id', 'is', null)
-    .executeTakeFirstOrThrow()
-  return row.n
-}
-
 /**
  * A worker takes the job: queued → running, or running → running again when pg-boss hands back the
  * job of a worker that died. Null when the job has ended (its outcome is recorded already).
@@ -224,5 +213,6 @@ export function jobView(job: ToolJobInfo, remaining: number | null): JobView {
     refunded: job.refunded,
     facesFound: job.faces_found,
     note: job.note,
+    handedBack: job.status === 'queued' && job.attempts > 0,
   }
 }

@@ -48,8 +48,14 @@ export function toolQueues(): Promise<PgBoss> {
   })
 }
 
+/**
+ * pg-boss takes higher priorities first: a single run (someone may be waiting on its answer) goes
+ * before batch items already queued (docs/decisions/085).
+ */
+const PRIORITY = { single: 1, batch: 0 } as const
+
 /** Sends the job inside the caller's transaction: it exists exactly when the charge and the row do. */
-export async function sendToolJob(boss: PgBoss, trx: Transaction<Database>, jobId: string, accountId: string): Promise<void> {
+export async function sendToolJob(boss: PgBoss, trx: Transaction<Database>, jobId: string, accountId: string, kind: keyof typeof PRIORITY = 'single'): Promise<void> {
   const data: ToolJobData = { jobId }
-  await boss.send(TOOL_JOB_QUEUE, data, { id: jobId, group: { id: accountId }, db: fromKysely(trx) })
+  await boss.send(TOOL_JOB_QUEUE, data, { id: jobId, group: { id: accountId }, priority: PRIORITY[kind], db: fromKysely(trx) })
 }

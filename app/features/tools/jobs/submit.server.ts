@@ -1,9 +1,9 @@
 // One tool run from an HTTP request to a job, shared by the spec §7 endpoints (which wait for the
 // job), POST /api/jobs/ and the tool pages (which do not). The order keeps bad input and busy
-// servers free of charge: caller check → model check → queue depth → multipart with a byte cap →
+// servers free of charge: caller check → model check → queue depth (advice) → multipart with a byte cap →
 // options → checks without a decode (runner.inspect) → idempotency → visitor created → in ONE
-// transaction: charge, tool_jobs row (upload sealed), pg-boss job. A worker runs it and records the
-// outcome (refund included) once.
+// transaction: charge, tool_jobs row (upload sealed), admission under its lock (admission.server.ts),
+// pg-boss job. A worker runs it and records the outcome (refund included) once.
 import { createHash, randomUUID } from 'node:crypto'
 import { config } from '~/config.server'
 import { executeTx, getDb } from '~/db/db.server'
@@ -13,7 +13,7 @@ import { getBalance } from '~/features/credits/ledger.server'
 import { chargeRun } from '~/features/teams/charge.server'
 import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
 import { TOOLS, type ToolSlug } from '../catalog'
-import { QueueFullError, RunTimeoutError, ToolError } from '../errors.server'
+import { RunTimeoutError, ToolError } from '../errors.server'
 import { readResult } from '../results.server'
 import { resultUrl } from '../ui/page-result'
 import { recordToolRun } from '../runs.server'
@@ -28,11 +28,13 @@ import {
 } from '../submission.server'
 import { parseToolUpload, requireFile, toolUploadFrom, type MultipartForm } from '../upload.server'
 import { announceJobQueued } from './events.server'
-import { countWaitingJobs, creditsCharged, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
+import { creditsCharged, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
+import { admitInTransaction, checkRoom } from './admission.server'
 import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
 import { sendToolJob, toolQueues } from './queue.server'
 import { traceJob } from './trace.server'
+import { jobAnswerUrl, jobUrl } from './view'
 import { waitForJobEnd } from './wait.server'
 import { inspectForRun } from './test-mode.server'
 import { CREDITS_CHARGED_HEADER, isTestKey } from '~/features/api-keys/environments'
@@ -41,10 +43,17 @@ import { abortLocalRun, startJobWorker } from './worker.server'
 
 export const REPLAY_UNAVAILABLE =
   'A request with this Idempotency-Key is still running or did not deliver a result. Send a new key to run the tool again.'
+/** The synchronous answer when this process shut down before the run ended (the run goes on). */
+export function handedBackMessage(jobId: string): string {
+  return (
+    `The studio restarted before your run ended. The run goes on and is charged once (refunded if it fails): ` +
+    `do not send it again. Follow it at ${jobUrl(jobId)} and get its answer at ${jobAnswerUrl(jobId)} once it has ended.`
+  )
+}
+/** When a client whose wait was cut by a restart should look at the job. */
+export const HANDED_BACK_RETRY_SECONDS = 10
 export const KEY_REUSED_MESSAGE =
   'This Idempotency-Key was used for a different request (another file, tool or options). Send a new key.'
-/** A rough run time, for telling a refused client when to come back. */
-const TYPICAL_RUN_SECONDS = 2
 
 export type ToolSubmission =
   | {
@@ -75,6 +84,8 @@ export interface ToolRefusal {
   gfpganAvailable?: boolean
   headers: Record<string, string>
   fieldValues?: Record<string, string>
+  /** A run that goes on without this request (it was handed back at shutdown): where to follow it. */
+  job?: { id: string; url: string; answerUrl: string }
 }
 
 /** A job accepted (or, for a repeated Idempotency-Key, found): what POST /api/jobs/ answers. */
@@ -161,11 +172,10 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     const key = sentIdempotencyKey(request)
     const missing = missingModel(tool)
     if (missing) throw new ToolError(503, missing.message, { outcome: 'failed' })
-    const waiting = await countWaitingJobs()
-    if (waiting > 0 && waiting >= config().TOOL_QUEUE_LIMIT) {
-      const slots = Math.max(1, config().workerConcurrency)
-      throw new QueueFullError(Math.max(1, Math.ceil((waiting * TYPICAL_RUN_SECONDS) / slots)))
-    }
+    // Advice before the upload is read (a busy studio reads nothing); the locked check decides. Not
+    // for a request with an Idempotency-Key: it may be the retry of a run that is delivered or
+    // waiting, whose answer must not be a refusal of a new run.
+    if (!key) await checkRoom('single', caller?.accountId ?? null)
 
     const runner = runnerFor(tool)
     uploadBytes = 0
@@ -251,6 +261,8 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
           trx,
         )
         traceJob(jobId, 'inserted')
+        // Past the queue's limit or the account's share: refused, and the charge rolls back with the insert.
+        await admitInTransaction(trx, 'single', payer.accountId, 1)
         await sendToolJob(boss, trx, jobId, payer.accountId)
         return { job: inserted, remaining: charged.balance }
       }))
@@ -302,6 +314,7 @@ export async function runToolSubmission(request: Request, tool: ToolSlug): Promi
   }
   const timeoutMs = config().TOOL_TIMEOUT_MS
   let ended = await waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()), job)
+  if (ended?.interrupted) return handedBack(ended.job, headers, fieldValues)
   if (!ended) {
     const stopped = await recordFailed(job, { status: 503, message: new RunTimeoutError(timeoutMs).message }, timeoutMs)
     if (stopped) abortLocalRun(job.id)
@@ -311,6 +324,22 @@ export async function runToolSubmission(request: Request, tool: ToolSlug): Promi
   traceJob(job.id, 'woke')
   const answer = await answerFromJob(ended.job, ended.delivered, headers, fieldValues, true)
   traceJob(job.id, 'answered')
+  return answer
+}
+
+/**
+ * This process shut down before the job ended: 503 with Retry-After, the job's URL in Location and
+ * in the body (job_id, job_url, answer_url). The charge stands, as for any job still going.
+ */
+async function handedBack(job: ToolJobInfo, headers: Record<string, string>, fieldValues?: Record<string, string>): Promise<ToolRefusal> {
+  const tool = job.tool as ToolSlug
+  const error = new ToolError(503, handedBackMessage(job.id), {
+    outcome: 'failed',
+    headers: { 'Retry-After': String(HANDED_BACK_RETRY_SECONDS), Location: jobUrl(job.id) },
+  })
+  const answer = refusal(tool, error, await getBalance(job.account_id).catch(() => null), headers, fieldValues)
+  answer.headers[CREDITS_CHARGED_HEADER] = String(creditsCharged(job))
+  answer.job = { id: job.id, url: jobUrl(job.id), answerUrl: jobAnswerUrl(job.id) }
   return answer
 }
 
@@ -372,6 +401,7 @@ export function submissionResponse(submission: ToolSubmission): Response {
     headers.delete('Content-Type')
     const body: Record<string, unknown> = { error: submission.error, remaining: submission.remaining }
     if (runner.engine) body.gfpgan_available = submission.gfpganAvailable ?? false
+    if (submission.job) Object.assign(body, { job_id: submission.job.id, job_url: submission.job.url, answer_url: submission.job.answerUrl })
     return Response.json(body, { status: submission.status, headers })
   }
   if (runner.answer === 'link' && submission.resultId) {

@@ -26,6 +26,21 @@ export interface JobView {
   facesFound: number | null
   /** X-Facet-Note: something the caller should know (first frame used, a model replaced). */
   note: string | null
+  /** Waiting again after a run was started: the studio restarted (or a worker stopped) and the run goes on. */
+  handedBack: boolean
 }
 
+/** What a page following a handed-back job says (the page links to itself: the run's own address). */
+export const HANDED_BACK_NOTE = 'The studio restarted while your image was being processed. The run goes on and is charged once; this page follows it:'
+
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed']
+
+/** GET /api/jobs/<id>/: the job for its owner. */
+export function jobUrl(id: string): string {
+  return `/api/jobs/${id}/`
+}
+
+/** GET /api/jobs/<id>/answer/: an ended job's answer, as the tool's endpoint gives it. */
+export function jobAnswerUrl(id: string): string {
+  return `${jobUrl(id)}answer/`
+}

@@ -1,9 +1,10 @@
 // Waiting for a job's end: at once when this process's worker ran it (an in-process event), else by
 // reading tool_jobs every WAIT_POLL_MS (another worker process on the same PostgreSQL). PGlite has a
-// single process, so there the event always comes and the read is only a slow safety net.
+// single process, so there the event always comes and the read is only a slow safety net. When this
+// process shuts down, a wait whose job will not end in time is cut (EndedJob.interrupted).
 import { databaseHandle } from '~/db/db.server'
 import type { Delivered } from '../runners/types'
-import { onJobEnded } from './events.server'
+import { onJobEnded, onShutdown } from './events.server'
 import { findJob, isFinished, type ToolJobInfo } from './jobs.server'
 
 const WAIT_POLL_MS = { postgres: 150, pglite: 2_000 }
@@ -11,6 +12,11 @@ const WAIT_POLL_MS = { postgres: 150, pglite: 2_000 }
 export interface EndedJob {
   job: ToolJobInfo
   delivered?: Delivered
+  /**
+   * The wait was cut because this process is shutting down: `job` has not ended (it went back to
+   * the queue, or runs in another process past the drain) and goes on without this request.
+   */
+  interrupted?: true
 }
 
 /**
@@ -31,6 +37,7 @@ export async function waitForJobEnd(jobId: string, timeoutMs: number, known?: To
       if (settled) return
       settled = true
       stopListening()
+      stopShutdownListener()
       clearInterval(poll)
       clearTimeout(timer)
       resolve(value)
@@ -49,5 +56,22 @@ export async function waitForJobEnd(jobId: string, timeoutMs: number, known?: To
       void read().finally(() => (reading = false))
     }, WAIT_POLL_MS[databaseHandle().kind])
     const timer = setTimeout(() => settle(null), timeoutMs)
+    // Shutting down: a job handed back (or not started) will not end here, so the request answers
+    // now; one running in another process has until the drain's deadline to end.
+    let lastSeen = now
+    const interrupt = async () => {
+      const job = (await findJob(jobId).catch(() => null)) ?? lastSeen
+      if (isFinished(job)) settle({ job })
+      else settle({ job, interrupted: true })
+    }
+    const stopShutdownListener = onShutdown((deadline) => {
+      void (async () => {
+        lastSeen = (await findJob(jobId).catch(() => null)) ?? lastSeen
+        if (isFinished(lastSeen)) return settle({ job: lastSeen })
+        const left = deadline - Date.now()
+        if (lastSeen.status === 'running' && left > 0) setTimeout(() => void interrupt(), left)
+        else settle({ job: lastSeen, interrupted: true })
+      })()
+    })
   })
 }

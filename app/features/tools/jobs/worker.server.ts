@@ -13,7 +13,7 @@ import type { PgBoss } from 'pg-boss'
 import { TOOLS, type ToolSlug } from '../catalog'
 import { RunTimeoutError } from '../errors.server'
 import { asToolError } from '../submission.server'
-import { announceJobEnded, onJobQueued } from './events.server'
+import { announceJobEnded, announceShutdown, onJobQueued } from './events.server'
 import { claimJob, findJob, releaseJob, saveProgress } from './jobs.server'
 import { runnerFor } from '../runners/index.server'
 import { recordDelivered, recordFailed } from './outcome.server'
@@ -187,9 +187,11 @@ async function recordLostRun(jobId: string): Promise<void> {
 
 /**
  * SIGTERM: stop taking jobs, let the running ones finish within `timeoutMs`, hand the rest back to
- * the queue (pg-boss fails the attempt, so another worker retries it), then stop pg-boss.
+ * the queue (pg-boss fails the attempt, so another worker retries it), then stop pg-boss; the
+ * requests still waiting for a job then answer with its URL (wait.server.ts, 503 + Retry-After).
  */
 export async function drainJobWorker(timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
   const started = state()
   const current = started ? await started : null
   if (current) {
@@ -204,4 +206,7 @@ export async function drainJobWorker(timeoutMs: number): Promise<void> {
     controller.abort()
     await releaseJob(jobId).catch((error: Error) => logger.warn({ err: error.message, jobId }, 'could not hand the job back'))
   }
+  // Requests of this process still waiting for a job answer before it exits: with the job's URL
+  // when it went back to the queue (or at the deadline, for one running in another process).
+  announceShutdown(deadline)
 }

@@ -31,6 +31,7 @@ const job = (over: Partial<JobView>): JobView => ({
   refunded: false,
   facesFound: null,
   note: null,
+  handedBack: false,
   ...over,
 })
 

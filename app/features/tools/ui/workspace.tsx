@@ -7,7 +7,7 @@ import { UploadIcon } from '~/ui/upload-icon'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useEffect, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react'
 import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
-import { TERMINAL_JOB_STATUSES, type JobView } from '~/features/tools/jobs/view'
+import { HANDED_BACK_NOTE, TERMINAL_JOB_STATUSES, type JobView } from '~/features/tools/jobs/view'
 import type { Viewer } from '~/features/viewer'
 import { useRootData } from '~/root'
 import { CompareSlider, type CompareImage } from '~/ui/compare-slider'
@@ -189,6 +189,15 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
         {fileBar}
         {shownJob && busy ? (
           <p className="rounded-xl bg-slate-50 p-4 text-sm text-slate-800" data-testid="job-waiting">
+            {shownJob.handedBack ? (
+              <>
+                {HANDED_BACK_NOTE}{' '}
+                <a href={`?job=${shownJob.id}`} className="font-semibold text-indigo-700 underline underline-offset-2">
+                  your run
+                </a>
+                .{' '}
+              </>
+            ) : null}
             Your image is being processed. This page refreshes itself until the result is ready.
           </p>
         ) : null}
