@@ -58,6 +58,13 @@ const schema = z.object({
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
   /** Let webhooks reach private, loopback and link-local addresses (tests, closed networks). */
   WEBHOOKS_ALLOW_PRIVATE: booleanFlag.default(false),
+  // Visitors (issue 19, decision 080): guest identities per client address and day, guest runs, API sign-up.
+  /** Visitor identities with their own allowance per client address (IPv6: per /64) and UTC day. */
+  GUEST_IDENTITIES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(3),
+  /** `off`: visitors cannot run tools at all (sign-up required). */
+  GUEST_RUNS: z.enum(['on', 'off']).default('on'),
+  /** `true`: /api runs without an account (no key, no token, no visitor cookie) answer 401. */
+  API_REQUIRES_SIGNUP: booleanFlag.default(false),
 })
 
 export type Config = z.infer<typeof schema> & {
