@@ -32,7 +32,7 @@ function patch(zip: Buffer, from: Buffer, to: Buffer): Buffer {
   return out
 }
 
-async function outcome(zip: Buffer) {
+async function outcome(zip: Buffer): Promise<{ files: Awaited<ReturnType<typeof readZipFiles>> } | { status: number }> {
   try {
     return { files: await readZipFiles(zip, LIMITS) }
   } catch (error) {
@@ -65,7 +65,7 @@ describe('zip contents from outside', () => {
     const size = Buffer.alloc(4)
     size.writeUInt32LE(real)
     const read = await outcome(patch(zip, size, claimed))
-    expect('status' in read ? read.status : read.files.map((f) => f.bytes.byteLength)).toBe(400)
+    expect(read).toEqual({ status: 400 })
   })
 
   it('a zip inside the zip is one file, not unpacked again', async () => {
