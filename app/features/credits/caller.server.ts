@@ -9,8 +9,7 @@ import { getDb, type DB } from '~/db/db.server'
 import type { ApiKeyRef } from '~/features/api-keys/keys.server'
 import { getAuthentication, type SessionUser } from '~/features/auth/session.server'
 import { applyDailyRefresh, ensureUserAccount, utcDay } from './ledger.server'
-import { createVisitor, findVisitorAccount, guestRunRefusal, readVisitorId, refreshVisitor, type GuestRefusal } from './visitor.server'
-import { config } from '~/config.server'
+import { createVisitor, findVisitorAccount, guestPreviewBalance, guestRunRefusal, readVisitorId, refreshVisitor, type GuestRefusal } from './visitor.server'
 import { memberAccount, teamAccount } from '~/features/teams/membership.server'
 
 export { ensureUserAccount }
@@ -168,7 +167,7 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
 
   // No cookie, or one naming a visitor that no longer exists: treated alike. A new visitor is
   // limited per client address (its own identity, or the address's shared one: decision 080).
-  if (options.create === false) return { kind: 'guest-preview', balance: config().GUEST_DAILY_CREDITS }
+  if (options.create === false) return { kind: 'guest-preview', balance: await guestPreviewBalance(request, now, db) }
   const created = await createVisitor(request, now, db)
   return {
     kind: 'caller',

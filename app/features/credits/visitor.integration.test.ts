@@ -96,6 +96,16 @@ describe('visitor identities per client address', () => {
     expect(new Set(visits.slice(-2).map((v) => v.caller.visitorId)).size).toBe(1)
   })
 
+  it('a page shows a browser without a cookie what it would get here, writing nothing: 0 once the address is spent', async () => {
+    const ip = address()
+    const now = new Date()
+    const preview = async () => resolveCaller(request(ip), { create: false, now })
+    expect(await preview()).toEqual({ kind: 'guest-preview', balance: config().GUEST_DAILY_CREDITS })
+    expect(await getDb().selectFrom('guest_address_days').select('address').where('address', '=', ip).executeTakeFirst()).toBeUndefined()
+    for (let i = 0; i < config().GUEST_IDENTITIES_PER_ADDRESS; i++) await visit(ip, now)
+    expect(await preview()).toEqual({ kind: 'guest-preview', balance: 0 })
+  })
+
   it('racing first requests from one address never mint past the budget (the address row is locked)', async () => {
     const ip = address()
     const now = new Date()

@@ -179,6 +179,33 @@ async function sharedVisitor(budget: AddressDay, now: Date, trx: Transaction<Dat
   return { ...account, balance: refreshed.balance, refreshDue: false }
 }
 
+/**
+ * The balance a browser without a cookie would get from this address now, written nowhere: pages
+ * show it before the first run, so a visitor at an address whose budget is spent learns it before
+ * the click, not after.
+ */
+export async function guestPreviewBalance(request: Request, now: Date, db: DbOrTx = getDb()): Promise<number> {
+  const address = addressGroup(clientAddress(request))
+  const day = utcDay(now)
+  const allowance = config().GUEST_DAILY_CREDITS
+  const today = await db
+    .selectFrom('guest_address_days')
+    .select(['identities', 'credits'])
+    .where('address', '=', address)
+    .where('day', '=', sql<string>`${day}::date`)
+    .executeTakeFirst()
+  const left = guestDailyBudget() - (today?.credits ?? 0)
+  if ((today?.identities ?? 0) < config().GUEST_IDENTITIES_PER_ADDRESS) return Math.max(0, Math.min(allowance, left))
+  const shared = await db
+    .selectFrom('visitors as v')
+    .innerJoin('credit_accounts as a', 'a.visitor_id', 'v.id')
+    .select(['a.balance', sql<boolean>`a.last_refresh_day is null or a.last_refresh_day < ${day}::date`.as('due')])
+    .where('v.shared_address', '=', address)
+    .executeTakeFirst()
+  const balance = shared?.balance ?? 0
+  return shared && !shared.due ? balance : balance + Math.max(0, Math.min(allowance - balance, left))
+}
+
 // --- What a visitor is told when it may not run (decision 080) ---
 
 export function signUpUrl(): string {
