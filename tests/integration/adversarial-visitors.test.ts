@@ -11,6 +11,8 @@ import { uniqueAddress } from '~/features/auth/testing.server'
 import { guestDailyBudget, signUpUrl } from '~/features/credits/visitor.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { passClientAddress } from '~/features/security/client-address.server'
+import { consumeRateLimit } from '~/features/security/rate-limit.server'
+import { TOOL_RUN_RATE } from '~/features/tools/submission.server'
 import { action as blurAction } from '~/routes/api.face-blur.blur'
 import { fixture } from './tools-support'
 
@@ -72,7 +74,7 @@ function expectBounded(answers: Awaited<ReturnType<typeof blur>>[]) {
   for (const answer of refused) {
     expect(answer.status).toBe(402)
     expect(answer.error).toContain(signUpUrl())
-    expect(answer.error).toMatch(/come back after \d{4}-\d{2}-\d{2} 00:00 UTC/)
+    expect(answer.error).toMatch(/come back after \d{4}-\d{2}-\d{2} 00:00:00 UTC/)
     expect(Number(answer.retryAfter)).toBeGreaterThan(0)
     expect(Number(answer.retryAfter)).toBeLessThanOrEqual(24 * 60 * 60)
   }
@@ -97,6 +99,20 @@ describe('cookie-less calls from one address', () => {
   it('50 calls with a rotating X-Forwarded-For from an untrusted direct peer count as the peer', async () => {
     const base = await startApp('false')
     expectBounded(await fiftyCalls(base, () => ({ 'x-forwarded-for': uniqueAddress() })))
+  })
+})
+
+describe('too many runs in a short time', () => {
+  it('429 names the UTC time its Retry-After points at', async () => {
+    const base = await startApp('1')
+    const client = uniqueAddress()
+    await consumeRateLimit(TOOL_RUN_RATE, client, TOOL_RUN_RATE.points)
+    const before = Date.now()
+    const answer = await blur(base, { 'x-forwarded-for': client })
+    expect(answer.status).toBe(429)
+    const at = Date.parse(answer.error!.match(/Try again after (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) UTC\./)![1]!.replace(' ', 'T') + 'Z')
+    const retryAt = before + Number(answer.retryAfter) * 1000
+    expect(Math.abs(at - retryAt)).toBeLessThanOrEqual(5_000)
   })
 })
 

@@ -12,7 +12,7 @@ import { config } from '~/config.server'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
 import { addressGroup } from '~/features/security/client-address.server'
-import { clientAddress } from '~/features/security/rate-limit.server'
+import { clientAddress, utcTimeText } from '~/features/security/rate-limit.server'
 import { singleton } from '~/utils/singleton.server'
 import { applyDailyRefresh, grant, utcDay } from './ledger.server'
 
@@ -215,11 +215,6 @@ export function signUpUrl(): string {
 /** The next UTC midnight, when guest credits renew. */
 export function nextGuestRenewal(now: Date = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
-}
-
-/** "2026-11-25 00:00 UTC": a time a person reads without converting anything. */
-export function utcTimeText(at: Date): string {
-  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 
 export interface GuestRefusal {

@@ -12,7 +12,7 @@ import { toolCost } from '~/features/credits/costs.server'
 import { getBalance } from '~/features/credits/ledger.server'
 import { guestShortOfCredits } from '~/features/credits/visitor.server'
 import { chargeRun } from '~/features/teams/charge.server'
-import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
+import { clientAddress, consumeRateLimit, retryAtSentence } from '~/features/security/rate-limit.server'
 import { TOOLS, type ToolSlug } from '../catalog'
 import { QueueFullError, RunTimeoutError, ToolError } from '../errors.server'
 import { readResult } from '../results.server'
@@ -163,7 +163,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
 
     const limited = await consumeRateLimit(TOOL_RUN_RATE, caller ? callerRateKey(caller) : clientAddress(request))
     if (!limited.ok) {
-      throw new ToolError(429, 'Too many runs in a short time. Please wait a moment.', {
+      throw new ToolError(429, `Too many runs in a short time. ${retryAtSentence(limited.retryAfterSeconds)}`, {
         headers: { 'Retry-After': String(limited.retryAfterSeconds) },
       })
     }
