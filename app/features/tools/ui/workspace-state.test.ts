@@ -85,7 +85,7 @@ describe('the words of the states', () => {
     const text = notEnoughCreditsText({ cost: 2, balance: 1, signedIn: false, allowances })
     expect(text.lines).toEqual([
       'A run costs 2 credits; your balance is 1 credit.',
-      'Visitor credits refresh to 5 on your first visit after midnight UTC, as far as the free credits of your network allow.',
+      'Visitor credits refresh to 5 on your first visit after midnight UTC.',
     ])
     expect(text.signUp).toBe('Create a free account for 50 credits')
   })

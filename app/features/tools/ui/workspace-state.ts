@@ -101,7 +101,7 @@ export function notEnoughCreditsText({
 }): { title: string; lines: string[]; signUp: string | null } {
   const lines = [`A run costs ${creditsWord(cost)}; your balance is ${creditsWord(balance ?? 0)}.`]
   if (!signedIn) {
-    lines.push(`Visitor credits refresh to ${allowances.guestDaily} on your first visit after midnight UTC, as far as the free credits of your network allow.`)
+    lines.push(`Visitor credits refresh to ${allowances.guestDaily} on your first visit after midnight UTC.`)
   } else if (allowances.userFloor > 0) {
     lines.push(`A balance under ${allowances.userFloor} is topped up to ${allowances.userFloor} on your first visit after midnight UTC.`)
   }
