@@ -13,6 +13,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       PRIMARY KEY (address, day)
     )
   `.execute(db)
+  // Past days are deleted as new ones begin (visitor.server.ts): by day, not by address.
+  await sql`CREATE INDEX guest_address_days_day ON guest_address_days (day)`.execute(db)
   await sql`ALTER TABLE visitors ADD COLUMN shared_address text UNIQUE`.execute(db)
 }
 

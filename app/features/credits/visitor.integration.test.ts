@@ -106,6 +106,16 @@ describe('visitor identities per client address', () => {
     expect(await preview()).toEqual({ kind: 'guest-preview', balance: 0 })
   })
 
+  it('keeps only recent days: the first row of a new day clears the days before yesterday', async () => {
+    const old = address()
+    await visit(old, new Date('2032-05-01T10:00:00Z'))
+    await visit(address(), new Date('2032-05-02T10:00:00Z'))
+    const days = () => getDb().selectFrom('guest_address_days').select('address').where('address', '=', old).execute()
+    expect(await days()).toHaveLength(1)
+    await visit(address(), new Date('2032-05-03T10:00:00Z'))
+    expect(await days()).toHaveLength(0)
+  })
+
   it('racing first requests from one address never mint past the budget (the address row is locked)', async () => {
     const ip = address()
     const now = new Date()

@@ -80,7 +80,16 @@ interface AddressDay {
  * address queues here (always before any account row, so two paths never lock in opposite orders).
  */
 async function lockAddressDay(address: string, day: string, trx: Transaction<Database>): Promise<AddressDay> {
-  await trx.insertInto('guest_address_days').values({ address, day }).onConflict((oc) => oc.columns(['address', 'day']).doNothing()).execute()
+  const inserted = await trx
+    .insertInto('guest_address_days')
+    .values({ address, day })
+    .onConflict((oc) => oc.columns(['address', 'day']).doNothing())
+    .executeTakeFirst()
+  // Only today's budget is ever read: a new row (once per address a day) clears days before
+  // yesterday, so the table holds about two days of active addresses.
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+    await trx.deleteFrom('guest_address_days').where('day', '<', sql<string>`${day}::date - 1`).execute()
+  }
   const row = await trx
     .selectFrom('guest_address_days')
     .select(['identities', 'credits'])
