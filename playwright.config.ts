@@ -52,6 +52,8 @@ export default defineConfig({
         PUBLIC_URL: `http://localhost:${PORT}`,
         DATA_DIR: E2E_DATA_DIR,
         LOG_LEVEL: 'warn',
+        // Every journey's browser comes from 127.0.0.1: one address, many visitors (decision 080).
+        GUEST_IDENTITIES_PER_ADDRESS: '1000',
         E2E: '1',
         // The operator console journey signs in as one of these (tests/e2e/console.spec.ts).
         OPERATOR_EMAILS: OPERATOR_EMAILS.join(','),
@@ -72,6 +74,8 @@ export default defineConfig({
         MODELS_DIR: `${E2E_DATA_DIR}-no-models/models`,
         WORKER_CONCURRENCY: '0',
         LOG_LEVEL: 'warn',
+        // Every journey's browser comes from 127.0.0.1: one address, many visitors (decision 080).
+        GUEST_IDENTITIES_PER_ADDRESS: '1000',
         E2E: '1',
         BUILD_DIR: process.env.BUILD_DIR ?? 'build',
       },

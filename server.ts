@@ -14,6 +14,7 @@ import { migrateToLatest } from './app/db/migrate.server'
 import { apiKeyGate } from './app/features/api-keys/gate.server'
 import { startWebhookWorker } from './app/features/webhooks/delivery.server'
 import { startOperatorChannel } from './app/features/operator/channel.server'
+import { limitSmallBodies } from './app/features/security/body-limit.server'
 import { passClientAddress } from './app/features/security/client-address.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
 import { processRole } from './app/features/tools/jobs/roles.server'
@@ -60,6 +61,8 @@ app.use(compression())
 // Route code only sees a Fetch Request: hand it the client address Express resolved (honouring
 // TRUST_PROXY), and never one the client sent itself.
 app.use(passClientAddress)
+// Non-upload bodies are bounded in real bytes before any route reads them whole.
+app.use(limitSmallBodies)
 app.use((_req, res, next) => {
   res.locals.cspNonce = randomBytes(16).toString('base64')
   next()

@@ -74,6 +74,13 @@ const schema = z.object({
   JOBS_WAITING_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).optional(),
   /** Batch items that may wait, over all batches (one account: half of it, at least a full batch, which it must hold). */
   BATCH_QUEUE_LIMIT: z.coerce.number().int().min(MAX_BATCH_FILES).max(100_000).default(1000),
+  // Visitors (issue 19, decision 080): guest identities per client address and day, guest runs, API sign-up.
+  /** Visitor identities with their own allowance per client address (IPv6: per /64) and UTC day. */
+  GUEST_IDENTITIES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(3),
+  /** `off`: visitors cannot run tools at all (sign-up required). */
+  GUEST_RUNS: z.enum(['on', 'off']).default('on'),
+  /** `true`: /api runs without an account (no key, no token, no visitor cookie) answer 401. */
+  API_REQUIRES_SIGNUP: booleanFlag.default(false),
 })
 
 export type Config = z.infer<typeof schema> & {

@@ -42,6 +42,16 @@ export interface UserTokensTable {
 export interface VisitorsTable {
   id: Generated<string>
   created_at: CreatedAt
+  /** Set on an address's shared visitor: every browser past the address's identity budget (decision 080). */
+  shared_address: Generated<string | null>
+}
+
+/** Guest identities minted and guest credits granted per client address (IPv4, or IPv6 /64) and UTC day. */
+export interface GuestAddressDaysTable {
+  address: string
+  day: string
+  identities: Generated<number>
+  credits: Generated<number>
 }
 
 export interface CreditAccountsTable {
@@ -139,6 +149,8 @@ export interface ToolJobsTable {
   /** What inspect told the caller (X-Facet-Note parts). */
   notes: Json
   idempotency_key: string | null
+  /** Whose key it is: environment and credential, e.g. `live:key:<id>` (decision 081). */
+  idempotency_scope: Generated<string | null>
   /** sha256 of tool, options and file bytes: the same key with another request answers 422. */
   request_fingerprint: string
   /** The charge; null for a test key's job, and for a batch item until a worker starts it. */
@@ -310,6 +322,7 @@ export interface Database {
   sessions: SessionsTable
   user_tokens: UserTokensTable
   visitors: VisitorsTable
+  guest_address_days: GuestAddressDaysTable
   credit_accounts: CreditAccountsTable
   credit_transactions: CreditTransactionsTable
   credit_packages: CreditPackagesTable

@@ -213,6 +213,10 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               creating and revoking keys, which needs you signed in. Scripts can also sign in with a password and send the session token:
             </p>
             <Code label="Sign in with a password (session token)">{login}</Code>
+            <p>
+              A call with no key and no token runs as a visitor. Free credits for visitors are counted per network address and day, not per cookie: past them the answer
+              is 402, naming where to sign up and (with <code>Retry-After</code>) when they renew at 00:00 UTC. A studio may also require an account for the API (401).
+            </p>
           </Section>
 
           <Section id="first-call" title="Your first call">
@@ -288,6 +292,10 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
             <p>
               Send an <code>Idempotency-Key</code> header (any string up to 200 characters, unique per run you mean) to retry safely. A retry of a run that delivered gets the
               same answer again with <code>Idempotent-Replayed: true</code> and no second charge; a key whose run failed, or is still running, answers 409; the same key with a different request answers 422.
+            </p>
+            <p>
+              A key belongs to its account (the team’s, when you work as one), its environment and the credential that sent it: your test key and your live key, or two of
+              your API keys, never share a key. The same key sent first with <code>fs_test_</code> and then with <code>fs_live_</code> runs live, charged and full size.
             </p>
           </Section>
 

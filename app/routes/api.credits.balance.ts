@@ -5,7 +5,6 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { errorResponse } from '~/features/auth/api.server'
 import { INVALID_SESSION } from '~/features/auth/messages'
 import { creditBalance } from '~/features/credits/balance.server'
-import { tooManyRequests } from '~/features/security/rate-limit.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const outcome = await creditBalance(request)
@@ -14,8 +13,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return errorResponse(401, INVALID_SESSION, {}, { 'WWW-Authenticate': 'Token' })
     case 'team-refused':
       return errorResponse(outcome.status, outcome.message)
-    case 'rate-limited':
-      return tooManyRequests(outcome, 'Too many new visitors from your network. Please try again later.')
     case 'balance': {
       const headers = new Headers({ 'Cache-Control': 'private, no-store' })
       if (outcome.setCookie) headers.append('Set-Cookie', outcome.setCookie)

@@ -32,6 +32,16 @@ const X_TEAM = {
   schema: { type: 'string', format: 'uuid' },
   description: 'Work as this team (you must be a member): the team’s credits pay. A team key always works as its team.',
 }
+// Issue 19 (decisions 080, 081): whose an Idempotency-Key is, and what a visitor is told.
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', maxLength: 200 },
+  description:
+    'Retry safely: a delivered run is answered again without a second charge. A key belongs to its account, environment (live or test) and credential (the API key, else the user, else the visitor): the same key from another of these is a new request; the same key with another request in the same scope answers 422.',
+}
+const GUEST_402 = 'Not enough credits (a visitor is told where to sign up and, with Retry-After, when guest credits renew at 00:00 UTC), or the run would pass your monthly cap on the team (the message names it).'
 /** A team's webhook endpoints hear every run the team pays for; its owners and admins manage them. */
 const X_TEAM_WEBHOOKS = { ...X_TEAM, description: 'Manage this team’s endpoints (owners and admins; a team key manages its own team’s).' }
 const teamManagersOnly = () => error('X-Team: you are a member, not an owner or admin, of the team (or a team key names another team).')
@@ -332,7 +342,7 @@ function toolPath(api: (typeof TOOL_APIS)[number]) {
       summary: api.tool.name,
       description: `${api.tool.description} ${api.answer} Costs ${api.tool.defaultCost} ${api.tool.defaultCost === 1 ? 'credit' : 'credits'} by default (see /pricing).`,
       security: api.tool.signInRequired ? SIGNED_IN : ANYONE,
-      parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Retry safely: a delivered run is answered again without a second charge.' }, X_TEAM],
+      parameters: [IDEMPOTENCY_KEY, X_TEAM],
       requestBody: {
         required: true,
         content: { 'multipart/form-data': { schema: { type: 'object', required: api.fields.filter((f) => f.required).map((f) => f.name), properties } } },
@@ -350,8 +360,8 @@ function toolPath(api: (typeof TOOL_APIS)[number]) {
           content,
         },
         '400': error('The file or an option is not valid.'),
-        '401': error('A key or token that is not valid, or the tool needs a signed-in caller.'),
-        '402': error('Not enough credits, or the run would pass your monthly cap on the team (the message names it).'),
+        '401': error('A key or token that is not valid; the tool needs a signed-in caller; or this studio runs tools for accounts only (the message says where to sign up).'),
+        '402': error(GUEST_402),
         '403': teamRefused(),
         '409': error('The Idempotency-Key names a run that failed or is still running.'),
         '413': error(`The file is larger than ${api.tool.maxMegabytes} MB.`),
@@ -400,7 +410,7 @@ export function openApiDocument() {
     '/api/auth/password-reset/confirm/': {
       post: { tags: ['Accounts'], summary: 'Set a new password with the mailed token', requestBody: jsonBody({ type: 'object', required: ['token', 'password'], properties: { token: { type: 'string' }, password: { type: 'string' } } }), responses: { '200': json({ type: 'object', properties: { detail: { type: 'string' } } }, 'The password was changed.'), '400': error('The token or the password is not valid.'), '429': error('Too many attempts.') } },
     },
-    '/api/credits/balance/': { get: { tags: ['Credits'], summary: 'The caller’s balance (a visitor gets a cookie and an account here)', security: ANYONE, parameters: [X_TEAM], responses: { '200': json(ref('Credits'), 'The balance (the team’s with X-Team).'), '401': auth401, '403': teamRefused(), '429': error('Too many new visitors from this network.') } } },
+    '/api/credits/balance/': { get: { tags: ['Credits'], summary: 'The caller’s balance (a visitor gets a cookie here: its own, or its network’s shared one past the identities per address)', security: ANYONE, parameters: [X_TEAM], responses: { '200': json(ref('Credits'), 'The balance (the team’s with X-Team).'), '401': auth401, '403': teamRefused() } } },
     '/api/credits/packages/': { get: { tags: ['Credits'], summary: 'Credit packages', responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('Package') } } }, 'The packages.') } } },
     '/api/credits/transactions/': {
       get: {
@@ -465,14 +475,14 @@ export function openApiDocument() {
         summary: 'Run a tool as a job: answered at once, followed at its url',
         description: 'multipart/form-data: `tool` and that tool’s own fields (as on its endpoint). A repeated Idempotency-Key answers 200 with the job it named.',
         security: ANYONE,
-        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 } }, X_TEAM],
+        parameters: [IDEMPOTENCY_KEY, X_TEAM],
         requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['tool'], properties: { tool: { enum: TOOL_APIS.map((a) => a.tool.slug) } } } } } },
         responses: {
           '200': json(ref('Accepted'), 'The job this Idempotency-Key named.'),
           '202': json(ref('Accepted'), 'Accepted (Location: the job).', { [CREDITS_CHARGED_HEADER]: { schema: { type: 'integer' } }, 'X-Credits-Remaining': { schema: { type: 'integer' } } }),
           '400': error('No or unknown tool, or the tool’s input is not valid.'),
           '401': auth401,
-          '402': error('Not enough credits, or the run would pass your monthly cap on the team.'),
+          '402': error(GUEST_402),
           '403': teamRefused(),
           '409': error('The Idempotency-Key names a run that failed or is still running.'),
           '413': error('The file is too large.'),

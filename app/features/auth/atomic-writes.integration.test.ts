@@ -172,7 +172,7 @@ describe('visitor creation is one transaction', () => {
     }
     expect(await count()).toEqual(before)
     const created = await createVisitor(request(), new Date())
-    expect(created).toMatchObject({ kind: 'created', account: { balance: config().GUEST_DAILY_CREDITS } })
+    expect(created).toMatchObject({ shared: false, account: { balance: config().GUEST_DAILY_CREDITS } })
     expect(await count()).toEqual({ visitors: before.visitors + 1, accounts: before.accounts + 1 })
   })
 })

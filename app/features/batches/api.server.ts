@@ -65,10 +65,10 @@ export type BatchSubmission = { ok: true; batch: CreatedBatch; caller: Caller; s
 /** Reads, checks and creates a batch (shared by the API and the studio's batch screen). */
 export async function acceptBatch(request: Request): Promise<BatchSubmission> {
   try {
-    const resolved = await resolveCaller(request)
+    const resolved = await resolveCaller(request, { run: true })
     if (resolved.kind === 'invalid-token') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
     if (resolved.kind === 'team-refused') throw new ToolError(resolved.status, resolved.message)
-    if (resolved.kind === 'rate-limited') throw new ToolError(429, 'Too many new visitors from this address. Please wait a moment.', { headers: { 'Retry-After': String(resolved.retryAfterSeconds) } })
+    if (resolved.kind === 'guest-refused') throw new ToolError(resolved.status, resolved.message, { headers: resolved.headers })
     if (resolved.kind !== 'caller') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
     const caller = resolved.caller
     const limited = await consumeRateLimit(TOOL_RUN_RATE, callerRateKey(caller))

@@ -14,13 +14,14 @@ export type CreditsObject =
 export type BalanceOutcome =
   | { kind: 'balance'; credits: CreditsObject; setCookie: string | null }
   | { kind: 'invalid-token' }
-  | { kind: 'rate-limited'; retryAfterSeconds: number }
   | { kind: 'team-refused'; status: 401 | 403; message: string }
 
 export async function creditBalance(request: Request, options: { now?: Date; db?: DB } = {}): Promise<BalanceOutcome> {
   const db = options.db ?? getDb()
   const resolved = await resolveCaller(request, { create: true, now: options.now, db })
-  if (resolved.kind === 'invalid-token' || resolved.kind === 'rate-limited' || resolved.kind === 'team-refused') return resolved
+  if (resolved.kind === 'invalid-token' || resolved.kind === 'team-refused') return resolved
+  // Reading a balance is not a run: only run:true resolutions refuse a visitor.
+  if (resolved.kind === 'guest-refused') throw new Error('a balance read was refused as a run')
   if (resolved.kind === 'guest-preview') {
     return { kind: 'balance', credits: { source: 'visitor', balance: resolved.balance }, setCookie: null }
   }

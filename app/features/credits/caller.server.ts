@@ -9,8 +9,7 @@ import { getDb, type DB } from '~/db/db.server'
 import type { ApiKeyRef } from '~/features/api-keys/keys.server'
 import { getAuthentication, type SessionUser } from '~/features/auth/session.server'
 import { applyDailyRefresh, ensureUserAccount, utcDay } from './ledger.server'
-import { createVisitor, findVisitorAccount, readVisitorId } from './visitor.server'
-import { config } from '~/config.server'
+import { createVisitor, findVisitorAccount, guestPreviewBalance, guestRunRefusal, readVisitorId, refreshVisitor, type GuestRefusal } from './visitor.server'
 import { memberAccount, teamAccount } from '~/features/teams/membership.server'
 
 export { ensureUserAccount }
@@ -32,8 +31,6 @@ export type CallerResolution =
   | { kind: 'caller'; caller: Caller; setCookie: string | null; balance: number; user: SessionUser | null }
   /** A Token header or session cookie that names no live session: answer 401. */
   | { kind: 'invalid-token' }
-  /** Too many new visitors from this address. */
-  | { kind: 'rate-limited'; retryAfterSeconds: number }
   /**
    * Only with create:false: a browser without a (live) visitor cookie. Nothing was written; the
    * balance shown is the allowance a visitor would get.
@@ -41,6 +38,8 @@ export type CallerResolution =
   | { kind: 'guest-preview'; balance: number }
   /** `X-Team` names a team the caller may not work as: answer `status` with `message`. */
   | { kind: 'team-refused'; status: 401 | 403; message: string }
+  /** Only with run:true: a visitor who may not run tools here (GUEST_RUNS, API_REQUIRES_SIGNUP). */
+  | ({ kind: 'guest-refused' } & GuestRefusal)
 
 /** The run rate limit's key: the paying account, and on a team each member's own share of it. */
 export function callerRateKey(caller: Caller): string {
@@ -96,6 +95,8 @@ export interface ResolveOptions {
    * an expired session shows the visitor's balance). API routes keep the default and answer 401.
    */
   invalidAsGuest?: boolean
+  /** The request is to run a tool: a visitor who may not run one is refused before anything is written. */
+  run?: boolean
   db?: DB
 }
 
@@ -150,9 +151,11 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
   }
   const visitorId = await readVisitorId(request)
   const existing = visitorId ? await findVisitorAccount(visitorId, now, db) : null
+  const refused = options.run ? guestRunRefusal(request, existing !== null) : null
+  if (refused) return { kind: 'guest-refused', ...refused }
   if (existing) {
     let balance = existing.balance
-    if (existing.refreshDue) balance = (await applyDailyRefresh(existing.accountId, 'visitor', now, db)).balance
+    if (existing.refreshDue) balance = await refreshVisitor(request, existing.accountId, now, db)
     return {
       kind: 'caller',
       caller: { accountId: existing.accountId, source: 'visitor', teamId: null, userId: null, visitorId: existing.visitorId, apiKey: null },
@@ -162,10 +165,10 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
     }
   }
 
-  // No cookie, or one naming a visitor that no longer exists: treated alike.
-  if (options.create === false) return { kind: 'guest-preview', balance: config().GUEST_DAILY_CREDITS }
+  // No cookie, or one naming a visitor that no longer exists: treated alike. A new visitor is
+  // limited per client address (its own identity, or the address's shared one: decision 080).
+  if (options.create === false) return { kind: 'guest-preview', balance: await guestPreviewBalance(request, now, db) }
   const created = await createVisitor(request, now, db)
-  if (created.kind === 'rate-limited') return created
   return {
     kind: 'caller',
     caller: {

@@ -312,6 +312,8 @@ export async function applyDailyRefresh(
   source: 'user' | 'visitor',
   now: Date = new Date(),
   dbOrTx: DbOrTx = getDb(),
+  /** How much of the top-up may be granted (a visitor's draws on its address's daily budget). */
+  allow?: (wanted: number, trx: Transaction<Database>) => Promise<number>,
 ): Promise<{ refreshed: boolean; balance: number }> {
   const today = utcDay(now)
   const target = source === 'visitor' ? config().GUEST_DAILY_CREDITS : config().USER_DAILY_FLOOR
@@ -329,8 +331,10 @@ export async function applyDailyRefresh(
     if (!row.due) return { refreshed: false, balance: row.balance }
     await trx.updateTable('credit_accounts').set({ last_refresh_day: today }).where('id', '=', accountId).execute()
     if (row.balance >= target) return { refreshed: false, balance: row.balance }
+    const amount = allow ? await allow(target - row.balance, trx) : target - row.balance
+    if (amount <= 0) return { refreshed: false, balance: row.balance }
     const written = await writeEntry(
-      { accountId, delta: target - row.balance, kind: 'bonus', description: DAILY_REFRESH_DESCRIPTION },
+      { accountId, delta: amount, kind: 'bonus', description: DAILY_REFRESH_DESCRIPTION },
       trx,
     )
     if (!written.ok) throw new LedgerError(`Daily refresh of ${accountId} was not written (${written.reason})`)

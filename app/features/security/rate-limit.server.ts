@@ -105,3 +105,13 @@ export function tooManyRequests(outcome: { retryAfterSeconds: number }, message:
     { status: 429, headers: { 'Retry-After': String(outcome.retryAfterSeconds) } },
   )
 }
+
+/** "2026-11-25 00:00:00 UTC": when a refused client may come back, readable without converting anything. */
+export function utcTimeText(at: Date): string {
+  return `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`
+}
+
+/** The sentence a 429 ends with: the time its Retry-After points at. */
+export function retryAtSentence(retryAfterSeconds: number, now: Date = new Date()): string {
+  return `Try again after ${utcTimeText(new Date(now.getTime() + retryAfterSeconds * 1000))}.`
+}

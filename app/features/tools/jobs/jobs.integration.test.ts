@@ -13,7 +13,8 @@ import { balanceOf, chargedJob, fileOf, fixture, newUser, newVisitor, type TestC
 import { BASE, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import { findJob, insertJob } from './jobs.server'
 import { recordDelivered, recordFailed } from './outcome.server'
-import { KEY_REUSED_MESSAGE, REPLAY_UNAVAILABLE, requestFingerprint } from './submit.server'
+import { idempotencyScope, KEY_REUSED_MESSAGE, REPLAY_UNAVAILABLE, requestFingerprint } from './submit.server'
+import { resolveCaller } from '~/features/credits/caller.server'
 import { runnerFor } from '../runners/index.server'
 import { TOOL_JOB_DEAD_LETTER, toolQueues } from './queue.server'
 import { announceJobEnded } from './events.server'
@@ -119,7 +120,9 @@ describe('Idempotency-Key on a tool endpoint', () => {
     const key = `k-${randomUUID()}`
     const bytes = fixture('photos/noface-rocket.jpg')
     const options = await runnerFor('background-remover').parseOptions({})
-    // A job of this key that a worker holds (inserted as it stands mid-run).
+    // A job of this key that a worker holds (inserted as it stands mid-run), in the user's scope.
+    const resolved = await resolveCaller(new Request(BASE + '/', { headers: user.headers }), { create: false })
+    if (resolved.kind !== 'caller') throw new Error(resolved.kind)
     const id = randomUUID()
     await executeTx(getDb(), async (trx) => {
       const charged = await charge({ accountId: user.accountId, amount: 1, toolSlug: 'background_remover', idempotencyKey: `job:${id}` }, trx)
@@ -136,6 +139,7 @@ describe('Idempotency-Key on a tool endpoint', () => {
           height: 1,
           notes: [],
           idempotencyKey: key,
+          idempotencyScope: idempotencyScope(resolved.caller, false),
           fingerprint: requestFingerprint('background-remover', options, bytes),
           chargeTransactionId: charged.transactionId,
         },

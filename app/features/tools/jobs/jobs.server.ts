@@ -22,7 +22,7 @@ const INFO_COLUMNS = [
   'idempotency_key', 'request_fingerprint', 'charge_transaction_id', 'status', 'progress', 'stage', 'attempts',
   'outcome', 'refunded', 'result_id', 'filename', 'faces_found', 'gfpgan_available', 'note', 'error',
   'error_status', 'created_at', 'started_at', 'heartbeat_at', 'finished_at', 'api_key_id', 'test_mode',
-  'batch_id', 'batch_position', 'user_id', 'model',
+  'batch_id', 'batch_position', 'user_id', 'model', 'idempotency_scope',
 ] as const
 
 export interface NewToolJob {
@@ -36,6 +36,8 @@ export interface NewToolJob {
   height: number | null
   notes: string[]
   idempotencyKey: string | null
+  /** Whose key it is (idempotencyScope in submit.server.ts); set whenever idempotencyKey is. */
+  idempotencyScope?: string | null
   fingerprint: string
   /** Null for a test key's job (never charged) and a batch item (charged when a worker starts it). */
   chargeTransactionId: number | null
@@ -69,6 +71,7 @@ export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<ToolJo
       input_height: job.height,
       notes: JSON.stringify(job.notes),
       idempotency_key: job.idempotencyKey,
+      idempotency_scope: job.idempotencyKey ? (job.idempotencyScope ?? null) : null,
       request_fingerprint: job.fingerprint,
       charge_transaction_id: job.chargeTransactionId,
       api_key_id: job.apiKeyId ?? null,
@@ -93,12 +96,14 @@ export async function findOwnedJob(id: string, accountId: string | null, dbOrTx:
   return job && job.account_id === accountId ? job : null
 }
 
-export async function findJobByKey(accountId: string, key: string, dbOrTx: DbOrTx = getDb()): Promise<ToolJobInfo | null> {
+/** The job an Idempotency-Key names within its scope (the account, environment and credential). */
+export async function findJobByKey(accountId: string, scope: string, key: string, dbOrTx: DbOrTx = getDb()): Promise<ToolJobInfo | null> {
   return (
     (await dbOrTx
       .selectFrom('tool_jobs')
       .select(INFO_COLUMNS)
       .where('account_id', '=', accountId)
+      .where('idempotency_scope', '=', scope)
       .where('idempotency_key', '=', key)
       .executeTakeFirst()) ?? null
   )

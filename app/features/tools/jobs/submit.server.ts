@@ -10,8 +10,9 @@ import { executeTx, getDb } from '~/db/db.server'
 import { callerRateKey, resolveCaller, type Caller } from '~/features/credits/caller.server'
 import { toolCost } from '~/features/credits/costs.server'
 import { getBalance } from '~/features/credits/ledger.server'
+import { guestShortOfCredits } from '~/features/credits/visitor.server'
 import { chargeRun } from '~/features/teams/charge.server'
-import { clientAddress, consumeRateLimit } from '~/features/security/rate-limit.server'
+import { clientAddress, consumeRateLimit, retryAtSentence } from '~/features/security/rate-limit.server'
 import { TOOLS, type ToolSlug } from '../catalog'
 import { RunTimeoutError, ToolError } from '../errors.server'
 import { readResult } from '../results.server'
@@ -130,6 +131,17 @@ function sentIdempotencyKey(request: Request): string | null {
   return sent
 }
 
+/**
+ * Whose Idempotency-Key it is (decision 081): keys live in the paying account (a team's, when it
+ * pays), per environment and per credential, as Stripe scopes them per account and mode. The same
+ * key from a test key and then a live key, from two API keys, or from two members of one team, is
+ * two requests: each runs (and a live run is charged); a replay never crosses that line.
+ */
+export function idempotencyScope(caller: Caller, testMode: boolean): string {
+  const credential = caller.apiKey ? `key:${caller.apiKey.id}` : caller.userId ? `user:${caller.userId}` : 'visitor'
+  return `${testMode ? 'test' : 'live'}:${credential}`
+}
+
 /** A repeated Idempotency-Key: the job it named, if it is this same request. */
 function checkRepeat(existing: ToolJobInfo, fingerprint: string): void {
   if (existing.request_fingerprint !== fingerprint) throw new ToolError(422, KEY_REUSED_MESSAGE)
@@ -153,19 +165,17 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
   traceJob(jobId, 'received', started)
   let uploadBytes: number | null = null
   try {
-    const known = await resolveCaller(request, { create: false })
+    const known = await resolveCaller(request, { create: false, run: true })
     if (known.kind === 'invalid-token') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
     if (known.kind === 'team-refused') throw new ToolError(known.status, known.message)
-    if (known.kind === 'rate-limited') {
-      throw new ToolError(429, 'Too many requests. Please wait a moment.', { headers: { 'Retry-After': String(known.retryAfterSeconds) } })
-    }
+    if (known.kind === 'guest-refused') throw new ToolError(known.status, known.message, { headers: known.headers })
     remaining = known.balance
     if (known.kind === 'caller') caller = known.caller
     if (definition.signInRequired && caller?.source !== 'user') throw new ToolError(401, SVG_SIGN_IN_MESSAGE)
 
     const limited = await consumeRateLimit(TOOL_RUN_RATE, caller ? callerRateKey(caller) : clientAddress(request))
     if (!limited.ok) {
-      throw new ToolError(429, 'Too many runs in a short time. Please wait a moment.', {
+      throw new ToolError(429, `Too many runs in a short time. ${retryAtSentence(limited.retryAfterSeconds)}`, {
         headers: { 'Retry-After': String(limited.retryAfterSeconds) },
       })
     }
@@ -193,7 +203,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     traceJob(jobId, 'inspected')
 
     if (key && caller) {
-      const existing = await findJobByKey(caller.accountId, key)
+      const existing = await findJobByKey(caller.accountId, idempotencyScope(caller, testMode), key)
       if (existing) {
         checkRepeat(existing, fingerprint)
         return { ok: true, tool, job: existing, remaining: remaining ?? 0, replayed: true, headers, fieldValues: fields }
@@ -201,12 +211,8 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     }
 
     if (!caller) {
-      const created = await resolveCaller(request)
-      if (created.kind === 'rate-limited') {
-        throw new ToolError(429, 'Too many new visitors from this address. Please wait a moment.', {
-          headers: { 'Retry-After': String(created.retryAfterSeconds) },
-        })
-      }
+      const created = await resolveCaller(request, { run: true })
+      if (created.kind === 'guest-refused') throw new ToolError(created.status, created.message, { headers: created.headers })
       if (created.kind !== 'caller') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
       caller = created.caller
       remaining = created.balance
@@ -239,6 +245,10 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
         )
         traceJob(jobId, 'charged')
         // Short of credits, past a team member's monthly cap, or no longer a member: nothing charged.
+        if (!charged.ok && charged.reason === 'insufficient' && payer.source === 'visitor') {
+          const short = guestShortOfCredits(cost, charged.balance)
+          throw new ToolError(short.status, short.message, { headers: short.headers })
+        }
         if (!charged.ok) throw new ToolError(charged.status, charged.message)
         const inserted = await insertJob(
           {
@@ -252,6 +262,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
             height: inspected.height,
             notes: inspected.notes,
             idempotencyKey: key,
+            idempotencyScope: idempotencyScope(payer, testMode),
             fingerprint,
             chargeTransactionId: charged.transactionId,
             apiKeyId: payer.apiKey?.id ?? null,
@@ -269,7 +280,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     } catch (error) {
       // The same key sent twice at once: one insert wins, the other's charge rolled back with it.
       if (key && isUniqueViolation(error)) {
-        const existing = await findJobByKey(payer.accountId, key)
+        const existing = await findJobByKey(payer.accountId, idempotencyScope(payer, testMode), key)
         if (existing) {
           checkRepeat(existing, fingerprint)
           return { ok: true, tool, job: existing, remaining: await getBalance(payer.accountId), replayed: true, headers, fieldValues: fields }

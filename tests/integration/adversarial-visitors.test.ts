@@ -1,0 +1,149 @@
+// Free credits a script cannot multiply (issue 19, decision 080): cookie-less calls to a real tool
+// endpoint through a real Express app with the studio's `trust proxy` setting and client-address
+// middleware. Every call drops its cookie, so each one asks for a new visitor; the free runs that
+// get through are counted from the answers (X-Credits-Charged) and bounded by the address budget.
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { config, parseTrustProxy, resetConfigForTests } from '~/config.server'
+import { uniqueAddress } from '~/features/auth/testing.server'
+import { guestDailyBudget, signUpUrl } from '~/features/credits/visitor.server'
+import { stopBoss } from '~/features/queue/boss.server'
+import { passClientAddress } from '~/features/security/client-address.server'
+import { consumeRateLimit } from '~/features/security/rate-limit.server'
+import { TOOL_RUN_RATE } from '~/features/tools/submission.server'
+import { action as blurAction } from '~/routes/api.face-blur.blur'
+import { fixture } from './tools-support'
+
+const servers: Array<{ close: () => void }> = []
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close()
+})
+afterAll(async () => {
+  await stopBoss({ timeoutMs: 5_000 })
+})
+
+/** A studio-shaped Express app: trust proxy, the client-address header, then the blurrer's endpoint. */
+async function startApp(trustProxy: string): Promise<string> {
+  const app = express()
+  app.set('trust proxy', parseTrustProxy(trustProxy))
+  app.use(passClientAddress)
+  app.post('/api/face-blur/blur/', async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value)
+    const request = new Request(`http://localhost${req.url}`, { method: 'POST', headers, body: Buffer.concat(chunks) })
+    const response = (await blurAction({ request, params: {}, context: {} })) as Response
+    res.status(response.status)
+    response.headers.forEach((value, name) => res.setHeader(name, value))
+    res.end(Buffer.from(await response.arrayBuffer()))
+  })
+  const server = app.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  servers.push(server)
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+const face = fixture('photos/degraded-face-crop-64px.jpg')
+
+/** One cookie-less call, as `curl -F image=@face.jpg` sends it. */
+async function blur(base: string, headers: Record<string, string> = {}) {
+  const form = new FormData()
+  form.append('image', new File([new Uint8Array(face)], 'face.jpg', { type: 'image/jpeg' }))
+  form.append('blur', '20')
+  const response = await fetch(`${base}/api/face-blur/blur/`, { method: 'POST', body: form, headers })
+  const body = response.headers.get('content-type')?.includes('json') ? ((await response.json()) as { error: string }) : null
+  return { status: response.status, charged: Number(response.headers.get('x-credits-charged') ?? 0), retryAfter: response.headers.get('retry-after'), error: body?.error ?? null }
+}
+
+async function fiftyCalls(base: string, headers: () => Record<string, string>) {
+  const answers = []
+  for (let i = 0; i < 50; i++) answers.push(await blur(base, headers()))
+  return answers
+}
+
+function expectBounded(answers: Awaited<ReturnType<typeof blur>>[]) {
+  const freeRuns = answers.filter((a) => a.status === 200).reduce((sum, a) => sum + a.charged, 0)
+  expect(freeRuns).toBeGreaterThan(0)
+  expect(freeRuns).toBeLessThanOrEqual(guestDailyBudget())
+  // Every refusal says what to do: sign up (with the address), or when the credits renew.
+  const refused = answers.filter((a) => a.status !== 200)
+  expect(refused.length).toBeGreaterThan(0)
+  for (const answer of refused) {
+    expect(answer.status).toBe(402)
+    expect(answer.error).toContain(signUpUrl())
+    expect(answer.error).toMatch(/come back after \d{4}-\d{2}-\d{2} 00:00:00 UTC/)
+    expect(Number(answer.retryAfter)).toBeGreaterThan(0)
+    expect(Number(answer.retryAfter)).toBeLessThanOrEqual(24 * 60 * 60)
+  }
+  return freeRuns
+}
+
+describe('cookie-less calls from one address', () => {
+  it('50 calls from one address: at most the address budget runs free, each call minting at most one identity', async () => {
+    const base = await startApp('1')
+    const client = uniqueAddress()
+    const freeRuns = expectBounded(await fiftyCalls(base, () => ({ 'x-forwarded-for': client })))
+    // Each call dropped its cookie: one run per identity the address may mint.
+    expect(freeRuns).toBe(config().GUEST_IDENTITIES_PER_ADDRESS)
+  })
+
+  it('50 calls with a rotating first X-Forwarded-For entry behind one trusted proxy count as one address', async () => {
+    const base = await startApp('1')
+    const proxyReported = uniqueAddress()
+    expectBounded(await fiftyCalls(base, () => ({ 'x-forwarded-for': `${uniqueAddress()}, ${proxyReported}` })))
+  })
+
+  it('50 calls with a rotating X-Forwarded-For from an untrusted direct peer count as the peer', async () => {
+    const base = await startApp('false')
+    expectBounded(await fiftyCalls(base, () => ({ 'x-forwarded-for': uniqueAddress() })))
+  })
+})
+
+describe('too many runs in a short time', () => {
+  it('429 names the UTC time its Retry-After points at', async () => {
+    const base = await startApp('1')
+    const client = uniqueAddress()
+    await consumeRateLimit(TOOL_RUN_RATE, client, TOOL_RUN_RATE.points)
+    const before = Date.now()
+    const answer = await blur(base, { 'x-forwarded-for': client })
+    expect(answer.status).toBe(429)
+    const at = Date.parse(answer.error!.match(/Try again after (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) UTC\./)![1]!.replace(' ', 'T') + 'Z')
+    const retryAt = before + Number(answer.retryAfter) * 1000
+    expect(Math.abs(at - retryAt)).toBeLessThanOrEqual(5_000)
+  })
+})
+
+describe('operator switches for visitors', () => {
+  afterEach(() => {
+    delete process.env.GUEST_RUNS
+    delete process.env.API_REQUIRES_SIGNUP
+    resetConfigForTests()
+  })
+
+  it('GUEST_RUNS=off: a visitor is told to sign up (401), and nothing is written', async () => {
+    process.env.GUEST_RUNS = 'off'
+    resetConfigForTests()
+    const base = await startApp('1')
+    const answer = await blur(base, { 'x-forwarded-for': uniqueAddress() })
+    expect(answer.status).toBe(401)
+    expect(answer.error).toContain(signUpUrl())
+    expect(answer.charged).toBe(0)
+  })
+
+  it('API_REQUIRES_SIGNUP: a cookie-less, key-less API call answers 401 naming sign-up and keys; a studio page is not refused', async () => {
+    process.env.API_REQUIRES_SIGNUP = 'true'
+    resetConfigForTests()
+    const base = await startApp('1')
+    const api = await blur(base, { 'x-forwarded-for': uniqueAddress() })
+    expect(api.status).toBe(401)
+    expect(api.error).toContain(signUpUrl())
+    expect(api.error).toContain('API key')
+    // The studio's own page, enhanced with JavaScript, posts same-origin: it is a visitor, not an API client.
+    const page = await blur(base, { 'x-forwarded-for': uniqueAddress(), 'sec-fetch-site': 'same-origin' })
+    expect(page.status).toBe(200)
+    expect(page.charged).toBe(1)
+  })
+})
