@@ -40,8 +40,9 @@ ARG MODELS_FROM=
 RUN MODELS_FROM="${MODELS_FROM}" npm run models
 
 FROM ${NODE_IMAGE} AS runtime
-# tini as PID 1 reaps the zombies `exec … npm run credits` leaves and passes signals on; -g sends them to the
-# whole process group, so `npm run worker` (npm, then node) drains on `docker stop` too.
+# tini as PID 1 reaps the zombies `exec … npm run credits` leaves and passes signals on (-g: to the child's whole
+# process group). Long-lived roles run node directly (CMD here, compose's worker): npm exits at once on SIGTERM,
+# and the container with it, before the server or worker has drained.
 # A fixed uid/gid (10001) lets a host directory or a backup be chowned to the serving user ahead of time.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends tini \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Docker image with podman (no Docker engine needed), starts it and proves it serves:
 # readiness, a real background removal and face blur through the API, the non-root user, read-only app files,
-# tini as PID 1, data kept across a container re-creation on the same volume, and the HEALTHCHECK.
+# tini as PID 1, data kept across a container re-creation on the same volume, the HEALTHCHECK, and (given a
+# PostgreSQL) the web and worker roles of compose.yaml.
 # Run as root on Debian (it installs podman, buildah, runc and debootstrap with apt-get when missing):
 #   bash scripts/docker-check.sh
 # Where no container registry is reachable it makes the Node 22 base itself (debootstrap + Node from the npm
@@ -15,6 +16,8 @@
 #   FIXTURES_DIR     the test photos (tests/fixtures)
 #   DOCKER_CHECK_PORT  the host port the container listens on (4780; the container shares the host network)
 #   READY_PATH       the readiness endpoint (/readyz)
+#   DOCKER_CHECK_DATABASE_URL  a PostgreSQL on this host (default: TEST_DATABASE_URL): also checks compose.yaml's
+#                    roles, a web container and two worker containers, on a database made for the check
 #   DOCKER_CHECK_STATE  where the base's rootfs is made and podman's settings are kept (/var/tmp/facet-docker-check)
 #   CONTAINERS_CONF  podman's settings; unset: a private file with what sandboxed machines need (see below)
 set -euo pipefail
@@ -55,7 +58,11 @@ phase_end() {
 run_started=$(date +%s)
 
 cleanup() {
-  podman rm -f -t 5 "$CHECK_NAME" "$CHECK_NAME-2" >/dev/null 2>&1 || true
+  local name
+  for name in "$CHECK_NAME" "$CHECK_NAME-web" "$CHECK_NAME-worker-1" "$CHECK_NAME-worker-2"; do
+    podman rm -f -v -t 5 "$name" >/dev/null 2>&1 || true
+  done
+  if [ -n "${ROLE_DB_NAME:-}" ]; then psql "$ROLE_DB_ADMIN_URL" -qc "drop database if exists $ROLE_DB_NAME with (force)" >/dev/null 2>&1 || true; fi
   podman volume rm -f "$VOLUME" >/dev/null 2>&1 || true
   rm -rf "${WORK_DIR:-}"
 }
@@ -208,7 +215,7 @@ start_container() {
   local name="$1"
   podman run -d --name "$name" --network host --health-interval disable \
     -e PORT="$PORT" -e PUBLIC_URL="$base_url" -e LOG_LEVEL=warn \
-    -v "$VOLUME:/app/data" "$IMAGE" >/dev/null || die "podman run $name failed"
+    -v "$VOLUME:/app/data" "$IMAGE" >/dev/null 2>>"$WORK_DIR/podman.log" || die "podman run $name failed"
 }
 
 # Waits for the readiness endpoint to answer 200 (the container may take a while to migrate and load models).
@@ -232,7 +239,9 @@ wait_ready() {
   done
 }
 
-in_container() { podman exec "$CHECK_NAME" "$@"; }
+# The container the checks exec into (the single one, then the web role's on PostgreSQL).
+current="$CHECK_NAME"
+in_container() { podman exec "$current" "$@"; }
 
 start_container "$CHECK_NAME"
 wait_ready "$CHECK_NAME" "the container"
@@ -267,26 +276,30 @@ if [ -z "$dev_left" ]; then ok "no dev-only packages in the image"; else not_ok 
 if [ "$(echo "$ort_dirs" | wc -w)" = 1 ]; then ok "onnxruntime-node keeps one platform's binaries: $ort_dirs"
 else not_ok "onnxruntime-node binaries for several platforms: $ort_dirs"; fi
 
-# A user, signed up and verified through the API (mail stays in /app/data/mail without SMTP_URL).
+# A user, signed up and verified through the API (mail stays in /app/data/mail without SMTP_URL); sets token.
 email="docker-check@example.com"
 password="docker-check-$(date +%s)"
 json_field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" | head -n 1; }
-status="$(curl -sS -o "$WORK_DIR/register.json" -w '%{http_code}' -H 'Content-Type: application/json' \
-  -d "{\"email\":\"$email\",\"password\":\"$password\"}" "$base_url/api/auth/register/")"
-[ "$status" = 201 ] || die "POST /api/auth/register/ answered $status: $(cat "$WORK_DIR/register.json")"
-verify_token="$(in_container sh -c 'cat /app/data/mail/*.json' | sed -n 's/.*"link": *"[^"]*token=\([^"&]*\).*/\1/p' | head -n 1)"
-[ -n "$verify_token" ] || die "no verification link in /app/data/mail"
-status="$(curl -sS -o "$WORK_DIR/verify.json" -w '%{http_code}' -H 'Content-Type: application/json' \
-  -d "{\"token\":\"$verify_token\"}" "$base_url/api/auth/verify-email/")"
-[ "$status" = 200 ] || die "POST /api/auth/verify-email/ answered $status: $(cat "$WORK_DIR/verify.json")"
-token="$(json_field token <"$WORK_DIR/verify.json")"
-ok "signed up and verified $email (balance $(sed -n 's/.*"balance":\([0-9]*\).*/\1/p' "$WORK_DIR/verify.json"))"
+sign_up() {
+  local container="$1" status verify_token
+  status="$(curl -sS -o "$WORK_DIR/register.json" -w '%{http_code}' -H 'Content-Type: application/json' \
+    -d "{\"email\":\"$email\",\"password\":\"$password\"}" "$base_url/api/auth/register/")"
+  [ "$status" = 201 ] || die "POST /api/auth/register/ answered $status: $(cat "$WORK_DIR/register.json")"
+  verify_token="$(podman exec "$container" sh -c 'cat /app/data/mail/*.json' | sed -n 's/.*"link": *"[^"]*token=\([^"&]*\).*/\1/p' | head -n 1)"
+  [ -n "$verify_token" ] || die "no verification link in $container's /app/data/mail"
+  status="$(curl -sS -o "$WORK_DIR/verify.json" -w '%{http_code}' -H 'Content-Type: application/json' \
+    -d "{\"token\":\"$verify_token\"}" "$base_url/api/auth/verify-email/")"
+  [ "$status" = 200 ] || die "POST /api/auth/verify-email/ answered $status: $(cat "$WORK_DIR/verify.json")"
+  token="$(json_field token <"$WORK_DIR/verify.json")"
+  ok "signed up and verified $email (balance $(sed -n 's/.*"balance":\([0-9]*\).*/\1/p' "$WORK_DIR/verify.json"))"
+}
+sign_up "$CHECK_NAME"
 
 # Decodes an answer inside the container with the image's own sharp and prints its facts as JSON.
 image_facts() {
   local file="$1" compare="${2:-}"
-  podman cp "$file" "$CHECK_NAME:/tmp/$(basename "$file")" >/dev/null
-  [ -z "$compare" ] || podman cp "$compare" "$CHECK_NAME:/tmp/$(basename "$compare")" >/dev/null
+  podman cp "$file" "$current:/tmp/$(basename "$file")" >/dev/null
+  [ -z "$compare" ] || podman cp "$compare" "$current:/tmp/$(basename "$compare")" >/dev/null
   in_container node -e '
     const sharp = require("sharp")
     const [file, compare] = process.argv.slice(1)
@@ -313,16 +326,20 @@ image_facts() {
 photo="$FIXTURES_DIR/photos/portrait-astronaut.png"
 [ -f "$photo" ] || die "no fixture photo at $photo (set FIXTURES_DIR)"
 
-status="$(curl -sS -o "$WORK_DIR/cutout.png" -D "$WORK_DIR/cutout.headers" -w '%{http_code}' \
-  -H "Authorization: Token $token" -F "image=@$photo" "$base_url/api/remove-bg/")"
-if [ "$status" = 200 ]; then
-  facts="$(image_facts "$WORK_DIR/cutout.png")"
-  # A real cutout: the photo's size, with an alpha channel that is both transparent and opaque somewhere.
-  if echo "$facts" | grep -q '"format":"png","width":512,"height":512,"channels":4,"alphaMin":[0-9],' \
-    && echo "$facts" | grep -Eq '"alphaMax":(2[5-9][0-9])'; then
-    ok "background removal through POST /api/remove-bg/: $facts"
-  else not_ok "background removal answered an image without a real cutout: $facts"; fi
-else not_ok "POST /api/remove-bg/ answered $status: $(head -c 300 "$WORK_DIR/cutout.png")"; fi
+# A real cutout: the photo's size, with an alpha channel that is both transparent and opaque somewhere.
+check_background_removal() {
+  local label="$1" status facts
+  status="$(curl -sS -o "$WORK_DIR/cutout.png" -w '%{http_code}' \
+    -H "Authorization: Token $token" -F "image=@$photo" "$base_url/api/remove-bg/")"
+  if [ "$status" = 200 ]; then
+    facts="$(image_facts "$WORK_DIR/cutout.png")"
+    if echo "$facts" | grep -q '"format":"png","width":512,"height":512,"channels":4,"alphaMin":[0-9],' \
+      && echo "$facts" | grep -Eq '"alphaMax":(2[5-9][0-9])'; then
+      ok "$label: background removal through POST /api/remove-bg/: $facts"
+    else not_ok "$label: background removal answered an image without a real cutout: $facts"; fi
+  else not_ok "$label: POST /api/remove-bg/ answered $status: $(head -c 300 "$WORK_DIR/cutout.png")"; fi
+}
+check_background_removal "single container"
 
 status="$(curl -sS -o "$WORK_DIR/blurred.png" -D "$WORK_DIR/blurred.headers" -w '%{http_code}' \
   -H "Authorization: Token $token" -F "image=@$photo" -F blur=40 "$base_url/api/face-blur/blur/")"
@@ -357,12 +374,12 @@ if [ "$health_rc" = 0 ] && [ "$health_state" = healthy ]; then ok "podman health
 else not_ok "HEALTHCHECK: podman healthcheck run exited $health_rc ($health), state '$health_state'"; fi
 
 # docker stop: SIGTERM through tini, the server drains and exits 0.
-podman stop -t 40 "$CHECK_NAME" >/dev/null
+podman stop -t 40 "$CHECK_NAME" >/dev/null 2>>"$WORK_DIR/podman.log"
 exit_code="$(podman inspect --format '{{.State.ExitCode}}' "$CHECK_NAME")"
 if [ "$exit_code" = 0 ]; then ok "podman stop: the server drained and exited 0"; else not_ok "podman stop: exit code $exit_code"; fi
 
 # A new container on the same volume keeps the account, its balance, the grant and the signing secrets.
-podman rm "$CHECK_NAME" >/dev/null
+podman rm "$CHECK_NAME" >/dev/null 2>>"$WORK_DIR/podman.log"
 start_container "$CHECK_NAME"
 wait_ready "$CHECK_NAME" "the re-created container"
 status="$(curl -sS -o "$WORK_DIR/balance.json" -w '%{http_code}' -H "Authorization: Token $token" "$base_url/api/credits/balance/")"
@@ -376,7 +393,53 @@ if [ "$status" = 200 ]; then ok "after re-creation: $email signs in with its pas
 else not_ok "after re-creation: POST /api/auth/login/ answered $status: $(head -c 300 "$WORK_DIR/login.json")"; fi
 if in_container npm run --silent credits -- show "$email" 2>&1 | grep -q "docker check"; then ok "after re-creation: the grant is in the ledger"
 else not_ok "after re-creation: npm run credits -- show does not list the grant"; fi
+podman rm -f -v -t 40 "$CHECK_NAME" >/dev/null 2>>"$WORK_DIR/podman.log"
 phase_end
+
+# ------------------------------------------------------------------------------- roles on PostgreSQL
+# compose.yaml's topology without compose: a web container that runs no jobs (WORKER_CONCURRENCY=0) and two
+# worker containers running compose's worker command, sharing one PostgreSQL database made for this check.
+database_url="${DOCKER_CHECK_DATABASE_URL:-${TEST_DATABASE_URL:-}}"
+if [ -z "$database_url" ]; then
+  echo "skip - web and worker roles on PostgreSQL: set DOCKER_CHECK_DATABASE_URL (a PostgreSQL reachable on this host, as a role that may create databases)"
+else
+  phase "roles on PostgreSQL: web (WORKER_CONCURRENCY=0) and 2 workers"
+  command -v psql >/dev/null 2>&1 || die "psql is needed to make the check's database (Debian: postgresql-client)"
+  db_name="facet_docker_check_$$"
+  psql "$database_url" -qc "create database $db_name" >/dev/null || die "could not create database $db_name on $database_url"
+  ROLE_DB_ADMIN_URL="$database_url"
+  ROLE_DB_NAME="$db_name"
+  role_url="${database_url%/*}/$db_name"
+  role_env=(-e DATABASE_URL="$role_url" -e PORT="$PORT" -e PUBLIC_URL="$base_url" -e LOG_LEVEL=warn
+    -e SESSION_SECRET="$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')" -e RESULTS_KEY="$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')")
+  podman run -d --name "$CHECK_NAME-web" --network host --health-interval disable "${role_env[@]}" -e WORKER_CONCURRENCY=0 \
+    "$IMAGE" >/dev/null 2>>"$WORK_DIR/podman.log" || die "podman run of the web role failed"
+  for n in 1 2; do
+    podman run -d --name "$CHECK_NAME-worker-$n" --network host --health-interval disable "${role_env[@]}" \
+      "$IMAGE" node --import tsx scripts/worker.ts >/dev/null 2>>"$WORK_DIR/podman.log" || die "podman run of worker $n failed"
+  done
+  current="$CHECK_NAME-web"
+  wait_ready "$current" "the web role"
+  if curl -fsS "$base_url/healthz" | grep -q '"kind":"postgres"'; then ok "the web role runs on PostgreSQL"
+  else not_ok "the web role does not report PostgreSQL: $(curl -sS "$base_url/healthz" | head -c 300)"; fi
+  sign_up "$current"
+  # The web role runs no job itself: the answer can only come from a worker.
+  check_background_removal "web + workers"
+  # The web role's queue (started by that run) lists the live worker processes.
+  workers_seen=0
+  for _ in $(seq 1 60); do
+    workers_seen="$(curl -fsS "$base_url/healthz" | grep -o '"pid":' | wc -l || true)"
+    [ "$workers_seen" -lt 2 ] || break
+    sleep 1
+  done
+  if [ "$workers_seen" = 2 ]; then ok "the web role sees 2 worker processes in the queue"
+  else not_ok "the web role sees $workers_seen worker processes, expected 2: $(curl -sS "$base_url/healthz" | grep -o '"queue".*' | head -c 400)"; fi
+  podman stop -t 40 "$CHECK_NAME-worker-1" >/dev/null 2>>"$WORK_DIR/podman.log"
+  exit_code="$(podman inspect --format '{{.State.ExitCode}}' "$CHECK_NAME-worker-1")"
+  if [ "$exit_code" = 0 ]; then ok "podman stop: a worker drained and exited 0"
+  else not_ok "podman stop: the worker exited $exit_code"; podman logs --tail 20 "$CHECK_NAME-worker-1" || true; fi
+  phase_end
+fi
 
 echo "== docker-check took $(($(date +%s) - run_started)) s"
 echo "docker: $passed passed, $failed failed"

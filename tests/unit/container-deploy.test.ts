@@ -39,7 +39,11 @@ describe('compose.yaml', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['db', 'grafana', 'prometheus', 'web', 'worker'])
     expect(web.image).toBe(worker.image)
     expect(web.environment?.WORKER_CONCURRENCY).toBe('0')
-    expect(worker.command).toEqual(['npm', 'run', 'worker'])
+    // What `npm run worker` runs, without npm: it would exit at once on SIGTERM and end the container before the drain.
+    expect(worker.command).toEqual(['node', '--import', 'tsx', 'scripts/worker.ts'])
+    expect(JSON.parse(read('package.json')).scripts.worker).toContain(worker.command?.slice(1).join(' '))
+    // scripts/docker-check.sh proves this topology with the same command.
+    expect(read('scripts/docker-check.sh')).toContain(`"$IMAGE" ${worker.command?.join(' ')}`)
     for (const role of [web, worker]) {
       expect(role.environment?.DATABASE_URL).toMatch(/^postgres:\/\/facet:.*@db:5432\/facet$/)
       expect(role.depends_on).toEqual({ db: { condition: 'service_healthy' } })
