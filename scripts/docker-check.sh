@@ -243,6 +243,8 @@ wait_ready() {
 current="$CHECK_NAME"
 in_container() { podman exec "$current" "$@"; }
 
+# The checks talk to whatever answers on the port: it must be the container started here.
+if curl -s -o /dev/null --max-time 5 "$base_url/"; then die "something already answers on port $PORT: set DOCKER_CHECK_PORT"; fi
 start_container "$CHECK_NAME"
 wait_ready "$CHECK_NAME" "the container"
 
