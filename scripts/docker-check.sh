@@ -220,10 +220,11 @@ start_container() {
 
 # Waits for the readiness endpoint to answer 200 (the container may take a while to migrate and load models).
 wait_ready() {
-  local name="$1" label="$2" deadline=$(($(date +%s) + 180)) started
+  local name="$1" label="$2" deadline=$(($(date +%s) + 180)) started answer=none
   started=$(date +%s)
   while true; do
-    if curl -fsS -o "$WORK_DIR/ready.json" "$base_url$READY_PATH" 2>/dev/null; then
+    answer="$(curl -sS -o "$WORK_DIR/ready.json" -w '%{http_code}' "$base_url$READY_PATH" 2>/dev/null || true)"
+    if [ "$answer" = 200 ]; then
       ok "$label: GET $READY_PATH answers 200 after $(($(date +%s) - started)) s: $(head -c 300 "$WORK_DIR/ready.json")"
       return 0
     fi
@@ -233,7 +234,7 @@ wait_ready() {
     fi
     if [ "$(date +%s)" -ge "$deadline" ]; then
       podman logs --tail 40 "$name" >&2 || true
-      die "$label: GET $READY_PATH did not answer 200 within 180 s"
+      die "$label: GET $READY_PATH did not answer 200 within 180 s (last answer: ${answer:-none})"
     fi
     sleep 1
   done
