@@ -84,7 +84,7 @@ export const DEFAULT_REFINEMENT: MatteRefinementLevel = 'classic'
 function refinementAt(level: MatteRefinementLevel, upscale: number): MatteRefinement {
   const classic = { minComponentShare: 0.1, edgeSigma: Math.min(4, Math.max(0.6, upscale * 0.5)), backdropDistance: 24 }
   if (level === 'classic' || level === 'model') return classic
-  // The guided filter's radius follows the enlargement (the matte's edge is that many px soft); eps 0.01 measured best with 0.001 and 0.05 (decision 090).
+  // The guided filter's radius follows the enlargement (the matte's edge is that many px soft); eps 0.01 gave the lowest gradient error of 0.001, 0.01 and 0.05 (decision 090).
   const guidedFilter = { radius: Math.max(2, Math.round(upscale * 1.5)), eps: 0.01 }
   if (level === 'guided') return { ...classic, guidedFilter }
   // Blur-fusion's radii: 5 cells of 8 px (about the paper's 90 px box) and the paper's 6 px box (radius 3).
