@@ -58,11 +58,11 @@ function random(seed: number): () => number {
 const pick = <T>(rng: () => number, values: readonly T[]): T => values[Math.floor(rng() * values.length)]
 
 /** Every PNG of openclipart-png, sorted (the order the seed picks from); fails with how to install it. */
-export function openclipartFiles(): string[] {
-  if (!existsSync(OPENCLIPART_PNG)) throw new Error(INSTALL_HINT)
-  const files = (readdirSync(OPENCLIPART_PNG, { recursive: true }) as string[]).filter((f) => f.endsWith('.png')).sort()
+export function openclipartFiles(folder = OPENCLIPART_PNG): string[] {
+  if (!existsSync(folder)) throw new Error(INSTALL_HINT)
+  const files = (readdirSync(folder, { recursive: true }) as string[]).filter((f) => f.endsWith('.png')).sort()
   if (files.length === 0) throw new Error(INSTALL_HINT)
-  return files.map((f) => path.join(OPENCLIPART_PNG, f))
+  return files.map((f) => path.join(folder, f))
 }
 
 async function loadObject(file: string): Promise<ClipObject | null> {
