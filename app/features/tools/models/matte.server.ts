@@ -1,5 +1,6 @@
 // Full-resolution clean-up of a segmentation matte: keep the subject's big connected parts,
-// fill holes the model left inside it, and keep the edge soft only in a narrow band.
+// fill holes the model left inside it, and keep the edge soft only in a narrow band; optionally
+// (matte-edges.mjs) a guided filter of the edge and foreground colours for its partly transparent pixels.
 import os from 'node:os'
 import sharp from 'sharp'
 import { edgeRects, foregroundRect, fusionFields, guidedFilterRect } from './matte-edges.mjs'
@@ -410,6 +411,7 @@ export async function refineMatte(
   })
   if (options.guidedFilter) guidedFilterEdges(soft, rgba, width, height, options.guidedFilter)
   if (options.foregroundColours && colours) foregroundColours(soft, rgba, width, height, options.foregroundColours, colours)
+  if (edgeSteps) rowsFinal(height)
   return soft
 }
 
@@ -418,7 +420,7 @@ const GUIDED_STEPS_PER_RADIUS = 4
 /** Step 4: the guided filter, wherever it can change alpha (within 2 radii of a mixed tile). */
 function guidedFilterEdges(soft: Buffer, rgba: Buffer, width: number, height: number, { radius, eps }: { radius: number; eps: number }): void {
   const filtered = Buffer.from(soft)
-  // The fast guided filter's coarse grid: a quarter of the radius keeps it within a level or two of the exact filter.
+  // The fast guided filter's coarse grid: a quarter of the radius keeps it within a few levels of the exact filter (matte-edges.test.ts).
   const step = Math.max(1, Math.floor(radius / GUIDED_STEPS_PER_RADIUS))
   for (const rect of edgeRects(soft, width, height, 2 * radius)) guidedFilterRect(soft, rgba, width, height, rect, radius, eps, step, filtered)
   filtered.copy(soft)
