@@ -1,4 +1,4 @@
-// npm run bench [-- credits tools svg jobs batches]: runs the benchmarks, prints their tables and saves the figures to
+// npm run bench [-- credits tools svg jobs batches quality [--seed N --count M]]: runs the benchmarks, prints their tables and saves the figures to
 // bench/results/<timestamp>.json. Each part compares against a baseline measured in the same process.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -10,9 +10,12 @@ const parts: Record<string, () => Promise<object>> = {
   svg: async () => (await import('./svg')).benchSvg(),
   jobs: async () => (await import('./jobs')).benchJobs(),
   batches: async () => (await import('./batches')).benchBatches(),
+  quality: async () => (await import('./quality')).benchQuality(),
 }
 
-const wanted = process.argv.slice(2).filter((a) => a !== '--')
+// Parts are named; `--name value` pairs are a part's own settings (quality's --seed and --count).
+const isSetting = (a: string | undefined) => !!a && a.startsWith('--') && a !== '--'
+const wanted = process.argv.slice(2).filter((a, i, all) => a !== '--' && !isSetting(a) && !isSetting(all[i - 1]))
 const selected = wanted.length ? wanted : Object.keys(parts)
 const unknown = selected.filter((name) => !(name in parts))
 if (unknown.length) {

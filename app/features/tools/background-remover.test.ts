@@ -123,6 +123,43 @@ describe('removeBackground', () => {
     expect([...black.data.subarray(0, 3)]).toEqual([0, 0, 0])
   })
 
+  it('keeps the cutout contract at every refinement level: same size, opaque pixels untouched, edges changed only near the outline', async () => {
+    const { input } = await routerOn('#ffffff')
+    const classic = await decodePng((await removeBackground(input, { refinement: 'classic' })).bytes)
+    for (const refinement of ['model', 'guided', 'edges'] as const) {
+      const output = await decodePng((await removeBackground(input, { refinement })).bytes)
+      expect([output.width, output.height, output.channels]).toEqual([input.width, input.height, 4])
+      let opaqueChanged = 0
+      let clearTinted = 0
+      for (let i = 0; i < output.data.length; i += 4) {
+        const alpha = output.data[i + 3]
+        if (alpha === 255 && (output.data[i] !== input.data[i] || output.data[i + 1] !== input.data[i + 1] || output.data[i + 2] !== input.data[i + 2])) opaqueChanged++
+        if (alpha === 0 && (output.data[i] || output.data[i + 1] || output.data[i + 2])) clearTinted++
+      }
+      expect(opaqueChanged).toBe(0)
+      expect(clearTinted).toBe(0)
+      // The refinement works on the edge: deep inside and far outside the classic matte, alpha agrees.
+      expect(output.data[(101 * input.width + 110) * 4 + 3]).toBe(classic.data[(101 * input.width + 110) * 4 + 3])
+      // (The model's matte alone is not cleaned: its corner may keep a faint value.)
+      if (refinement !== 'model') expect(output.data[3]).toBe(0)
+    }
+    // With foreground colours, some partly transparent pixels lose the white backdrop's tint.
+    const edges = await decodePng((await removeBackground(input, { refinement: 'edges' })).bytes)
+    let recoloured = 0
+    for (let i = 0; i < edges.data.length; i += 4) {
+      const alpha = edges.data[i + 3]
+      if (alpha > 0 && alpha < 255 && edges.data[i] !== input.data[i]) recoloured++
+    }
+    expect(recoloured).toBeGreaterThan(0)
+  })
+
+  it('flattens an edge-refined cutout onto a colour too', async () => {
+    const { input } = await routerOn('#ffffff')
+    const output = await decodePng((await removeBackground(input, { background: '#000000', refinement: 'edges' })).bytes)
+    expect([output.width, output.height, output.channels]).toEqual([input.width, input.height, 3])
+    expect([...output.data.subarray(0, 3)]).toEqual([0, 0, 0])
+  })
+
   it('refuses a background that is not a colour before anything runs (the runner reads the option)', async () => {
     await expect(backgroundRemoverRunner.parseOptions({ background: 'url(evil)' })).rejects.toMatchObject({
       status: 400,

@@ -1,8 +1,19 @@
 // Full-resolution clean-up of a segmentation matte: keep the subject's big connected parts,
-// fill holes the model left inside it, and keep the edge soft only in a narrow band.
+// fill holes the model left inside it, and keep the edge soft only in a narrow band; optionally
+// (matte-edges.mjs) a guided filter of the edge and foreground colours for its partly transparent pixels.
 import os from 'node:os'
 import sharp from 'sharp'
+import { edgeRects, foregroundRect, fusionFields, guidedFilterRect } from './matte-edges.mjs'
 import { thresholdMatte } from './matte-tiles.mjs'
+
+/**
+ * How far the remover refines the model's matte (docs/decisions/090): `model` only enlarges it (the
+ * benchmark's reference), `classic` cleans it up (specks, holes, a narrow soft band: decision 068),
+ * `guided` adds a guided filter of the edge with the photo as guide, `edges` also gives partly
+ * transparent pixels their foreground's colour instead of the photo's mix with the old background.
+ */
+export const MATTE_REFINEMENTS = ['model', 'classic', 'guided', 'edges'] as const
+export type MatteRefinementLevel = (typeof MATTE_REFINEMENTS)[number]
 
 export interface MatteRefinement {
   /** Components smaller than this share of the largest one are dropped as specks. */
@@ -11,6 +22,10 @@ export interface MatteRefinement {
   edgeSigma: number
   /** A hole whose mean colour is this close (RGB distance) to a uniform backdrop is real background, kept see-through. */
   backdropDistance: number
+  /** The guided filter of the edge: its boxes' radius (px) and regularisation (alpha and luma as 0..1). */
+  guidedFilter?: { radius: number; eps: number }
+  /** Blur-fusion's foreground colours: the wide pass's radius in FUSION_CELL cells, the narrow one's in px. */
+  foregroundColours?: { cellRadius: number; radius: number }
 }
 
 /** Sigma of the blur that makes the soft band along the outline. */
@@ -361,7 +376,16 @@ export async function refineMatte(
   width: number,
   height: number,
   options: MatteRefinement,
-  { rowsFinal = () => {}, mask: given }: { rowsFinal?: (upTo: number) => void; mask?: Uint8Array } = {},
+  {
+    rowsFinal = () => {},
+    mask: given,
+    colours,
+  }: {
+    rowsFinal?: (upTo: number) => void
+    mask?: Uint8Array
+    /** RGBA pixels (a copy of `rgba`) whose partly transparent pixels get their foreground colour, with options.foregroundColours. */
+    colours?: Buffer
+  } = {},
 ): Promise<Buffer> {
   // The mask: 255 where the soft matte is at or above the threshold, else 0.
   const mask = given ?? new Uint8Array(width * height)
@@ -374,6 +398,8 @@ export async function refineMatte(
   //    the outline. Inside, alpha is at least that; outside, at most that; so the model's soft
   //    values survive only in that band. Bands finish in any order; rows are final up to the first
   //    band not combined yet.
+  //    With an edge step to come, no row is final before it has run.
+  const edgeSteps = !!options.guidedFilter || (!!options.foregroundColours && !!colours)
   const combinedUpTo = new Map<number, number>()
   let finalRows = 0
   await blurInBands(mask, width, height, edgeBlurSigma(options), (band) => {
@@ -381,7 +407,35 @@ export async function refineMatte(
     combinedUpTo.set(band.top, band.top + band.rows)
     const before = finalRows
     while (combinedUpTo.has(finalRows)) finalRows = combinedUpTo.get(finalRows)!
-    if (finalRows > before) rowsFinal(finalRows)
+    if (finalRows > before && !edgeSteps) rowsFinal(finalRows)
   })
+  if (options.guidedFilter) guidedFilterEdges(soft, rgba, width, height, options.guidedFilter)
+  if (options.foregroundColours && colours) foregroundColours(soft, rgba, width, height, options.foregroundColours, colours)
+  if (edgeSteps) rowsFinal(height)
   return soft
+}
+
+const GUIDED_STEPS_PER_RADIUS = 4
+
+/** Step 4: the guided filter, wherever it can change alpha (within 2 radii of a mixed tile). */
+function guidedFilterEdges(soft: Buffer, rgba: Buffer, width: number, height: number, { radius, eps }: { radius: number; eps: number }): void {
+  const filtered = Buffer.from(soft)
+  // The fast guided filter's coarse grid: a quarter of the radius keeps it within a few levels of the exact filter (matte-edges.test.ts).
+  const step = Math.max(1, Math.floor(radius / GUIDED_STEPS_PER_RADIUS))
+  for (const rect of edgeRects(soft, width, height, 2 * radius)) guidedFilterRect(soft, rgba, width, height, rect, radius, eps, step, filtered)
+  filtered.copy(soft)
+}
+
+/** Step 5: foreground colours of the partly transparent pixels (only mixed tiles have any). */
+function foregroundColours(
+  soft: Buffer,
+  rgba: Buffer,
+  width: number,
+  height: number,
+  { cellRadius, radius }: { cellRadius: number; radius: number },
+  colours: Buffer,
+): void {
+  const rects = edgeRects(soft, width, height, 0)
+  const fields = fusionFields(soft, rgba, width, height, rects, cellRadius, radius)
+  for (const rect of rects) foregroundRect(soft, rgba, width, height, rect, fields, radius, colours)
 }

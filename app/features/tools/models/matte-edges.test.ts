@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest'
+import { EDGE_TILE, edgeRects, foregroundRect, fusionFields, guidedFilterRect } from './matte-edges.mjs'
+
+const width = 160
+const height = 64
+
+/** An RGBA photo whose colour is `left` for x < edge and `right` from there. */
+function photoWithEdge(edge: number, left: number[], right: number[]): Uint8Array {
+  const rgba = new Uint8Array(width * height * 4)
+  for (let p = 0; p < width * height; p++) {
+    const colour = p % width < edge ? left : right
+    rgba.set([...colour, 255], p * 4)
+  }
+  return rgba
+}
+
+/** A matte ramping from 255 to 0 over columns from..to. */
+function ramp(from: number, to: number): Uint8Array {
+  return Uint8Array.from({ length: width * height }, (_, p) => {
+    const x = p % width
+    return Math.round(255 * Math.min(1, Math.max(0, (to - x) / (to - from))))
+  })
+}
+
+const whole = { x0: 0, y0: 0, x1: width, y1: height }
+
+describe('edgeRects', () => {
+  it('covers the tiles within reach of a tile where alpha varies, nothing else', () => {
+    const alpha = new Uint8Array(width * height).fill(255)
+    alpha.fill(0, 0, width) // row 0 differs: the first row of tiles is mixed
+    const rects = edgeRects(alpha, width, height, 0)
+    expect(rects).toEqual([{ x0: 0, y0: 0, x1: width, y1: EDGE_TILE }])
+    expect(edgeRects(alpha, width, height, 1)).toEqual([
+      { x0: 0, y0: 0, x1: width, y1: EDGE_TILE },
+      { x0: 0, y0: EDGE_TILE, x1: width, y1: 2 * EDGE_TILE },
+    ])
+    expect(edgeRects(new Uint8Array(width * height), width, height, 40)).toEqual([])
+  })
+})
+
+describe('guidedFilterRect', () => {
+  it('leaves a matte without an edge as it is', () => {
+    const alpha = new Uint8Array(width * height).fill(255)
+    const out = new Uint8Array(width * height)
+    guidedFilterRect(alpha, photoWithEdge(80, [200, 10, 10], [10, 10, 200]), width, height, whole, 6, 0.01, 1, out)
+    expect(out.every((v) => v === 255)).toBe(true)
+  })
+
+  it('pulls a soft edge onto the photo edge, and the coarse-grid form follows the exact one', () => {
+    // The model's matte ramps over columns 70..90 (a step of 12-13 levels a column); the photo's edge is sharp at 80.
+    const alpha = ramp(70, 90)
+    const photo = photoWithEdge(80, [230, 230, 230], [20, 20, 20])
+    const exact = new Uint8Array(width * height)
+    const coarse = new Uint8Array(width * height)
+    guidedFilterRect(alpha, photo, width, height, whole, 8, 0.001, 1, exact)
+    guidedFilterRect(alpha, photo, width, height, whole, 8, 0.001, 2, coarse)
+    const row = 32 * width
+    // Most of the ramp now falls between columns 79 and 80, where the photo's edge is.
+    expect(alpha[row + 79] - alpha[row + 80]).toBeLessThan(15)
+    expect(exact[row + 79] - exact[row + 80]).toBeGreaterThan(90)
+    for (let x = 0; x < width; x++) expect(Math.abs(coarse[row + x] - exact[row + x])).toBeLessThanOrEqual(4)
+  })
+})
+
+describe('foregroundRect (blur-fusion)', () => {
+  it("gives partly transparent pixels their foreground's colour instead of the mix with the background", () => {
+    const F = [200, 30, 30]
+    const B = [20, 40, 220]
+    const alpha = ramp(70, 90).map((v) => 255 - v) // 0 on the left, 255 on the right
+    const rgba = new Uint8Array(width * height * 4)
+    for (let p = 0; p < width * height; p++) {
+      const a = alpha[p] / 255
+      rgba.set([...F.map((f, c) => Math.round(f * a + B[c] * (1 - a))), 255], p * 4)
+    }
+    const out = new Uint8Array(rgba)
+    const rects = edgeRects(alpha, width, height, 0)
+    const fields = fusionFields(alpha, rgba, width, height, rects, 5, 3)
+    for (const rect of rects) foregroundRect(alpha, rgba, width, height, rect, fields, 3, out)
+    let before = 0
+    let after = 0
+    let partial = 0
+    for (let p = 0; p < width * height; p++) {
+      if (alpha[p] === 0 || alpha[p] === 255) {
+        // Opaque and clear pixels keep their bytes.
+        expect([...out.subarray(p * 4, p * 4 + 4)]).toEqual([...rgba.subarray(p * 4, p * 4 + 4)])
+        continue
+      }
+      partial++
+      for (let c = 0; c < 3; c++) {
+        before += Math.abs(rgba[p * 4 + c] - F[c])
+        after += Math.abs(out[p * 4 + c] - F[c])
+      }
+    }
+    expect(partial).toBeGreaterThan(0)
+    // The mix is off by tens of levels on average; the estimate by a fraction of that.
+    expect(before / partial / 3).toBeGreaterThan(40)
+    expect(after / partial / 3).toBeLessThan(before / partial / 3 / 4)
+  })
+})

@@ -1,0 +1,141 @@
+// Matte-quality benchmark: the background remover on scenes with exact ground truth
+// (bench/quality-scenes.ts), per model and per refinement setting, quality and time side by side.
+//   npm run bench -- quality [--seed N] [--count M]      (defaults: seed 1, 200 scenes)
+//   npx tsx bench/quality.ts [--seed N] [--count M]
+// Time is per megapixel of the scene, and as a ratio against the model-only pipeline (predictMatte)
+// and against the classic refinement, each timed on the same scene in the same loop: on a loaded
+// machine the ratios are what compare; the load average is printed with them.
+import os from 'node:os'
+import sharp from 'sharp'
+import { predictMatte, removeBackground } from '../app/features/tools/background-remover.server'
+import type { RgbaImage } from '../app/features/tools/image'
+import { MATTE_REFINEMENTS, type MatteRefinementLevel } from '../app/features/tools/models/matte.server'
+import { installedSegmenters, type Segmenter } from '../app/features/tools/models/segmenters.server'
+import { scoreCutout, type MatteScores } from './quality-metrics'
+import { generateScenes, type Scene } from './quality-scenes'
+import { runAsScript } from './support'
+
+
+export interface CutoutUnderTest {
+  alpha: Uint8Array
+  rgb: Uint8Array
+  ms: number
+}
+
+/** The remover's cutout of `image` at a refinement level, decoded back to alpha and colour, and its time. */
+export async function cutoutOf(image: RgbaImage, refinement: MatteRefinementLevel, segmenter?: Segmenter): Promise<CutoutUnderTest> {
+  const started = performance.now()
+  const output = await removeBackground(image, { refinement, segmenter })
+  const ms = performance.now() - started
+  const { data } = await sharp(output.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+  const pixels = image.width * image.height
+  const alpha = new Uint8Array(pixels)
+  const rgb = new Uint8Array(pixels * 3)
+  for (let p = 0; p < pixels; p++) {
+    alpha[p] = data[p * 4 + 3]
+    rgb[p * 3] = data[p * 4]
+    rgb[p * 3 + 1] = data[p * 4 + 1]
+    rgb[p * 3 + 2] = data[p * 4 + 2]
+  }
+  return { alpha, rgb, ms }
+}
+
+export function scoreScene(scene: Scene, cutout: CutoutUnderTest): MatteScores {
+  return scoreCutout({ alpha: scene.truthAlpha, rgb: scene.truthRgb }, cutout, scene.image.width, scene.image.height)
+}
+
+const METRICS: (keyof MatteScores)[] = ['iou', 'mae', 'sad', 'gradient', 'boundaryF', 'colourBleed']
+
+interface Totals {
+  sums: Record<keyof MatteScores, number>
+  counts: Record<keyof MatteScores, number>
+  ms: number
+  megapixels: number
+  ratioToModel: number[]
+  ratioToClassic: number[]
+}
+
+const emptyTotals = (): Totals => ({
+  sums: Object.fromEntries(METRICS.map((m) => [m, 0])) as Totals['sums'],
+  counts: Object.fromEntries(METRICS.map((m) => [m, 0])) as Totals['counts'],
+  ms: 0,
+  megapixels: 0,
+  ratioToModel: [],
+  ratioToClassic: [],
+})
+
+const median = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : Number.NaN)
+const round = (v: number, digits: number) => Number(v.toFixed(digits))
+
+function argument(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`)
+  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} takes a whole number`)
+  return value
+}
+
+export async function benchQuality(): Promise<object> {
+  const seed = argument('seed', 1)
+  const count = argument('count', 200)
+  const levels = MATTE_REFINEMENTS
+  const loadAtStart = os.loadavg().map((v) => round(v, 2))
+  const results = []
+  for (const segmenter of installedSegmenters()) {
+    const totals = new Map<MatteRefinementLevel, Totals>(levels.map((level) => [level, emptyTotals()]))
+    let scenes = 0
+    // Warm-up outside the measurements: the session, the image threads, the JIT.
+    for await (const scene of generateScenes(seed + 1_000_000, 2)) for (const level of levels) await cutoutOf(scene.image, level, segmenter)
+    for await (const scene of generateScenes(seed, count)) {
+      const megapixels = (scene.image.width * scene.image.height) / 1e6
+      const started = performance.now()
+      await predictMatte(scene.image, segmenter)
+      const modelMs = performance.now() - started
+      const times = new Map<MatteRefinementLevel, number>()
+      for (const level of levels) {
+        const cutout = await cutoutOf(scene.image, level, segmenter)
+        const scores = scoreScene(scene, cutout)
+        const t = totals.get(level)!
+        for (const metric of METRICS) {
+          if (Number.isNaN(scores[metric])) continue
+          t.sums[metric] += scores[metric]
+          t.counts[metric]++
+        }
+        t.ms += cutout.ms
+        t.megapixels += megapixels
+        t.ratioToModel.push(cutout.ms / modelMs)
+        times.set(level, cutout.ms)
+      }
+      for (const level of levels) totals.get(level)!.ratioToClassic.push(times.get(level)! / times.get('classic')!)
+      scenes++
+      if (scenes % 20 === 0) console.error(`  ${segmenter.id}: ${scenes}/${count} scenes`)
+    }
+    console.error(`\n  ${segmenter.id}, ${scenes} scenes (seed ${seed}); load average at start ${loadAtStart.join(' ')}, now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`)
+    console.error('  refinement   IoU     MAE      SAD     grad    bF      bleed   ms/MP   ×model  ×classic')
+    for (const level of levels) {
+      const t = totals.get(level)!
+      const mean = (m: keyof MatteScores) => t.sums[m] / Math.max(1, t.counts[m])
+      const row = {
+        model: segmenter.id,
+        refinement: level,
+        scenes,
+        iou: round(mean('iou'), 4),
+        mae: round(mean('mae'), 5),
+        sad: round(mean('sad'), 3),
+        gradient: round(mean('gradient'), 3),
+        boundaryF: round(mean('boundaryF'), 4),
+        colourBleed: round(mean('colourBleed'), 2),
+        colourBleedScenes: t.counts.colourBleed,
+        msPerMegapixel: round(t.ms / t.megapixels, 1),
+        medianRatioToModelOnly: round(median(t.ratioToModel), 3),
+        medianRatioToClassic: round(median(t.ratioToClassic), 3),
+      }
+      results.push(row)
+      console.error(
+        `  ${level.padEnd(11)} ${row.iou.toFixed(4)}  ${row.mae.toFixed(5)}  ${row.sad.toFixed(3).padStart(7)}  ${row.gradient.toFixed(2).padStart(6)}  ${row.boundaryF.toFixed(4)}  ${row.colourBleed.toFixed(2).padStart(6)}  ${row.msPerMegapixel.toFixed(0).padStart(5)}  ${row.medianRatioToModelOnly.toFixed(2).padStart(6)}  ${row.medianRatioToClassic.toFixed(2).padStart(7)}`,
+      )
+    }
+  }
+  return { seed, count, cpus: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((v) => round(v, 2)), results }
+}
+
+runAsScript(import.meta.url, benchQuality)
