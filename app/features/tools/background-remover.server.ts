@@ -73,10 +73,21 @@ function sharedCopy(bytes: Buffer): Buffer {
 /** The model's matte, the matte refined at full size, the PNG encoded. */
 export type RemovePhase = 'matte' | 'refined' | 'encoded'
 
-export async function removeBackground(
-  image: RgbaImage,
-  options: { background?: string; signal?: AbortSignal; progress?: PhaseProgress<RemovePhase> } = {},
-): Promise<ToolOutput> {
+export interface RemoveOptions {
+  background?: string
+  signal?: AbortSignal
+  progress?: PhaseProgress<RemovePhase>
+}
+
+/** The refined matte at full size, unencoded: for a caller that composes the output itself (cutout-output.server.ts). */
+export interface CutoutMatte {
+  alpha: Uint8Array
+  modelMs: number
+}
+
+export async function removeBackground(image: RgbaImage, options: RemoveOptions & { matteOnly: true }): Promise<CutoutMatte>
+export async function removeBackground(image: RgbaImage, options?: RemoveOptions): Promise<ToolOutput>
+export async function removeBackground(image: RgbaImage, options: RemoveOptions & { matteOnly?: boolean } = {}): Promise<ToolOutput | CutoutMatte> {
   assertRgbaImage(image)
   const progress = options.progress ?? (() => {})
   // A colour sharp reads (a preset name or #hex), already checked by the tool's runner.
@@ -86,7 +97,7 @@ export async function removeBackground(
   const matteJob = predictMatte(image, segmenter)
   // While the model runs in its thread, the picture is copied where the image threads that encode
   // a transparent cutout read it (else each band of rows would be copied to them after the matte is refined).
-  const picture = background ? null : sharedCopy(image.data)
+  const picture = background || options.matteOnly ? null : sharedCopy(image.data)
   const { matte, modelMs } = await matteJob
   progress('matte', 1)
   options.signal?.throwIfAborted()
@@ -99,6 +110,11 @@ export async function removeBackground(
   const upscaled = await upscaleMatteNearEdges(modelMatte, image.width, image.height, softBandReach(refinement))
   const { data: soft, mask } = upscaled.hasForeground ? upscaled : { data: await upscaleMatteExact(modelMatte, image.width, image.height), mask: undefined }
   let bytes: Buffer
+  if (options.matteOnly) {
+    const alpha = await refineMatte(soft, image.data, image.width, image.height, refinement, { mask })
+    progress('refined', 1)
+    return { alpha, modelMs }
+  }
   if (background) {
     const alpha = await refineMatte(soft, image.data, image.width, image.height, refinement, { mask })
     progress('refined', 1)
