@@ -124,6 +124,8 @@ export interface FormLimits {
   notMultipartMessage: string
   /** Parts allowed in all (files + fields); defaults to UPLOAD_LIMITS.parts. */
   parts?: number
+  /** Bytes one text field may hold; defaults to UPLOAD_LIMITS.fieldBytes (remove.bg's image_file_b64 needs a file's worth). */
+  fieldBytes?: number
   /** Said when more files than maxFiles (and a little room) arrive; defaults to the too-many-parts message. */
   tooManyFilesMessage?: string
 }
@@ -159,7 +161,7 @@ export async function readMultipartForm(request: Request, limits: FormLimits): P
         files: Math.max(UPLOAD_LIMITS.files, limits.maxFiles + 2),
         fields: UPLOAD_LIMITS.fields,
         parts,
-        fieldSize: UPLOAD_LIMITS.fieldBytes,
+        fieldSize: limits.fieldBytes ?? UPLOAD_LIMITS.fieldBytes,
         fieldNameSize: UPLOAD_LIMITS.fieldNameBytes,
         headerPairs: UPLOAD_LIMITS.headerPairs,
       },

@@ -9,7 +9,7 @@ import { toolCost } from '~/features/credits/costs.server'
 import type { ToolSlug } from '../catalog'
 import { openBytes, sealBytes } from '../results.server'
 import { resultUrl } from '../ui/page-result'
-import type { ForegroundBox } from '../runners/types'
+import type { CutoutLayout } from '../runners/types'
 import type { JobView } from './view'
 
 export type ToolJobRow = Selectable<ToolJobsTable>
@@ -23,7 +23,7 @@ const INFO_COLUMNS = [
   'idempotency_key', 'request_fingerprint', 'charge_transaction_id', 'status', 'progress', 'stage', 'attempts',
   'outcome', 'refunded', 'result_id', 'filename', 'faces_found', 'gfpgan_available', 'note', 'error',
   'error_status', 'created_at', 'started_at', 'heartbeat_at', 'finished_at', 'api_key_id', 'test_mode',
-  'batch_id', 'batch_position', 'user_id', 'foreground',
+  'batch_id', 'batch_position', 'user_id', 'cutout_layout',
 ] as const
 
 export interface NewToolJob {
@@ -172,8 +172,8 @@ export interface JobEnding {
   facesFound?: number | null
   gfpganAvailable?: boolean | null
   note?: string | null
-  /** Where the subject is in the result (the remover), for the remove.bg-compatible answer. */
-  foreground?: ForegroundBox | null
+  /** A composed cutout's size and subject box (the remover), for the remove.bg-compatible answer. */
+  layout?: CutoutLayout | null
   error?: string | null
   errorStatus?: number | null
 }
@@ -196,7 +196,7 @@ export async function finishJob(id: string, ending: JobEnding, dbOrTx: DbOrTx): 
       faces_found: ending.facesFound ?? null,
       gfpgan_available: ending.gfpganAvailable ?? null,
       note: ending.note ?? null,
-      foreground: ending.foreground ? JSON.stringify(ending.foreground) : null,
+      cutout_layout: ending.layout ? JSON.stringify(ending.layout) : null,
       error: ending.error ? ending.error.slice(0, 500) : null,
       error_status: ending.errorStatus ?? null,
       upload_iv: null,

@@ -71,7 +71,7 @@ export async function recordDelivered(
         facesFound: delivered.facesFound ?? null,
         gfpganAvailable: delivered.gfpganAvailable ?? null,
         note,
-        foreground: delivered.foreground ?? null,
+        layout: delivered.layout ?? null,
       },
       trx,
     )

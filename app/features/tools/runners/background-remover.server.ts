@@ -181,6 +181,8 @@ export const REMOVER_OPTION_FIELDS = [
   'max_megapixels',
 ] as const
 
+export const NO_SUBJECT_REFUND = 'Refund: no subject found'
+
 /** Only a plain transparent or colour cutout is the remover's own PNG; anything else is composed. */
 function needsComposition(options: BackgroundRemoverOptions): boolean {
   return Object.keys(options).some((key) => key !== 'background')
@@ -217,10 +219,13 @@ export const backgroundRemoverRunner: ToolRunner<BackgroundRemoverOptions> = {
         const matte = await removeBackground(image, { signal, progress, matteOnly: true })
         const out = await composeCutout(image, matte.alpha, input.bytes, cutoutOutputOptions(options, input.secondBytes ?? null))
         progress('encoded', 1)
-        return { bytes: out.bytes, contentType: out.contentType, modelMs: matte.modelMs, foreground: out.foreground, note: out.note }
+        const layout = { width: out.width, height: out.height, foreground: out.foreground }
+        return { bytes: out.bytes, contentType: out.contentType, modelMs: matte.modelMs, layout, note: out.note }
       },
       { encodesFormat: true },
     ),
+  // A composed cutout with no subject in it delivered nothing worth a credit.
+  refundReason: (delivered) => (delivered.layout && !delivered.layout.foreground ? NO_SUBJECT_REFUND : null),
   outputName: (options) => {
     if (options.channels === 'alpha') return 'mask.png'
     return options.background ? cutoutFilename(options.background) : TOOLS['background-remover'].downloadName

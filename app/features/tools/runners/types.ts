@@ -41,6 +41,13 @@ export interface ForegroundBox {
   height: number
 }
 
+export interface CutoutLayout {
+  width: number
+  height: number
+  /** Null when no subject was found. */
+  foreground: ForegroundBox | null
+}
+
 export interface Delivered {
   bytes: Buffer
   contentType: string
@@ -50,8 +57,8 @@ export interface Delivered {
   gfpganAvailable?: boolean
   /** Told to the caller in X-Facet-Note (for example a model that was missing and replaced). */
   note?: string | null
-  /** Where the subject ended up in the result (the remover); kept with the job. */
-  foreground?: ForegroundBox | null
+  /** A composed cutout's size and where its subject ended up (the remover); kept with the job. */
+  layout?: CutoutLayout | null
 }
 
 export interface ToolRunner<Options> {
