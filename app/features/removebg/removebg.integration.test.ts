@@ -255,7 +255,7 @@ describe('POST /api/v1.0/removebg: results', () => {
     const answer = await post(multipart(await caller(), { image_file: rocketFile(), format: 'zip' }))
     expect(answer.headers.get('Content-Type')).toBe('application/zip')
     const names = await new Promise<string[]>((resolve, reject) =>
-      yauzl.fromBuffer(Buffer.from(answer.body), (error, zip) => {
+      yauzl.fromBuffer(Buffer.from(answer.body), {}, (error, zip) => {
         if (error) return reject(error)
         const found: string[] = []
         zip.on('entry', (entry: yauzl.Entry) => found.push(entry.fileName))
