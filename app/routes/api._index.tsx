@@ -5,6 +5,7 @@ import { data, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { TOOL_APIS } from '~/features/api-docs/tool-fields'
+import { SWITCH_SECTION, SwitchFromRemoveBg } from '~/features/removebg/ui/switch-section'
 import { apiDocsFacts } from '~/features/api-docs/page.server'
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER, TEST_MODE_VALUE, TEST_RESULT_MAX_PIXELS } from '~/features/api-keys/environments'
 import { TOOL_LIST } from '~/features/tools/catalog'
@@ -27,6 +28,7 @@ const SECTIONS = [
   ['authentication', 'Authentication'],
   ['first-call', 'Your first call'],
   ['tools', 'Tools'],
+  [SWITCH_SECTION.id, 'Switch from remove.bg'],
   ['errors', 'Errors'],
   ['jobs', 'Jobs and batches'],
   ['idempotency', 'Idempotency'],
@@ -241,6 +243,10 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
                 </p>
               </div>
             ))}
+          </Section>
+
+          <Section id={SWITCH_SECTION.id} title={SWITCH_SECTION.title}>
+            <SwitchFromRemoveBg origin={facts.origin} />
           </Section>
 
           <Section id="errors" title="Errors">
