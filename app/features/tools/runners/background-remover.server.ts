@@ -111,7 +111,9 @@ function isOn(value: boolean | undefined): value is true {
 }
 
 /** The option fields → options; every refusal names the field and what it takes. */
-export function parseRemoverFields(fields: Record<string, string>): BackgroundRemoverOptions {
+export function parseRemoverFields(sent: Record<string, string>): BackgroundRemoverOptions {
+  // A form sends its empty inputs (no margin typed): an empty field is a field not sent.
+  const fields = Object.fromEntries(Object.entries(sent).filter(([, value]) => value.trim() !== ''))
   // A form without JavaScript sends background=custom and the colour typed in background_custom.
   const chosen = fields.background?.trim() === 'custom' ? fields.background_custom : fields.background
   const background = parseField(backgroundSchema, chosen)
@@ -133,7 +135,7 @@ export function parseRemoverFields(fields: Record<string, string>): BackgroundRe
     ...(scale !== undefined ? { scale } : {}),
     ...(position !== undefined ? { position } : {}),
     // Absent means semi-transparent edges, as remove.bg's default.
-    ...(semitransparency === false && fields.semitransparency?.trim() ? { hardEdges: true as const } : {}),
+    ...(semitransparency === false ? { hardEdges: true as const } : {}),
     ...(maxMegapixels !== undefined ? { maxMegapixels } : {}),
     ...(format ? { format } : {}),
   }

@@ -5,6 +5,8 @@ import { trackEvent } from '~/features/analytics/track'
 import { toast } from '~/ui/toast'
 import { appliedColour, cutoutFilename, type BackgroundChoice } from './background-colour'
 import { CHECKERBOARD_STYLE, renderColouredCutout, saveBlob } from './canvas-cutout'
+import { filenameFromContentDisposition } from './content-disposition'
+import { asksForComposition, CutoutOutputOptions } from './cutout-options'
 import { DownloadBox } from './download-box'
 import type { ToolPageResult } from './page-result'
 import { BackgroundOptions, useBackgroundChoice } from './tool-options'
@@ -18,12 +20,14 @@ const DONE_TITLE = 'Cutout ready'
 
 interface Cutout {
   url: string
+  /** The server's download name when it composed the result (another type, a crop, a mask...). */
+  filename: string | null
 }
 
 export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: number; viewer: Viewer | undefined; pageResult?: ToolPageResult }) {
   const { choice, setChoice, custom, setCustom } = useBackgroundChoice()
   const run = useToolRun<Cutout>(tool, {
-    interpret: async (response) => ({ url: URL.createObjectURL(response.body) }),
+    interpret: async (response) => ({ url: URL.createObjectURL(response.body), filename: filenameFromContentDisposition(response.header('Content-Disposition')) }),
     release: (cutout) => URL.revokeObjectURL(cutout.url),
   })
   const ws = useWorkspace(tool, run)
@@ -47,7 +51,13 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
     }
   }
 
-  const options = <BackgroundOptions choice={choice} custom={custom} onChoose={choose} onCustomChange={setCustom} />
+  const options = (
+    <>
+      <BackgroundOptions choice={choice} custom={custom} onChoose={choose} onCustomChange={setCustom} />
+      <CutoutOutputOptions />
+    </>
+  )
+  const composed = run.result?.filename != null && run.result.filename !== tool.downloadName
 
   const backdrop = colour ? { backgroundColor: colour } : CHECKERBOARD_STYLE
   const resultView =
@@ -61,10 +71,10 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
         <DownloadBox
           title={DONE_TITLE}
           href={run.result.url}
-          filename={tool.downloadName}
-          label="Download transparent PNG"
+          filename={run.result.filename ?? tool.downloadName}
+          label={composed ? 'Download' : 'Download transparent PNG'}
           actions={
-            colour ? (
+            colour && !composed ? (
               <button
                 type="button"
                 onClick={() => void downloadColoured()}
@@ -76,7 +86,9 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
             ) : null
           }
         >
-          <p>Transparent PNG at the original resolution{colour ? `, or ${cutoutFilename(colour)} on ${colour}` : ''}.</p>
+          <p>
+            {composed ? `${run.result.filename}, as you chose.` : `Transparent PNG at the original resolution${colour ? `, or ${cutoutFilename(colour)} on ${colour}` : ''}.`}
+          </p>
         </DownloadBox>
       </>
     ) : null
@@ -101,9 +113,12 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
       busyLabel="Removing background…"
       doneTitle={DONE_TITLE}
       onRun={(form) => {
-        // The server returns the transparent cutout; colours are composited here, free of charge.
-        form.delete('background')
-        form.delete('background_custom')
+        // A plain cutout comes back transparent and colours are composited here, free of charge;
+        // anything more (crop, shadow, mask, a background image, another type) the server composes.
+        if (!asksForComposition(form)) {
+          form.delete('background')
+          form.delete('background_custom')
+        }
         void run.run(form)
       }}
       options={options}
