@@ -20,7 +20,8 @@ export function asksForComposition(form: FormData): boolean {
 const FIELD = 'rounded-lg border border-slate-300 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600'
 const CHECK = 'h-4 w-4 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'
 
-export function CutoutOutputOptions() {
+/** `backgroundImage`: offer the second file (a batch has one file field per item, so it does not). */
+export function CutoutOutputOptions({ backgroundImage = true }: { backgroundImage?: boolean }) {
   return (
     <fieldset className="space-y-3">
       <legend className="text-sm font-semibold text-slate-900">Output</legend>
@@ -59,10 +60,12 @@ export function CutoutOutputOptions() {
           </select>
         </label>
       </div>
-      <label className="flex flex-col gap-1 text-sm text-slate-800">
-        Background image (optional, instead of a colour)
-        <input type="file" name="background_image" accept="image/png,image/jpeg,image/webp" className="text-sm" />
-      </label>
+      {backgroundImage ? (
+        <label className="flex flex-col gap-1 text-sm text-slate-800">
+          Background image (optional, instead of a colour)
+          <input type="file" name="background_image" accept="image/png,image/jpeg,image/webp" className="text-sm" />
+        </label>
+      ) : null}
     </fieldset>
   )
 }
