@@ -2,12 +2,15 @@
 // (POST /api/remove-bg/, POST /api/jobs/, POST /api/face-blur/blur/): what comes back, its type and
 // download name, the second file (a background image) with its own checks, and refusals that cost nothing.
 import sharp from 'sharp'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { stopBoss } from '~/features/queue/boss.server'
 import { action as removeBg } from '~/routes/api.remove-bg'
 import { action as blurFaces } from '~/routes/api.face-blur.blur'
 import { action as postJob } from '~/routes/api.jobs._index'
 import { loader as getAnswer } from '~/routes/api.jobs.$id.answer'
+import { action as postBatch } from '~/routes/api.batches._index'
+import { loader as getBatch } from '~/routes/api.batches.$id'
+import { readResult as readStoredResult } from './results.server'
 import { balanceOf, fileOf, fixture, newUser, toolRequest } from '../../../tests/integration/tools-support'
 import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
 import { JPEG_NEEDS_BACKGROUND_MESSAGE, TWO_BACKGROUNDS_MESSAGE } from './runners/background-remover.server'
@@ -97,6 +100,36 @@ describe('POST /api/jobs/ with a background image', () => {
     expect(answer.headers.get('Content-Type')).toBe('image/webp')
     const meta = await sharp(Buffer.from(answer.body)).metadata()
     expect(meta.width! < 640 || meta.height! < 427).toBe(true)
+  })
+})
+
+describe('POST /api/batches/ with the remover\'s output options', () => {
+  it('applies them to every item: cropped WebP results', async () => {
+    const user = await newUser()
+    const form = new FormData()
+    form.append('tool', 'background-remover')
+    form.append('crop', 'true')
+    form.append('crop_margin', '4px')
+    form.append('format', 'webp')
+    for (let i = 0; i < 2; i++) form.append('image', fileOf(await sharp(fixture('photos/noface-rocket.jpg')).resize(200 + i, 133).jpeg().toBuffer(), `r${i}.jpg`, 'image/jpeg'))
+    const accepted = await readResult(await postBatch(routeArgs(new Request(`${BASE}/api/batches/`, { method: 'POST', body: form, headers: user.headers }))))
+    expect(accepted.status).toBe(202)
+    const id = accepted.body.id as string
+    let batch: any
+    await vi.waitFor(
+      async () => {
+        batch = (await readResult(await getBatch(routeArgs(new Request(`${BASE}/api/batches/${id}/`, { headers: user.headers }), { id })))).body
+        expect(batch.status).toBe('completed')
+      },
+      { timeout: 60_000, interval: 100 },
+    )
+    expect(batch.done).toBe(2)
+    for (const item of batch.items) {
+      const stored = await readStoredResult(item.result_url.split('/').filter(Boolean).pop(), user.accountId)
+      expect(stored?.contentType).toBe('image/webp')
+      const meta = await sharp(stored!.bytes).metadata()
+      expect(meta.width! < 200 || meta.height! < 133).toBe(true)
+    }
   })
 })
 
