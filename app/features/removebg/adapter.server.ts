@@ -58,6 +58,7 @@ const unsupported = (title: string) => new RemoveBgRefusal(400, 'unsupported_par
 export const MISSING_KEY = 'Missing API Key: send your studio API key (fs_live_… or fs_test_…) in the X-Api-Key header.'
 export const NO_SOURCE = 'No image given: send image_file, image_file_b64 or image_url.'
 export const MANY_SOURCES = 'Send only one of image_file, image_file_b64 and image_url.'
+export const REQUEST_TOO_LARGE = `Request too large (max ${TOOLS[TOOL].maxMegabytes}MB per image).`
 export const TYPE_UNSUPPORTED =
   'type can only be auto here: the studio finds the foreground without a class hint, so a chosen type would not change the result.'
 
@@ -88,7 +89,8 @@ function asText(value: unknown): string | undefined {
 /** The body as remove.bg takes it: multipart/form-data, application/json or application/x-www-form-urlencoded. */
 async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
   const type = (request.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase()
-  const bodyLimit = 2 * FILE_FIELDS.length * B64_FIELD_BYTES + FORM_OVERHEAD_BYTES
+  // The image (a file, or its base64 text) and a background image file, with the other parameters.
+  const bodyLimit = B64_FIELD_BYTES + FILE_BYTES + FORM_OVERHEAD_BYTES
   if (type === 'multipart/form-data') {
     let form: MultipartForm
     try {
@@ -112,9 +114,8 @@ async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
   }
   if (type === 'application/json' || type === 'application/x-www-form-urlencoded') {
     const declared = Number(request.headers.get('content-length') ?? '')
-    if (Number.isFinite(declared) && declared > bodyLimit) throw new RemoveBgRefusal(400, 'file_too_large', `Request too large (max ${TOOLS[TOOL].maxMegabytes}MB per image).`)
-    const text = await request.text()
-    if (text.length > bodyLimit) throw new RemoveBgRefusal(400, 'file_too_large', `Request too large (max ${TOOLS[TOOL].maxMegabytes}MB per image).`)
+    if (Number.isFinite(declared) && declared > bodyLimit) throw new RemoveBgRefusal(400, 'file_too_large', REQUEST_TOO_LARGE)
+    const text = await readTextWithin(request, bodyLimit)
     let entries: Array<[string, unknown]>
     if (type === 'application/json') {
       let parsed: unknown
@@ -136,6 +137,25 @@ async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
     return { fields, files: {} }
   }
   throw invalid('Send the parameters as multipart/form-data, application/json or application/x-www-form-urlencoded.')
+}
+
+/** The body as text, read chunk by chunk and refused as soon as it passes `limit` bytes (a body without a length included). */
+async function readTextWithin(request: Request, limit: number): Promise<string> {
+  if (!request.body) return ''
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let received = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    received += value.byteLength
+    if (received > limit) {
+      await reader.cancel().catch(() => {})
+      throw new RemoveBgRefusal(400, 'file_too_large', REQUEST_TOO_LARGE)
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 function decodeBase64Image(text: string): Buffer {

@@ -19,7 +19,7 @@ import { stopBoss } from '~/features/queue/boss.server'
 import { action, loader } from '~/routes/api.v1[.]0.removebg'
 import { fixture, fileOf } from '../../../tests/integration/tools-support'
 import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
-import { MISSING_KEY, NO_SOURCE, TYPE_UNSUPPORTED } from './adapter.server'
+import { MISSING_KEY, NO_SOURCE, REQUEST_TOO_LARGE, TYPE_UNSUPPORTED } from './adapter.server'
 
 const PATH = '/api/v1.0/removebg'
 const ROCKET = () => fixture('photos/noface-rocket.jpg') // 640 × 427
@@ -163,6 +163,26 @@ describe('POST /api/v1.0/removebg: authentication and errors', () => {
       process.env.WEBHOOKS_ALLOW_PRIVATE = 'true'
       resetConfigForTests()
     }
+  })
+
+  it('refuses a JSON body past the size limit while reading it, even without a declared length', async () => {
+    const huge = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"image_file_b64":"'))
+        for (let i = 0; i < 30; i++) controller.enqueue(new Uint8Array(1024 * 1024).fill(65))
+        controller.enqueue(new TextEncoder().encode('"}'))
+        controller.close()
+      },
+    })
+    const request = new Request(BASE + PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': (await caller()).key, 'x-facet-client-ip': uniqueAddress() },
+      body: huge,
+      duplex: 'half',
+    } as RequestInit)
+    const answer = await post(request)
+    expectError(answer, 400, 'file_too_large')
+    expect(answer.body.errors[0].title).toBe(REQUEST_TOO_LARGE)
   })
 
   it('answers GET with 405 in the same error shape', async () => {
