@@ -10,6 +10,7 @@ import { runToolSubmission, type ToolSubmission } from '~/features/tools/jobs/su
 import { findJob } from '~/features/tools/jobs/jobs.server'
 import type { CutoutLayout } from '~/features/tools/runners/types'
 import { FORM_OVERHEAD_BYTES, readMultipartForm, type MultipartForm } from '~/features/tools/upload.server'
+import { readBoundedText } from '~/utils/bounded-body.server'
 import { fetchRemoteImage, RemoteImageError } from './remote-image.server'
 
 const TOOL = 'background-remover' as const
@@ -113,9 +114,8 @@ async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
     return { fields: form.fields, files }
   }
   if (type === 'application/json' || type === 'application/x-www-form-urlencoded') {
-    const declared = Number(request.headers.get('content-length') ?? '')
-    if (Number.isFinite(declared) && declared > bodyLimit) throw new RemoveBgRefusal(400, 'file_too_large', REQUEST_TOO_LARGE)
-    const text = await readTextWithin(request, bodyLimit)
+    const text = await readBoundedText(request, bodyLimit)
+    if (text === null) throw new RemoveBgRefusal(400, 'file_too_large', REQUEST_TOO_LARGE)
     let entries: Array<[string, unknown]>
     if (type === 'application/json') {
       let parsed: unknown
@@ -137,25 +137,6 @@ async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
     return { fields, files: {} }
   }
   throw invalid('Send the parameters as multipart/form-data, application/json or application/x-www-form-urlencoded.')
-}
-
-/** The body as text, read chunk by chunk and refused as soon as it passes `limit` bytes (a body without a length included). */
-async function readTextWithin(request: Request, limit: number): Promise<string> {
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let received = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    received += value.byteLength
-    if (received > limit) {
-      await reader.cancel().catch(() => {})
-      throw new RemoveBgRefusal(400, 'file_too_large', REQUEST_TOO_LARGE)
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 function decodeBase64Image(text: string): Buffer {
