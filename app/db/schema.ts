@@ -164,6 +164,8 @@ export interface ToolJobsTable {
   batch_position: number | null
   /** The signed-in user who sent the job (the member, when a team pays). */
   user_id: Generated<string | null>
+  /** A composed cutout's size and subject box ({width, height, foreground}), when the remover composed one. */
+  cutout_layout: Json | null
   status: Generated<ToolJobStatus>
   progress: Generated<number>
   stage: string | null

@@ -5,6 +5,7 @@ import { data, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { TOOL_APIS } from '~/features/api-docs/tool-fields'
+import { SWITCH_SECTION, SwitchFromRemoveBg } from '~/features/removebg/ui/switch-section'
 import { apiDocsFacts } from '~/features/api-docs/page.server'
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER, TEST_MODE_VALUE, TEST_RESULT_MAX_PIXELS } from '~/features/api-keys/environments'
 import { SEAT_RULE } from '~/features/teams/messages'
@@ -29,6 +30,7 @@ const SECTIONS = [
   ['authentication', 'Authentication'],
   ['first-call', 'Your first call'],
   ['tools', 'Tools'],
+  [SWITCH_SECTION.id, 'Switch from remove.bg'],
   ['errors', 'Errors'],
   ['jobs', 'Jobs and batches'],
   ['idempotency', 'Idempotency'],
@@ -258,6 +260,10 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               commercially, and which background remover <code>model</code> value lands on it. Weights not licensed for commercial use (GFPGAN) are used only
               where the operator allows them. The remover&rsquo;s answer names the model that made the cutout in <code>{MODEL_HEADER}</code>.
             </p>
+          </Section>
+
+          <Section id={SWITCH_SECTION.id} title={SWITCH_SECTION.title}>
+            <SwitchFromRemoveBg origin={facts.origin} />
           </Section>
 
           <Section id="errors" title="Errors">

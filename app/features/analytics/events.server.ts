@@ -1,5 +1,6 @@
 // Recording analytics events (spec §7: POST /api/analytics/events/). Beacons arrive as JSON, or
 // as text/plain when the browser sends a string, so the body is read as text and parsed here.
+import { readBoundedText as readBoundedBody } from '~/utils/bounded-body.server'
 import { z } from 'zod'
 import { getDb, type DB } from '~/db/db.server'
 
@@ -53,24 +54,8 @@ export function parseAnalyticsBody(text: string): ParsedEvent {
 }
 
 /** Reads at most MAX_BODY_BYTES of the body, so a huge upload is refused without buffering it all. */
-export async function readBoundedText(request: Request): Promise<string | null> {
-  const declared = Number(request.headers.get('content-length') ?? '')
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return null
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {})
-      return null
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
+export function readBoundedText(request: Request): Promise<string | null> {
+  return readBoundedBody(request, MAX_BODY_BYTES)
 }
 
 export async function recordEvent(event: AnalyticsEvent, db: DB = getDb()): Promise<void> {

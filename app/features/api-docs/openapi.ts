@@ -6,6 +6,7 @@ import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER } from '~/features/api-keys/
 import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '~/features/webhooks/schemas'
 import { TOOL_APIS } from './tool-fields'
 import { MODEL_CHOICES } from '~/features/tools/models/model-choices'
+import { removeBgPath } from '~/features/removebg/openapi'
 import { MAX_BATCH_FILES } from '~/features/batches/limits'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/roles'
 import { SEAT_RULE } from '~/features/teams/messages'
@@ -648,6 +649,7 @@ export function openApiDocument() {
     '/api/openapi.json': { get: { tags: ['Site'], summary: 'This document', responses: { '200': json({ type: 'object', required: ['openapi', 'paths'] }, 'The OpenAPI 3.1 document.') } } },
   }
   for (const api of TOOL_APIS) paths[api.tool.apiPath] = toolPath(api)
+  paths['/api/v1.0/removebg'] = removeBgPath(rateHeaders)
 
   const webhooks: Record<string, unknown> = {}
   for (const event of WEBHOOK_EVENTS) {
@@ -676,6 +678,7 @@ export function openApiDocument() {
       schemas,
       securitySchemes: {
         bearerKey: { type: 'http', scheme: 'bearer', description: 'An API key: fs_live_… spends credits, fs_test_… runs without spending them.' },
+        removeBgKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'A studio API key where remove.bg clients send theirs (POST /api/v1.0/removebg).' },
         sessionToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Token <token>` from POST /api/auth/login/.' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'fs_session', description: 'The browser session.' },
       },

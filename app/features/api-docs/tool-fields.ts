@@ -33,6 +33,17 @@ function fileField(tool: ToolDefinition): ToolField {
   }
 }
 
+/** `format`, which every raster tool takes (docs/decisions/095). */
+const FORMAT_FIELD: ToolField = {
+  name: 'format',
+  required: false,
+  schema: { type: 'string', enum: ['png', 'jpg', 'webp', 'auto'] },
+  description:
+    'Output file type: png (the default), jpg, webp, or auto (JPEG when the result is opaque and the upload was a JPEG, else PNG). A transparent result asked for as jpg is put on white and X-Facet-Note says so.',
+}
+
+const flag = (name: string, description: string): ToolField => ({ name, required: false, schema: { type: 'string', enum: ['true', 'false'] }, description })
+
 const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTypes: string[]; answerHeaders?: Record<string, string> }> = {
   'background-remover': {
     fields: [
@@ -50,16 +61,52 @@ const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTyp
           'Which model cuts out (default auto): auto takes the best installed, fast U²-Netp, quality BiRefNet-lite or ISNet, portrait MODNet. ' +
           `A model not installed here is replaced by the best one that is, with X-Facet-Note saying so; GET /api/models/ lists what is installed.`,
       },
+      {
+        name: 'background_image',
+        required: false,
+        schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+        description: 'Optional second file, a backdrop image (PNG, JPG or WebP, same size and pixel limits as image), scaled to cover the output. Not with background.',
+      },
+      {
+        name: 'format',
+        required: false,
+        schema: { type: 'string', enum: ['png', 'jpg', 'webp', 'auto', 'zip'] },
+        description:
+          'png (the default), jpg (needs background or background_image), webp (keeps transparency), auto (JPEG when the result is opaque and the upload was a JPEG, else PNG), or zip (color.jpg + alpha.png, as remove.bg).',
+      },
+      { name: 'channels', required: false, schema: { type: 'string', enum: ['rgba', 'alpha'] }, description: 'alpha answers the mask alone, a grayscale PNG (no background, shadow or other format).' },
+      flag('crop', 'true crops the output to the subject (plus crop_margin).'),
+      {
+        name: 'crop_margin',
+        required: false,
+        schema: { type: 'string', pattern: '^\\d+(\\.\\d+)?(px|%)?$' },
+        description: 'Margin around the cropped subject on every side: pixels (30 or 30px, at most 500) or a percentage of the subject\'s longer side (10%, at most 50%). Past the photo\'s edge it is transparent.',
+      },
+      { name: 'scale', required: false, schema: { type: 'string' }, description: 'The subject scaled to fit 10% to 100% of the output (or original). Not with crop.' },
+      {
+        name: 'position',
+        required: false,
+        schema: { type: 'string' },
+        description: 'Where the subject goes: original, center, or "x% y%" (0% 0% top left, 100% 100% bottom right). Not with crop.',
+      },
+      flag('shadow', 'true casts a soft drop shadow under the subject, from its own outline.'),
+      flag('semitransparency', 'false makes every edge pixel fully opaque or fully transparent (default true).'),
+      {
+        name: 'max_megapixels',
+        required: false,
+        schema: { type: 'string' },
+        description: 'The output is downscaled (never enlarged) to at most this many megapixels (0.01 to 40).',
+      },
     ],
-    answer: `An RGBA PNG at the original size; ${MODEL_HEADER} names the model that made it.`,
-    answerTypes: ['image/png'],
+    answer: `An RGBA PNG at the original size by default; the options above change its layout, backdrop and type. ${MODEL_HEADER} names the model that made it.`,
+    answerTypes: ['image/png', 'image/jpeg', 'image/webp', 'application/zip'],
     answerHeaders: {
       [MODEL_HEADER]: 'The id of the model that made the cutout (as GET /api/models/ lists it).',
-      'X-Facet-Note': 'Present when the model asked for is not installed here and another one was used.',
+      'X-Facet-Note': 'Present when the model asked for is not installed here and another one was used, or when the composition changed what was asked (no subject found, a transparent result asked for as jpg).',
     },
   },
   'face-restorer': {
-    fields: [],
+    fields: [FORMAT_FIELD],
     answer: 'JSON {restored_url, gfpgan_available}: restored_url is readable by you for 24 hours (GET /api/results/<id>).',
     answerTypes: ['application/json'],
   },
@@ -71,9 +118,10 @@ const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTyp
         schema: { type: 'string', pattern: '^(\\d+(\\.\\d*)?|\\.\\d+)$' },
         description: `Denoise strength from ${DENOISE.min} to ${DENOISE.max} (default ${DENOISE.default}).`,
       },
+      FORMAT_FIELD,
     ],
-    answer: 'A PNG, up to 4× larger within a 16 MP output.',
-    answerTypes: ['image/png'],
+    answer: 'A PNG (or the format asked for), up to 4× larger within a 16 MP output.',
+    answerTypes: ['image/png', 'image/jpeg', 'image/webp'],
   },
   'face-blurrer': {
     fields: [
@@ -83,9 +131,10 @@ const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTyp
         schema: { type: 'string', pattern: '^\\d+$' },
         description: `Blur radius from ${BLUR.min} to ${BLUR.max} in steps of ${BLUR.step} (the screens start at ${BLUR.default}).`,
       },
+      FORMAT_FIELD,
     ],
-    answer: 'A PNG with the faces blurred; X-Faces-Found says how many (no face: not charged).',
-    answerTypes: ['image/png'],
+    answer: 'A PNG (or the format asked for) with the faces blurred; X-Faces-Found says how many (no face: not charged).',
+    answerTypes: ['image/png', 'image/jpeg', 'image/webp'],
   },
   'svg-converter': {
     fields: [

@@ -66,19 +66,35 @@ function refinementAt(level: MatteRefinementLevel, upscale: number): MatteRefine
   return { ...classic, guidedFilter, foregroundColours: { cellRadius: 5, radius: 3 } }
 }
 
+export interface RemoveOptions {
+  background?: string
+  model?: ModelChoice
+  /** A model given directly (the benchmarks time each installed one); else the `model` choice's. */
+  segmenter?: Segmenter
+  signal?: AbortSignal
+  progress?: PhaseProgress<RemovePhase>
+  /** The matte refinement (the quality benchmark compares them); DEFAULT_REFINEMENT otherwise. */
+  refinement?: MatteRefinementLevel
+}
+
+/** Which model made the cutout, and a note when the choice asked for could not be honoured. */
+interface MadeBy {
+  model: string
+  note: string | null
+}
+
+/** The refined matte at full size, unencoded: for a caller that composes the output itself (cutout-output.server.ts). */
+export interface CutoutMatte extends MadeBy {
+  alpha: Uint8Array
+  modelMs: number
+}
+
+export async function removeBackground(image: RgbaImage, options: RemoveOptions & { matteOnly: true }): Promise<CutoutMatte>
+export async function removeBackground(image: RgbaImage, options?: RemoveOptions): Promise<ToolOutput & MadeBy>
 export async function removeBackground(
   image: RgbaImage,
-  options: {
-    background?: string
-    model?: ModelChoice
-    /** A model given directly (the benchmarks time each installed one); else the `model` choice's. */
-    segmenter?: Segmenter
-    signal?: AbortSignal
-    progress?: PhaseProgress<RemovePhase>
-    /** The matte refinement (the quality benchmark compares them); DEFAULT_REFINEMENT otherwise. */
-    refinement?: MatteRefinementLevel
-  } = {},
-): Promise<ToolOutput & { model: string; note: string | null }> {
+  options: RemoveOptions & { matteOnly?: boolean } = {},
+): Promise<(ToolOutput & MadeBy) | CutoutMatte> {
   assertRgbaImage(image)
   const progress = options.progress ?? (() => {})
   // A colour sharp reads (a preset name or #hex), already checked by the tool's runner.
@@ -88,7 +104,7 @@ export async function removeBackground(
   const matteJob = predictMatte(image, segmenter)
   // While the model runs in its thread, the picture is copied where the image threads that encode
   // a transparent cutout read it (else each band of rows would be copied to them after the matte is refined).
-  const picture = background ? null : sharedCopy(image.data)
+  const picture = background || options.matteOnly ? null : sharedCopy(image.data)
   const { matte, width: matteWidth, height: matteHeight, modelMs } = await matteJob
   progress('matte', 1)
   options.signal?.throwIfAborted()
@@ -109,6 +125,11 @@ export async function removeBackground(
   const refine = (colours: Buffer | undefined, rowsFinal?: (upTo: number) => void) =>
     level === 'model' ? Promise.resolve(soft) : refineMatte(soft, image.data, image.width, image.height, refinement, { mask, colours, rowsFinal })
   let bytes: Buffer
+  if (options.matteOnly) {
+    const alpha = await refine(undefined)
+    progress('refined', 1)
+    return { alpha, modelMs, model: segmenter.id, note }
+  }
   if (background) {
     const cutout = Buffer.from(image.data)
     const alpha = await refine(cutout)

@@ -28,6 +28,8 @@ export interface UploadedFile {
 
 export interface ParsedUpload {
   file: UploadedFile | null
+  /** The tool's optional second file (its `secondField`), when one with bytes was sent. */
+  second?: UploadedFile | null
   fields: Record<string, string>
 }
 
@@ -44,25 +46,52 @@ function isMultipartFormData(contentType: string): boolean {
   return contentType.split(';', 1)[0]!.trim().toLowerCase() === 'multipart/form-data'
 }
 
-/** Reads a tool's form: its one file field (the first file) and the named option fields. */
-export async function parseToolUpload(request: Request, tool: ToolSlug, fieldNames: readonly string[]): Promise<ParsedUpload> {
+/**
+ * Reads a tool's form: its one file field (the first file), its optional second file field (the
+ * remover's background image: the same size limit, and the body may carry both), and the named
+ * option fields.
+ */
+export async function parseToolUpload(
+  request: Request,
+  tool: ToolSlug,
+  fieldNames: readonly string[],
+  secondField?: string,
+): Promise<ParsedUpload> {
   const definition = TOOLS[tool]
+  const fileLimit = definition.maxMegabytes * MEGABYTE
   const form = await readMultipartForm(request, {
-    fileFields: [definition.fileField],
-    maxFiles: 1,
+    fileFields: secondField ? [definition.fileField, secondField] : [definition.fileField],
+    maxFiles: secondField ? 2 : 1,
     fieldNames,
-    fileLimit: definition.maxMegabytes * MEGABYTE,
-    bodyLimit: definition.maxMegabytes * MEGABYTE + FORM_OVERHEAD_BYTES,
+    fileLimit,
+    bodyLimit: (secondField ? 2 : 1) * fileLimit + FORM_OVERHEAD_BYTES,
     tooLargeMessage: fileTooLargeMessage(tool),
     notMultipartMessage: `Send the ${definition.fileField === 'svg' ? 'SVG' : 'image'} as multipart/form-data in the "${definition.fileField}" field.`,
   })
-  return { file: form.files[0] ?? null, fields: form.fields }
+  return narrowFiles(form, definition.fileField, secondField, form.fields)
+}
+
+/** The first file of the tool's field, and the first non-empty one of its second field. */
+function narrowFiles(form: MultipartForm, fileField: string, secondField: string | undefined, fields: Record<string, string>): ParsedUpload {
+  const pick = (field: string) => {
+    const found = form.files.find((f) => f.field === field)
+    return found ? { bytes: found.bytes, name: found.name } : null
+  }
+  // A browser sends an empty part for a file input left empty: that is no second file.
+  const second = secondField ? pick(secondField) : null
+  return { file: pick(fileField), second: second && second.bytes.byteLength > 0 ? second : null, fields }
 }
 
 /** Every tool's file fields and option fields, for a form whose `tool` field says which tool it is for. */
-export function anyToolFormLimits(extraFields: readonly string[], maxFiles: number, totalBytes: number): FormLimits {
+export function anyToolFormLimits(
+  extraFields: readonly string[],
+  maxFiles: number,
+  totalBytes: number,
+  /** The tools' optional second file fields (the remover's background image). */
+  secondFileFields: readonly string[] = [],
+): FormLimits {
   return {
-    fileFields: [...new Set(Object.values(TOOLS).map((t) => t.fileField))],
+    fileFields: [...new Set([...Object.values(TOOLS).map((t) => t.fileField), ...secondFileFields])],
     maxFiles,
     fieldNames: extraFields,
     fileLimit: Math.max(...Object.values(TOOLS).map((t) => t.maxMegabytes)) * MEGABYTE,
@@ -72,13 +101,14 @@ export function anyToolFormLimits(extraFields: readonly string[], maxFiles: numb
   }
 }
 
-/** A form read for any tool, narrowed to `tool`: its file field's first file (within its limit) and its option fields. */
-export function toolUploadFrom(form: MultipartForm, tool: ToolSlug, fieldNames: readonly string[]): ParsedUpload {
+/** A form read for any tool, narrowed to `tool`: its file fields' first files (within its limit) and its option fields. */
+export function toolUploadFrom(form: MultipartForm, tool: ToolSlug, fieldNames: readonly string[], secondField?: string): ParsedUpload {
   const definition = TOOLS[tool]
-  const file = form.files.find((f) => f.field === definition.fileField) ?? null
-  if (file && file.bytes.byteLength > definition.maxMegabytes * MEGABYTE) throw tooLarge(fileTooLargeMessage(tool))
+  const limit = definition.maxMegabytes * MEGABYTE
+  const oversized = form.files.some((f) => (f.field === definition.fileField || f.field === secondField) && f.bytes.byteLength > limit)
+  if (oversized) throw tooLarge(fileTooLargeMessage(tool))
   const fields = Object.fromEntries(Object.entries(form.fields).filter(([name]) => fieldNames.includes(name)))
-  return { file: file && { bytes: file.bytes, name: file.name }, fields }
+  return narrowFiles(form, definition.fileField, secondField, fields)
 }
 
 export interface FormLimits {
@@ -94,6 +124,8 @@ export interface FormLimits {
   notMultipartMessage: string
   /** Parts allowed in all (files + fields); defaults to UPLOAD_LIMITS.parts. */
   parts?: number
+  /** Bytes one text field may hold; defaults to UPLOAD_LIMITS.fieldBytes (remove.bg's image_file_b64 needs a file's worth). */
+  fieldBytes?: number
   /** Set: a file past maxFiles in a kept field is refused with it (else skipped unread: a tool run uses its first file). */
   tooManyFilesMessage?: string
 }
@@ -129,7 +161,7 @@ export async function readMultipartForm(request: Request, limits: FormLimits): P
         files: Math.max(UPLOAD_LIMITS.files, limits.maxFiles + 2),
         fields: UPLOAD_LIMITS.fields,
         parts,
-        fieldSize: UPLOAD_LIMITS.fieldBytes,
+        fieldSize: limits.fieldBytes ?? UPLOAD_LIMITS.fieldBytes,
         fieldNameSize: UPLOAD_LIMITS.fieldNameBytes,
         headerPairs: UPLOAD_LIMITS.headerPairs,
       },

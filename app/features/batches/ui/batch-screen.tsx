@@ -13,6 +13,7 @@ import { ProgressPanel } from '~/features/tools/ui/progress-panel'
 import { readJson, RequestFailedError, sendToolRequest } from '~/features/tools/ui/send-tool-request'
 import { CreditsLine, ProcessButton } from '~/features/tools/ui/tool-layout'
 import { BackgroundOptions, BlurOptions, DenoiseOptions, ModelOptions, SvgOptions, useBackgroundChoice, useSvgChoices } from '~/features/tools/ui/tool-options'
+import { CutoutOutputOptions } from '~/features/tools/ui/cutout-options'
 import { creditsWord, MODEL_MISSING_TITLE } from '~/features/tools/ui/workspace-state'
 import type { Viewer } from '~/features/viewer'
 import { useHydrated } from '~/ui/use-hydrated'
@@ -412,6 +413,7 @@ function RemoverOptions() {
     <>
       <BackgroundOptions choice={choice} custom={custom} onChoose={setChoice} onCustomChange={setCustom} />
       <ModelOptions />
+      <CutoutOutputOptions backgroundImage={false} />
     </>
   )
 }

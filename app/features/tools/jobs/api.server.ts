@@ -19,6 +19,8 @@ export const TOOL_MESSAGE = `tool must be one of ${Object.keys(TOOLS).join(', ')
 const MAX_FILE_BYTES = Math.max(...Object.values(TOOLS).map((t) => t.maxMegabytes)) * MEGABYTE
 /** Every option field of every tool (each tool keeps its own when the form is narrowed to it). */
 export const ALL_OPTION_FIELDS = [...new Set(Object.values(TOOLS).flatMap((t) => runnerFor(t.slug).optionFields))]
+/** The tools' optional second file fields: a job may carry one besides its file. */
+const SECOND_FILE_FIELDS = Object.values(TOOLS).flatMap((t) => runnerFor(t.slug).secondFile?.field ?? [])
 
 export { jobUrl }
 
@@ -45,7 +47,7 @@ export async function submitJob(request: Request): Promise<Response> {
   // RFC-legal forms busboy accepts: quoted boundaries, `;` in file names...).
   let form: MultipartForm
   try {
-    form = await readMultipartForm(request, anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], 1, MAX_FILE_BYTES))
+    form = await readMultipartForm(request, anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], 2, 2 * MAX_FILE_BYTES, SECOND_FILE_FIELDS))
   } catch (thrown) {
     if (thrown instanceof ToolError) return errorResponse(thrown.status, thrown.message)
     throw thrown

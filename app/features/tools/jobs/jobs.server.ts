@@ -9,6 +9,7 @@ import { toolCost } from '~/features/credits/costs.server'
 import type { ToolSlug } from '../catalog'
 import { openBytes, sealBytes } from '../results.server'
 import { resultUrl } from '../ui/page-result'
+import type { CutoutLayout } from '../runners/types'
 import type { JobView } from './view'
 
 export type ToolJobRow = Selectable<ToolJobsTable>
@@ -22,7 +23,7 @@ const INFO_COLUMNS = [
   'idempotency_key', 'request_fingerprint', 'charge_transaction_id', 'status', 'progress', 'stage', 'attempts',
   'outcome', 'refunded', 'result_id', 'filename', 'faces_found', 'gfpgan_available', 'note', 'error',
   'error_status', 'created_at', 'started_at', 'heartbeat_at', 'finished_at', 'api_key_id', 'test_mode',
-  'batch_id', 'batch_position', 'user_id', 'model', 'idempotency_scope',
+  'batch_id', 'batch_position', 'user_id', 'model', 'idempotency_scope', 'cutout_layout',
 ] as const
 
 export interface NewToolJob {
@@ -32,6 +33,11 @@ export interface NewToolJob {
   options: unknown
   originalName: string
   bytes: Buffer
+  /**
+   * The tool's optional second file (the remover's background image). Sealed with the upload, right
+   * after it: `input_bytes` is the first file's length, which is where claimJob splits them.
+   */
+  secondBytes?: Buffer | null
   width: number | null
   height: number | null
   notes: string[]
@@ -54,7 +60,7 @@ export interface NewToolJob {
  * answers the row as readers see it (no second read).
  */
 export async function insertJob(job: NewToolJob, dbOrTx: DbOrTx): Promise<ToolJobInfo> {
-  const sealed = sealBytes(job.id, job.bytes)
+  const sealed = sealBytes(job.id, job.secondBytes ? Buffer.concat([job.bytes, job.secondBytes]) : job.bytes)
   return dbOrTx
     .insertInto('tool_jobs')
     .values({
@@ -113,7 +119,10 @@ export async function findJobByKey(accountId: string, scope: string, key: string
  * A worker takes the job: queued → running, or running → running again when pg-boss hands back the
  * job of a worker that died. Null when the job has ended (its outcome is recorded already).
  */
-export async function claimJob(id: string, dbOrTx: DbOrTx = getDb()): Promise<{ job: ToolJobInfo; bytes: Buffer } | null> {
+export async function claimJob(
+  id: string,
+  dbOrTx: DbOrTx = getDb(),
+): Promise<{ job: ToolJobInfo; bytes: Buffer; secondBytes: Buffer | null } | null> {
   const row = await dbOrTx
     .updateTable('tool_jobs')
     .set({ status: 'running', attempts: sql`attempts + 1`, started_at: sql`now()`, heartbeat_at: sql`now()` })
@@ -122,9 +131,10 @@ export async function claimJob(id: string, dbOrTx: DbOrTx = getDb()): Promise<{ 
     .returningAll()
     .executeTakeFirst()
   if (!row || !row.upload_ciphertext || !row.upload_iv || !row.upload_auth_tag) return null
-  const bytes = openBytes(id, { iv: row.upload_iv, auth_tag: row.upload_auth_tag, ciphertext: row.upload_ciphertext })
+  const sealed = openBytes(id, { iv: row.upload_iv, auth_tag: row.upload_auth_tag, ciphertext: row.upload_ciphertext })
   const { upload_iv: _iv, upload_auth_tag: _tag, upload_ciphertext: _bytes, ...job } = row
-  return { job, bytes }
+  const bytes = sealed.subarray(0, row.input_bytes)
+  return { job, bytes, secondBytes: sealed.byteLength > row.input_bytes ? sealed.subarray(row.input_bytes) : null }
 }
 
 /** Stores progress while the job runs. False when it has ended meanwhile (timed out): stop working. */
@@ -157,6 +167,8 @@ export interface JobEnding {
   gfpganAvailable?: boolean | null
   note?: string | null
   model?: string | null
+  /** A composed cutout's size and subject box (the remover), for the remove.bg-compatible answer. */
+  layout?: CutoutLayout | null
   error?: string | null
   errorStatus?: number | null
 }
@@ -180,6 +192,7 @@ export async function finishJob(id: string, ending: JobEnding, dbOrTx: DbOrTx): 
       gfpgan_available: ending.gfpganAvailable ?? null,
       note: ending.note ?? null,
       model: ending.model ?? null,
+      cutout_layout: ending.layout ? JSON.stringify(ending.layout) : null,
       error: ending.error ? ending.error.slice(0, 500) : null,
       error_status: ending.errorStatus ?? null,
       upload_iv: null,

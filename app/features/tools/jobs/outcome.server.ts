@@ -9,6 +9,7 @@ import { executeTx, getDb } from '~/db/db.server'
 import type { Database } from '~/db/schema'
 import { refund } from '~/features/credits/ledger.server'
 import { TOOLS, type ToolSlug } from '../catalog'
+import { nameForType } from '../output-format.server'
 import { storeResult } from '../results.server'
 import type { RunOutcome } from '../errors.server'
 import type { Delivered, ToolRunner } from '../runners/types'
@@ -55,7 +56,8 @@ export async function recordDelivered(
   const refundReason = runner.refundReason?.(delivered) ?? null
   const notes = [...((job.notes as string[] | null) ?? []), ...(delivered.note ? [delivered.note] : [])]
   const note = notes.join(' ') || null
-  const filename = runner.outputName(job.options, job.original_name)
+  // The extension follows what was delivered (a `format=auto` result is known only now).
+  const filename = nameForType(runner.outputName(job.options, job.original_name), delivered.contentType)
   const resultId = randomUUID()
   await prepareWebhooks()
   const ended = await executeTx(getDb(), async (trx) => {
@@ -70,6 +72,7 @@ export async function recordDelivered(
         gfpganAvailable: delivered.gfpganAvailable ?? null,
         note,
         model: delivered.model ?? null,
+        layout: delivered.layout ?? null,
       },
       trx,
     )

@@ -27,7 +27,7 @@ import {
   SVG_SIGN_IN_MESSAGE,
   TOOL_RUN_RATE,
 } from '../submission.server'
-import { parseToolUpload, requireFile, toolUploadFrom, type MultipartForm } from '../upload.server'
+import { parseToolUpload, readImageHeader, requireFile, sniffImageType, toolUploadFrom, type MultipartForm } from '../upload.server'
 import { announceJobQueued } from './events.server'
 import { creditsCharged, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
 import { admitInTransaction, checkRoom } from './admission.server'
@@ -118,6 +118,19 @@ function refusal(tool: ToolSlug, error: ToolError, remaining: number | null, hea
   }
 }
 
+/** A second image gets the first one's checks before anything is charged: its real type, its header's pixel limits. */
+async function checkSecondFile(bytes: Buffer, tool: ToolSlug): Promise<Buffer> {
+  try {
+    await sniffImageType(bytes, tool)
+    await readImageHeader(bytes)
+  } catch (error) {
+    // Said of the second file, so the caller knows which of the two was refused.
+    if (error instanceof ToolError) throw new ToolError(error.status, `The ${runnerFor(tool).secondFile?.label ?? 'second file'}: ${error.message}`)
+    throw error
+  }
+  return bytes
+}
+
 /** The same request (tool, options, file) always gives the same fingerprint. */
 export function requestFingerprint(tool: ToolSlug, options: unknown, bytes: Buffer): string {
   const file = createHash('sha256').update(bytes).digest('hex')
@@ -190,12 +203,17 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     const runner = runnerFor(tool)
     uploadBytes = 0
     // POST /api/jobs/ has read the form already (to learn the tool): it is narrowed, not read again.
-    const upload = form ? toolUploadFrom(form, tool, runner.optionFields) : await parseToolUpload(request, tool, runner.optionFields)
+    const secondField = runner.secondFile?.field
+    const upload = form
+      ? toolUploadFrom(form, tool, runner.optionFields, secondField)
+      : await parseToolUpload(request, tool, runner.optionFields, secondField)
     fields = upload.fields
     const file = requireFile(upload, tool)
     uploadBytes = file.bytes.byteLength
-    const options = await runner.parseOptions(upload.fields)
-    const fingerprint = requestFingerprint(tool, options, file.bytes)
+    const second = upload.second ? await checkSecondFile(upload.second.bytes, tool) : null
+    const parsed = await runner.parseOptions(upload.fields)
+    const options = second && runner.secondFile ? runner.secondFile.attach(parsed, second) : parsed
+    const fingerprint = requestFingerprint(tool, options, second ? Buffer.concat([file.bytes, second]) : file.bytes)
     traceJob(jobId, 'parsed')
     const testMode = caller !== null && isTestKey(caller)
     // A test key's run works on the input downscaled to the result cap (checked again after).
@@ -258,6 +276,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
             options,
             originalName: file.name,
             bytes,
+            secondBytes: second,
             width: inspected.width,
             height: inspected.height,
             notes: inspected.notes,
@@ -314,8 +333,8 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
  * The spec §7 endpoints: enqueue, wait for the job (up to TOOL_TIMEOUT_MS), answer like a direct
  * run. A run that is still going at the time limit is stopped, failed and refunded.
  */
-export async function runToolSubmission(request: Request, tool: ToolSlug): Promise<ToolSubmission> {
-  const accepted = await acceptToolRun(request, tool)
+export async function runToolSubmission(request: Request, tool: ToolSlug, form?: MultipartForm): Promise<ToolSubmission> {
+  const accepted = await acceptToolRun(request, tool, form)
   if (!accepted.ok) return accepted
   const { job, headers, fieldValues } = accepted
   if (accepted.replayed) {

@@ -90,7 +90,7 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
   traceJob(jobId, 'fetched')
   const claimed = await claimJob(jobId)
   if (!claimed) return // ended already (its outcome is recorded): nothing to run
-  const { bytes } = claimed
+  const { bytes, secondBytes } = claimed
   let { job } = claimed
   // A batch item is paid when its run starts (docs/decisions/055): unpaid, it fails at once.
   const chargeId = await chargeItemOnStart(job)
@@ -149,7 +149,7 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
 
   try {
     try {
-      const ran = await runner.run({ bytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report })
+      const ran = await runner.run({ bytes, secondBytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report })
       const delivered = job.test_mode ? await capTestResult(ran) : ran
       traceJob(jobId, 'ran')
       await pending

@@ -1,6 +1,7 @@
 // Face blurrer: every face found blurred at the chosen radius; no face found is refunded.
 import { z } from 'zod'
 import { BLUR, TOOLS } from '../catalog'
+import { parseFormatField, type OutputFormat } from '../output-format.server'
 import { parseField } from './options.server'
 import { inspectRaster, runRaster, refundWhenNoFace } from './raster.server'
 import type { ToolRunner } from './types'
@@ -8,6 +9,8 @@ import type { ToolRunner } from './types'
 export interface FaceBlurrerOptions {
   /** The blur radius in px (spec §9: 12..60 in steps of 2). */
   blur: number
+  /** The result's file type; absent is PNG. */
+  format?: OutputFormat
 }
 
 const BLUR_MESSAGE = `blur must be a number from ${BLUR.min} to ${BLUR.max} in steps of ${BLUR.step}.`
@@ -20,8 +23,8 @@ const blurSchema = z
 
 export const faceBlurrerRunner: ToolRunner<FaceBlurrerOptions> = {
   slug: 'face-blurrer',
-  optionFields: ['blur'],
-  parseOptions: async (fields) => ({ blur: parseField(blurSchema, fields.blur) }),
+  optionFields: ['blur', 'format'],
+  parseOptions: async (fields) => ({ blur: parseField(blurSchema, fields.blur), ...parseFormatField(fields) }),
   inspect: (bytes) => inspectRaster('face-blurrer', bytes),
   run: (input) =>
     runRaster(

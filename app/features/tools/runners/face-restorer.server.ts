@@ -2,15 +2,19 @@
 // mode); the note names the engine that ran; no face found is refunded.
 import { TOOLS } from '../catalog'
 import { gfpganAvailable } from '../models/registry.server'
+import { parseFormatField, type OutputFormat } from '../output-format.server'
 import { inspectRaster, runRaster, refundWhenNoFace } from './raster.server'
 import type { ToolRunner } from './types'
 
-export type FaceRestorerOptions = Record<string, never>
+export interface FaceRestorerOptions {
+  /** The result's file type; absent is PNG. */
+  format?: OutputFormat
+}
 
 export const faceRestorerRunner: ToolRunner<FaceRestorerOptions> = {
   slug: 'face-restorer',
-  optionFields: [],
-  parseOptions: async () => ({}),
+  optionFields: ['format'],
+  parseOptions: async (fields) => parseFormatField(fields),
   inspect: (bytes) => inspectRaster('face-restorer', bytes),
   run: (input) =>
     runRaster(

@@ -1,6 +1,7 @@
 // Image enhancer: Real-ESRGAN at the scale the output cap allows, with an optional denoise strength.
 import { z } from 'zod'
 import { DENOISE, TOOLS } from '../catalog'
+import { parseFormatField, type OutputFormat } from '../output-format.server'
 import { baseName, parseField } from './options.server'
 import { inspectRaster, runRaster } from './raster.server'
 import type { ToolRunner } from './types'
@@ -8,6 +9,8 @@ import type { ToolRunner } from './types'
 export interface ImageEnhancerOptions {
   /** 0..1; absent means the enhancer's default strength (the spec's screen sends none). */
   denoise?: number
+  /** The result's file type; absent is PNG. */
+  format?: OutputFormat
 }
 
 export const DENOISE_MESSAGE = `denoise must be a number from ${DENOISE.min} to ${DENOISE.max}.`
@@ -21,10 +24,10 @@ const denoiseSchema = z
 
 export const imageEnhancerRunner: ToolRunner<ImageEnhancerOptions> = {
   slug: 'image-enhancer',
-  optionFields: ['denoise'],
+  optionFields: ['denoise', 'format'],
   async parseOptions(fields) {
     const denoise = parseField(denoiseSchema, fields.denoise)
-    return denoise === undefined ? {} : { denoise }
+    return { ...(denoise === undefined ? {} : { denoise }), ...parseFormatField(fields) }
   },
   inspect: (bytes) => inspectRaster('image-enhancer', bytes),
   run: (input) =>

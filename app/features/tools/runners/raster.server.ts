@@ -2,6 +2,7 @@
 // run (with its pixel limits), and the no-face refund of the two face tools.
 import type { ToolSlug } from '../catalog'
 import type { PhaseProgress, RgbaImage } from '../image'
+import { convertResult, requestedFormat } from '../output-format.server'
 import { decodeToRgba, FIRST_FRAME_NOTE, readImageHeader, sniffImageType } from '../upload.server'
 import { runProgress, type PhaseSpan } from './progress'
 import type { Delivered, Inspected, RunInput } from './types'
@@ -16,19 +17,28 @@ export async function inspectRaster(tool: ToolSlug, bytes: Buffer): Promise<Insp
 /**
  * A raster run: decode the upload (first frame, oriented, sRGB RGBA, pixel-limited), let the caller
  * charge, then the tool's work, its phases reported through `plan` ('decoded' is the decode's share).
+ * The work's PNG is then converted to the `format` option's type, unless the work encodes the
+ * format itself (`encodesFormat`: the remover, which composes its output anyway).
  */
 export async function runRaster<Phase extends string>(
   tool: ToolSlug,
   input: RunInput<unknown>,
   plan: Record<Phase | 'decoded', PhaseSpan>,
   work: (image: RgbaImage, progress: PhaseProgress<Phase>) => Promise<Delivered>,
+  { encodesFormat = false }: { encodesFormat?: boolean } = {},
 ): Promise<Delivered> {
   const progress = runProgress(tool, input.progress, plan)
   const image = await decodeToRgba(input.bytes)
   input.signal.throwIfAborted()
   await input.decoded?.()
   progress.phase('decoded', 1)
-  const delivered = await work(image, progress.phase)
+  let delivered = await work(image, progress.phase)
+  const format = requestedFormat(input.options)
+  if (!encodesFormat && format !== 'png' && delivered.contentType === 'image/png') {
+    const converted = await convertResult(delivered.bytes, format, input.bytes)
+    const note = [delivered.note, converted.note].filter(Boolean).join(' ') || null
+    delivered = { ...delivered, bytes: converted.bytes, contentType: converted.contentType, note }
+  }
   progress.done()
   return delivered
 }

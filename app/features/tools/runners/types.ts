@@ -21,6 +21,8 @@ export interface Inspected {
 export interface RunInput<Options> {
   /** The uploaded file's bytes, exactly as received (the worker may be another machine). */
   bytes: Buffer
+  /** The tool's optional second file (`secondFile`), checked like the first; null when none was sent. */
+  secondBytes?: Buffer | null
   options: Options
   signal: AbortSignal
   progress: ReportProgress
@@ -29,6 +31,21 @@ export interface RunInput<Options> {
    * caller that charges late (the request path) charges here, so a file that does not decode costs nothing.
    */
   decoded?: () => Promise<void>
+}
+
+/** A subject's bounding box in the result, in the result's pixels. */
+export interface ForegroundBox {
+  top: number
+  left: number
+  width: number
+  height: number
+}
+
+export interface CutoutLayout {
+  width: number
+  height: number
+  /** Null when no subject was found. */
+  foreground: ForegroundBox | null
 }
 
 export interface Delivered {
@@ -42,12 +59,20 @@ export interface Delivered {
   note?: string | null
   /** The model id that made the result (X-Facet-Model, recorded with the run) when the tool has a choice of models. */
   model?: string | null
+  /** A composed cutout's size and where its subject ended up (the remover); kept with the job. */
+  layout?: CutoutLayout | null
 }
 
 export interface ToolRunner<Options> {
   slug: ToolSlug
   /** The multipart fields besides the file that this tool reads (unknown fields are ignored). */
   optionFields: readonly string[]
+  /**
+   * An optional second image the tool reads besides its file (the remover's background image): its
+   * multipart field, and how its presence is written into the options. It gets the same real-type
+   * and pixel-limit checks as the file, and travels sealed with it.
+   */
+  secondFile?: { field: string; label: string; attach(options: Options, bytes: Buffer): Options }
   /**
    * The option fields as sent → options, or a ToolError(400) with the message to show. Options are
    * plain JSON (they travel in the job's data to the worker).

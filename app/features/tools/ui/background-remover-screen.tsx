@@ -6,6 +6,8 @@ import { trackEvent } from '~/features/analytics/track'
 import { toast } from '~/ui/toast'
 import { appliedColour, cutoutFilename, type BackgroundChoice } from './background-colour'
 import { CHECKERBOARD_STYLE, renderColouredCutout, saveBlob } from './canvas-cutout'
+import { filenameFromContentDisposition } from './content-disposition'
+import { asksForComposition, CutoutOutputOptions } from './cutout-options'
 import { DownloadBox } from './download-box'
 import type { ToolPageResult } from './page-result'
 import { BackgroundOptions, ModelOptions, useBackgroundChoice } from './tool-options'
@@ -22,6 +24,8 @@ interface Cutout {
   /** X-Facet-Model and X-Facet-Note: which model made it, and why not the one asked for. */
   model: string | null
   note: string | null
+  /** The server's download name when it composed the result (another type, a crop, a mask...). */
+  filename: string | null
 }
 
 /** Which model made the cutout, and the note when it is not the one asked for. */
@@ -38,7 +42,12 @@ function ModelUsed({ model, note }: { model?: string | null; note?: string | nul
 export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: number; viewer: Viewer | undefined; pageResult?: ToolPageResult }) {
   const { choice, setChoice, custom, setCustom } = useBackgroundChoice()
   const run = useToolRun<Cutout>(tool, {
-    interpret: async (response) => ({ url: URL.createObjectURL(response.body), model: response.header(MODEL_HEADER), note: response.header('X-Facet-Note') }),
+    interpret: async (response) => ({
+      url: URL.createObjectURL(response.body),
+      model: response.header(MODEL_HEADER),
+      note: response.header('X-Facet-Note'),
+      filename: filenameFromContentDisposition(response.header('Content-Disposition')),
+    }),
     release: (cutout) => URL.revokeObjectURL(cutout.url),
   })
   const ws = useWorkspace(tool, run)
@@ -66,8 +75,10 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
     <>
       <BackgroundOptions choice={choice} custom={custom} onChoose={choose} onCustomChange={setCustom} />
       <ModelOptions chosen={pageResult?.fieldValues?.model} />
+      <CutoutOutputOptions />
     </>
   )
+  const composed = run.result?.filename != null && run.result.filename !== tool.downloadName
 
   const backdrop = colour ? { backgroundColor: colour } : CHECKERBOARD_STYLE
   const resultView =
@@ -81,10 +92,10 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
         <DownloadBox
           title={DONE_TITLE}
           href={run.result.url}
-          filename={tool.downloadName}
-          label="Download transparent PNG"
+          filename={run.result.filename ?? tool.downloadName}
+          label={composed ? 'Download' : 'Download transparent PNG'}
           actions={
-            colour ? (
+            colour && !composed ? (
               <button
                 type="button"
                 onClick={() => void downloadColoured()}
@@ -96,7 +107,9 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
             ) : null
           }
         >
-          <p>Transparent PNG at the original resolution{colour ? `, or ${cutoutFilename(colour)} on ${colour}` : ''}.</p>
+          <p>
+            {composed ? `${run.result.filename}, as you chose.` : `Transparent PNG at the original resolution${colour ? `, or ${cutoutFilename(colour)} on ${colour}` : ''}.`}
+          </p>
         </DownloadBox>
         <ModelUsed model={run.result.model} note={run.result.note} />
       </>
@@ -123,9 +136,12 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
       busyLabel="Removing background…"
       doneTitle={DONE_TITLE}
       onRun={(form) => {
-        // The server returns the transparent cutout; colours are composited here, free of charge.
-        form.delete('background')
-        form.delete('background_custom')
+        // A plain cutout comes back transparent and colours are composited here, free of charge;
+        // anything more (crop, shadow, mask, a background image, another type) the server composes.
+        if (!asksForComposition(form)) {
+          form.delete('background')
+          form.delete('background_custom')
+        }
         void run.run(form)
       }}
       options={options}

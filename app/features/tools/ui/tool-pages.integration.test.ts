@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { action as blurAction, loader as blurLoader } from '~/routes/tools.face-blurrer'
-import { action as removerAction } from '~/routes/tools.background-remover'
+import sharp from 'sharp'
+import { action as removerAction, loader as removerLoader } from '~/routes/tools.background-remover'
 import { action as svgAction } from '~/routes/tools.svg-converter'
 import { loader as resultLoader } from '~/routes/api.results.$id'
 import { BASE, cookieFrom, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
@@ -72,6 +73,46 @@ describe('tool page actions (no JavaScript)', () => {
 
     const stranger = await resultLoader(routeArgs(new Request(BASE + body.resultUrl), { id }))
     expect(stranger.status).toBe(404)
+  })
+
+  it('composes the remover\'s output options from the plain form: crop, background image, file type', async () => {
+    const green = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#00ff00' } }).png().toBuffer()
+    const posted = await readResult(
+      await removerAction(
+        routeArgs(
+          formRequest('/tools/background-remover', {
+            image: file('photos/noface-rocket.jpg', 'image/jpeg'),
+            background: '',
+            background_custom: '',
+            crop: 'true',
+            crop_margin: '',
+            channels: 'rgba',
+            format: 'webp',
+            // The empty file input a browser sends would be ignored; this one carries a picture.
+            background_image: new File([new Uint8Array(green)], 'green.png', { type: 'image/png' }),
+          }),
+        ),
+      ),
+    )
+    expect(posted.status).toBe(302)
+    const location = new URL(posted.headers.get('location')!, BASE)
+    const cookie = cookieFrom(posted.headers)
+    let page = await removerLoader(routeArgs(new Request(location, { headers: { cookie } })))
+    await vi.waitFor(
+      async () => {
+        page = await removerLoader(routeArgs(new Request(location, { headers: { cookie } })))
+        expect(page.job?.status).toBe('succeeded')
+      },
+      { timeout: 60_000, interval: 100 },
+    )
+    const body = page.pageResult as ToolPageResult
+    if (!body.ok) throw new Error(`run failed: ${body.error}`)
+    expect(body.filename).toBe('background-removed.webp')
+    const id = body.resultUrl.split('/').pop()!
+    const own = await resultLoader(routeArgs(new Request(BASE + body.downloadUrl, { headers: { cookie } }), { id }))
+    expect(own.headers.get('content-type')).toBe('image/webp')
+    const meta = await sharp(Buffer.from(await own.arrayBuffer())).metadata()
+    expect(meta.width! < 640 || meta.height! < 427).toBe(true) // cropped to the subject
   })
 
   it('shows the reason and charges nothing for a file of the wrong type', async () => {
