@@ -18,6 +18,14 @@ import { resultUrl } from '../ui/page-result'
 import { settleBatch } from '~/features/batches/items.server'
 import { traceJob } from './trace.server'
 import { creditsCharged, finishJob, type ToolJobInfo } from './jobs.server'
+import { countToolRun } from '~/features/observability/metrics.server'
+import { runnerFor } from '../runners/index.server'
+
+/** The run metrics, once the outcome committed (a rolled-back outcome counted nothing). */
+async function countRun(tool: string, outcome: RunOutcome, runMs: number | null): Promise<void> {
+  const model = await runnerFor(tool as ToolSlug).model().catch(() => 'unknown')
+  countToolRun({ tool, model, outcome, runSeconds: runMs === null ? null : runMs / 1000 })
+}
 
 /**
  * The job's end as a webhook event (`job.succeeded` / `job.failed`), queued in the outcome's own
@@ -105,6 +113,7 @@ export async function recordDelivered(
     if (finished.batch_id) await settleBatch(finished.batch_id, trx)
     return finished
   })
+  if (ended) await countRun(job.tool, ended.outcome ?? 'success', runMs)
   return ended
 }
 
@@ -142,5 +151,6 @@ export async function recordFailed(
     if (finished.batch_id) await settleBatch(finished.batch_id, trx)
     return finished
   })
+  if (ended) await countRun(job.tool, failure.outcome ?? 'failed', runMs)
   return ended
 }

@@ -46,5 +46,7 @@ export const backgroundRemoverRunner: ToolRunner<BackgroundRemoverOptions> = {
         return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs }
       },
     ),
+  // ISNet when installed, else U²-Netp: the remover's own choice (loaded lazily like the run).
+  model: async () => (await import('../background-remover.server')).activeSegmenter().id,
   outputName: (options) => (options.background ? cutoutFilename(options.background) : TOOLS['background-remover'].downloadName),
 }
