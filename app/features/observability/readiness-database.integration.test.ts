@@ -52,8 +52,7 @@ class CuttableProxy {
 const ready = async () => readResult(await readyz())
 
 describe.runIf(onPostgres)('/readyz when the database goes away (PostgreSQL)', () => {
-  const target = new URL(adminUrl)
-  const proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 5432) })
+  let proxy: CuttableProxy
   let direct: DatabaseHandle
   let proxied: DatabaseHandle
 
@@ -66,6 +65,8 @@ describe.runIf(onPostgres)('/readyz when the database goes away (PostgreSQL)', (
     await admin.db.destroy()
     direct = createPostgresHandle(adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${database}`), 1)
     await migrateToLatest(direct.db)
+    const target = new URL(adminUrl)
+    proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 5432) })
     await proxy.open()
     const viaProxy = new URL(adminUrl)
     viaProxy.host = `127.0.0.1:${proxy.port}`
@@ -77,7 +78,7 @@ describe.runIf(onPostgres)('/readyz when the database goes away (PostgreSQL)', (
   afterAll(async () => {
     await proxied?.db.destroy().catch(() => {})
     await direct?.db.destroy()
-    await proxy.cut()
+    await proxy?.cut()
     const admin = createPostgresHandle(adminUrl, 1)
     await sql`DROP DATABASE IF EXISTS ${sql.id(database)} WITH (FORCE)`.execute(admin.db)
     await admin.db.destroy()
