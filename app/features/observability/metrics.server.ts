@@ -58,6 +58,7 @@ function createMetrics() {
       registers,
       async collect() {
         const queue = await readQueue()
+        if (!queue) return this.reset()
         this.set({ state: 'waiting' }, queue.waiting)
         this.set({ state: 'running' }, queue.running)
       },
@@ -67,7 +68,9 @@ function createMetrics() {
       help: 'Age of the oldest tool job still waiting for a worker (0 when none waits).',
       registers,
       async collect() {
-        this.set((await readQueue()).oldestWaitingSeconds)
+        const queue = await readQueue()
+        if (!queue) return this.reset()
+        this.set(queue.oldestWaitingSeconds)
       },
     }),
     creditsCharged: new Counter({
@@ -100,9 +103,10 @@ interface QueueState {
 }
 
 // One query per scrape for both queue gauges (each gauge's collect asks; the second gets the first's
-// answer). The partial index tool_jobs_unfinished keeps it to the unfinished rows.
-let pendingQueueRead: Promise<QueueState> | null = null
-function readQueue(): Promise<QueueState> {
+// answer). The partial index tool_jobs_unfinished keeps it to the unfinished rows. With the database
+// away the gauges have no value (their series are absent) and the rest of the scrape still answers.
+let pendingQueueRead: Promise<QueueState | null> | null = null
+function readQueue(): Promise<QueueState | null> {
   pendingQueueRead ??= getDb()
     .selectFrom('tool_jobs')
     .select([
@@ -113,6 +117,7 @@ function readQueue(): Promise<QueueState> {
     .where('status', 'in', ['queued', 'running'])
     .executeTakeFirstOrThrow()
     .then((row) => ({ waiting: row.waiting, running: row.running, oldestWaitingSeconds: Number(row.oldest) }))
+    .catch(() => null)
     .finally(() => setImmediate(() => (pendingQueueRead = null)))
   return pendingQueueRead
 }

@@ -1,6 +1,7 @@
 // /readyz against a PostgreSQL that goes away and comes back: the app reaches its own database through
 // a TCP proxy in this test, which is cut (every connection dropped, new ones refused) and restored.
-// 503 within 5 s of the cut, 200 again after, and the process survives the dropped connections.
+// 503 within 5 s of the cut, 200 again after, the process survives the dropped connections, and
+// /metrics keeps answering meanwhile.
 // PostgreSQL only: PGlite lives in the process and cannot lose its database.
 import { createServer, type Server, type Socket, connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
@@ -11,6 +12,7 @@ import { createPostgresHandle, useDatabaseHandle, type DatabaseHandle } from '~/
 import { latestMigrationName, migrateToLatest } from '~/db/migrate.server'
 import { loader as readyz } from '~/routes/readyz'
 import { readResult } from '../../../tests/support/requests'
+import { metricsText } from './metrics.server'
 
 const onPostgres = process.env.TEST_DB === 'postgres'
 const adminUrl = process.env.TEST_DATABASE_URL ?? ''
@@ -101,9 +103,14 @@ describe.runIf(onPostgres)('/readyz when the database goes away (PostgreSQL)', (
       },
       { timeout: 5_000, interval: 200 },
     )
+    // A scrape still answers: the queue gauges (read from the database) are absent, the rest is there.
+    const scrape = (await metricsText()).body
+    expect(scrape).toMatch(/^nodejs_eventloop_lag_seconds /m)
+    expect(scrape).not.toMatch(/^facet_queue_jobs\{/m)
 
     await proxy.open()
     await vi.waitFor(async () => expect((await ready()).status).toBe(200), { timeout: 10_000, interval: 200 })
+    expect((await metricsText()).body).toMatch(/^facet_queue_jobs\{state="waiting"\} 0$/m)
   })
 
   it('503 when the latest migration is not applied (a database a newer release has not migrated)', async () => {
