@@ -74,11 +74,11 @@ async function waitForStatus(url: string, status = 200): Promise<void> {
   await expect.poll(async () => (await fetch(url).catch(() => null))?.status, { timeout: 90_000 }).toBe(status)
 }
 
-/** SIGTERM to npm's own pid, as a supervisor sends it; npm ends when its script has. */
-async function stopNpm(running: Running): Promise<{ code: number | null; servers: number[] }> {
+/** A signal to npm's own pid, as a supervisor (SIGTERM) or a terminal (SIGINT) sends it; npm ends when its script has. */
+async function stopNpm(running: Running, signal: 'SIGTERM' | 'SIGINT' = 'SIGTERM'): Promise<{ code: number | null; servers: number[] }> {
   const servers = childrenOf(running.npm.pid!)
   expect(servers.length, running.output()).toBeGreaterThan(0)
-  running.npm.kill('SIGTERM')
+  running.npm.kill(signal)
   const [code] = (await once(running.npm, 'exit')) as [number | null]
   return { code, servers }
 }
@@ -100,22 +100,24 @@ function killLeftovers(running: Running) {
 test.describe('signals', () => {
   test.beforeEach(({}, info) => test.skip(info.project.name !== 'js', 'process checks run once'))
 
-  test('SIGTERM to `npm start` drains and stops the server: its pid gone, its port free', async () => {
-    const port = BASE_PORT
-    let running: Running | undefined
-    try {
-      running = npm(['start'], { PORT: String(port), DATA_DIR: `tests/.tmp/e2e-npm-start-${port}`, PUBLIC_URL: `http://localhost:${port}` })
-      await waitForStatus(`http://127.0.0.1:${port}/livez`)
-      const { code, servers } = await stopNpm(running)
-      expect(code, running.output()).toBe(0)
-      expect(running.output()).toContain('shutting down')
-      expect(running.output()).toContain('"stopped"')
-      expect(servers.filter(isRunning)).toEqual([])
-      expect(await portIsFree(port)).toBe(true)
-    } finally {
-      if (running) killLeftovers(running)
-    }
-  })
+  for (const [signal, port] of [['SIGTERM', BASE_PORT], ['SIGINT', BASE_PORT + 7]] as const) {
+    test(`${signal} to \`npm start\` drains and stops the server: its pid gone, its port free`, async () => {
+      let running: Running | undefined
+      try {
+        running = npm(['start'], { PORT: String(port), DATA_DIR: `tests/.tmp/e2e-npm-start-${port}`, PUBLIC_URL: `http://localhost:${port}` })
+        await waitForStatus(`http://127.0.0.1:${port}/livez`)
+        const { code, servers } = await stopNpm(running, signal)
+        expect(code, running.output()).toBe(0)
+        expect(running.output()).toContain(`"signal":"${signal}"`)
+        expect(running.output()).toContain('shutting down')
+        expect(running.output()).toContain('"stopped"')
+        expect(servers.filter(isRunning)).toEqual([])
+        expect(await portIsFree(port)).toBe(true)
+      } finally {
+        if (running) killLeftovers(running)
+      }
+    })
+  }
 
   test('SIGTERM to `npm run worker` drains and stops the worker (PostgreSQL)', async () => {
     test.skip(!adminUrl, 'a worker process needs PostgreSQL: set TEST_DATABASE_URL')
