@@ -1,14 +1,20 @@
 // A scrape after real tool runs shows them: runs by tool, model and outcome, their work and queue
 // wait, the credits charged and refunded, the queue gauges read from the database, and Node's own
-// metrics. Through a real socket: /metrics is open to loopback, closed to a forwarded request, and
+// metrics; webhook attempts by outcome. Through a real socket: /metrics is open to loopback, closed to a forwarded request, and
 // opened from elsewhere by METRICS_TOKEN only.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
+import { resetConfigForTests } from '~/config.server'
+import { createVerifiedUser, uniqueAddress } from '~/features/auth/testing.server'
+import { ensureUserAccount } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
+import { attemptDelivery } from '~/features/webhooks/delivery.server'
+import { emitEvent, prepareWebhooks } from '~/features/webhooks/endpoints.server'
+import { action as createWebhook } from '~/routes/api.webhooks'
 import { action as blurAction } from '~/routes/api.face-blur.blur'
 import { action as removeBgAction } from '~/routes/api.remove-bg'
-import { readResult, routeArgs } from '../../../tests/support/requests'
+import { jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
 import { fileOf, fixture, newVisitor, toolRequest } from '../../../tests/integration/tools-support'
 import { answerMetrics } from './http-metrics.server'
 import { metricsText } from './metrics.server'
@@ -54,6 +60,41 @@ describe('the metrics after real runs', () => {
     expect(after).toMatch(/^facet_queue_oldest_waiting_seconds [\d.e+-]+$/m)
     expect(after).toMatch(/^nodejs_eventloop_lag_seconds [\d.e+-]+$/m)
     expect(after).toMatch(/^process_resident_memory_bytes \d+/m)
+  })
+})
+
+describe('webhook deliveries', () => {
+  it('are counted by outcome: succeeded, retrying (tried again later), failed (given up)', async () => {
+    process.env.WEBHOOKS_ALLOW_PRIVATE = 'true'
+    resetConfigForTests()
+    const answers = [200, 500, 500]
+    const receiver = createServer((req, res) => {
+      req.resume().on('end', () => res.writeHead(answers.shift() ?? 200).end())
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    try {
+      await prepareWebhooks()
+      const { user, token } = await createVerifiedUser()
+      const accountId = await ensureUserAccount(user.id)
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
+      const headers = { authorization: `Token ${token}`, 'x-facet-client-ip': uniqueAddress() }
+      expect((await readResult(await createWebhook(routeArgs(jsonRequest('/api/webhooks/', { url, events: ['job.failed'] }, { headers }))))).status).toBe(201)
+      const before = (await metricsText()).body
+      const deliver = async (attempt: { attempt: number; manual: boolean }) => {
+        const [id] = await emitEvent({ accountId, type: 'job.failed', data: {} })
+        await attemptDelivery({ deliveryId: id!, ...attempt })
+      }
+      await deliver({ attempt: 1, manual: false }) // 200
+      await deliver({ attempt: 1, manual: false }) // 500, a retry is scheduled
+      await deliver({ attempt: 1, manual: true }) // 500, a manual redelivery is not retried
+      const after = (await metricsText()).body
+      const delta = (outcome: string) => sample(after, `facet_webhook_deliveries_total{outcome="${outcome}"}`) - sample(before, `facet_webhook_deliveries_total{outcome="${outcome}"}`)
+      expect([delta('succeeded'), delta('retrying'), delta('failed')]).toEqual([1, 1, 1])
+    } finally {
+      receiver.close()
+      delete process.env.WEBHOOKS_ALLOW_PRIVATE
+      resetConfigForTests()
+    }
   })
 })
 
