@@ -76,4 +76,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 ENTRYPOINT ["/usr/bin/tini", "-g", "--"]
-CMD ["node", "--import", "tsx", "server.ts"]
+# The telemetry preload turns tracing on only when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/decisions/107).
+CMD ["node", "--import", "tsx", "--import", "./app/telemetry/register.ts", "server.ts"]

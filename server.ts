@@ -12,6 +12,9 @@ import { config } from './app/config.server'
 import { databaseHandle, getDb } from './app/db/db.server'
 import { migrateToLatest } from './app/db/migrate.server'
 import { apiKeyGate } from './app/features/api-keys/gate.server'
+import { answerMetrics, httpMetrics, remixRouteLabeler, SERVER_ROUTES } from './app/features/observability/http-metrics.server'
+import { markDraining } from './app/features/observability/readiness.server'
+import { flushTraces } from './app/features/observability/tracing.server'
 import { startWebhookWorker } from './app/features/webhooks/delivery.server'
 import { startOperatorChannel } from './app/features/operator/channel.server'
 import { limitSmallBodies } from './app/features/security/body-limit.server'
@@ -40,15 +43,26 @@ const viteDevServer = production
   ? undefined
   : await import('vite').then((vite) => vite.createServer({ server: { middlewareMode: true } }))
 
+const build = viteDevServer
+  ? () => viteDevServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
+  : ((await import(path.resolve(buildDir, 'server/index.js') as string)) as ServerBuild)
+
 const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', cfg.trustProxy)
+
+// Every answer counted by method, Remix route id and status (facet_http_requests_total and its durations).
+app.use(httpMetrics(remixRouteLabeler(build)))
+app.get('/metrics', (req, res, next) => {
+  res.locals.metricsRoute = SERVER_ROUTES.metrics
+  answerMetrics(req, res, cfg.METRICS_TOKEN).catch(next)
+})
 
 app.use(
   pinoHttp({
     logger,
     // One line per request; assets and health checks are too frequent to be worth a line.
-    autoLogging: { ignore: (req) => /^\/(assets\/|healthz|favicon)/.test(req.url ?? '') },
+    autoLogging: { ignore: (req) => /^\/(assets\/|healthz|livez|readyz|metrics|favicon)/.test(req.url ?? '') },
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
@@ -135,14 +149,14 @@ if (viteDevServer) {
   app.use(viteDevServer.middlewares)
 } else {
   const client = path.resolve(buildDir, 'client')
+  app.use('/assets', (_req, res, next) => {
+    res.locals.metricsRoute = SERVER_ROUTES.assets
+    next()
+  })
   // Hashed file names never change content: cache them for a year.
   app.use('/assets', express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y' }))
   app.use(express.static(client, { maxAge: '1h' }))
 }
-
-const build = viteDevServer
-  ? () => viteDevServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
-  : ((await import(path.resolve(buildDir, 'server/index.js') as string)) as ServerBuild)
 
 app.all(
   '*',
@@ -163,6 +177,8 @@ async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
   logger.info({ signal }, 'shutting down: finishing requests in flight, draining jobs')
+  // /readyz answers 503 from now on, so a load balancer moves traffic elsewhere.
+  markDraining()
   const force = setTimeout(() => process.exit(1), 25_000)
   force.unref()
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
@@ -174,6 +190,7 @@ async function shutdown(signal: string) {
   await operatorChannel?.close()
   await viteDevServer?.close()
   await getDb().destroy()
+  await flushTraces()
   logger.info('stopped')
   process.exit(0)
 }

@@ -81,6 +81,15 @@ const schema = z.object({
   GUEST_RUNS: z.enum(['on', 'off']).default('on'),
   /** `true`: /api runs without an account (no key, no token, no visitor cookie) answer 401. */
   API_REQUIRES_SIGNUP: booleanFlag.default(false),
+  // --- Observability: metrics, traces (docs/decisions/105, 107) ---
+  /** Bearer token that opens /metrics to scrapers that are not on this machine; unset: loopback only. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /** `npm run worker` only: serve /metrics, /livez and /readyz on this port (a worker has no web server). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** OTLP/HTTP collector address (http://host:4318); set, the studio sends OpenTelemetry traces there. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** The service name on those traces. */
+  OTEL_SERVICE_NAME: z.string().default('facet-studio'),
 })
 
 export type Config = z.infer<typeof schema> & {

@@ -419,7 +419,7 @@ else
     "$IMAGE" >/dev/null 2>>"$WORK_DIR/podman.log" || die "podman run of the web role failed"
   for n in 1 2; do
     podman run -d --name "$CHECK_NAME-worker-$n" --network host --health-interval disable "${role_env[@]}" \
-      "$IMAGE" node --import tsx scripts/worker.ts >/dev/null 2>>"$WORK_DIR/podman.log" || die "podman run of worker $n failed"
+      "$IMAGE" node --import tsx --import ./app/telemetry/register.ts scripts/worker.ts >/dev/null 2>>"$WORK_DIR/podman.log" || die "podman run of worker $n failed"
   done
   current="$CHECK_NAME-web"
   wait_ready "$current" "the web role"

@@ -4,6 +4,9 @@
 import { config } from '../app/config.server'
 import { getDb } from '../app/db/db.server'
 import { migrateToLatest } from '../app/db/migrate.server'
+import { markDraining } from '../app/features/observability/readiness.server'
+import { flushTraces } from '../app/features/observability/tracing.server'
+import { startWorkerListener } from '../app/features/observability/worker-listener.server'
 import { runAsWorkerOnly } from '../app/features/tools/jobs/roles.server'
 import { drainJobWorker, startJobWorker } from '../app/features/tools/jobs/worker.server'
 import { startWebhookWorker } from '../app/features/webhooks/delivery.server'
@@ -25,17 +28,24 @@ runAsWorkerOnly()
 await migrateToLatest(getDb())
 await startJobWorker()
 await startWebhookWorker()
-logger.info({ concurrency: cfg.workerConcurrency, pid: process.pid }, 'worker ready')
+// Prometheus scrapes a worker here (it has no web server); the probes answer for its orchestrator.
+const listener = cfg.METRICS_PORT
+  ? await startWorkerListener({ port: cfg.METRICS_PORT, host: cfg.HOST, token: cfg.METRICS_TOKEN })
+  : null
+logger.info({ concurrency: cfg.workerConcurrency, pid: process.pid, metricsPort: cfg.METRICS_PORT ?? null }, 'worker ready')
 
 let stopping = false
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
   logger.info({ signal }, 'worker draining: running jobs finish or go back to the queue')
+  markDraining()
   const force = setTimeout(() => process.exit(1), DRAIN_MS + 5_000)
   force.unref()
   await drainJobWorker(DRAIN_MS)
+  listener?.close()
   await getDb().destroy()
+  await flushTraces()
   logger.info('worker stopped')
   process.exit(0)
 }

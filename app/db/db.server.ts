@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PostgresDialect, type Dialect, type Transaction } from 'kysely'
 import pg from 'pg'
 import { config } from '~/config.server'
+import { logger } from '~/utils/logger.server'
 import { forgetDatabaseSingletons, replaceSingleton, singleton } from '~/utils/singleton.server'
 import { lockDataFolder } from './data-folder-lock.server'
 import { PGliteDialect } from './pglite-dialect.server'
@@ -35,6 +36,12 @@ const BOSS_SCHEMA = 'pgboss'
 
 export function createPostgresHandle(connectionString: string, max = 10, searchPath?: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, options: searchPath ? `-c search_path=${searchPath}` : undefined })
+  // A connection the database drops (a restart, a network cut) must not end the process. pg emits
+  // 'error' on the connection itself, in use or idle, and nobody listens there (Kysely does not): an
+  // unhandled 'error' event was an uncaught exception. Logged here; the pool drops the broken
+  // connection when it is released, and the pool's own event for an idle one is that same error.
+  pool.on('connect', (client) => client.on('error', (error) => logger.warn({ err: error.message }, 'database connection lost; it will be replaced')))
+  pool.on('error', () => {})
   return {
     db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
     kind: 'postgres',

@@ -40,7 +40,7 @@ describe('compose.yaml', () => {
     expect(web.image).toBe(worker.image)
     expect(web.environment?.WORKER_CONCURRENCY).toBe('0')
     // What `npm run worker` runs, without npm: it would exit at once on SIGTERM and end the container before the drain.
-    expect(worker.command).toEqual(['node', '--import', 'tsx', 'scripts/worker.ts'])
+    expect(worker.command).toEqual(['node', '--import', 'tsx', '--import', './app/telemetry/register.ts', 'scripts/worker.ts'])
     expect(JSON.parse(read('package.json')).scripts.worker).toContain(worker.command?.slice(1).join(' '))
     // scripts/docker-check.sh proves this topology with the same command.
     expect(read('scripts/docker-check.sh')).toContain(`"$IMAGE" ${worker.command?.join(' ')}`)

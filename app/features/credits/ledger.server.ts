@@ -7,6 +7,7 @@ import { sql, type Transaction } from 'kysely'
 import { config } from '~/config.server'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { CreditKind, Database } from '~/db/schema'
+import { countCredits } from '~/features/observability/metrics.server'
 
 export type ChargeResult =
   | { ok: true; transactionId: number; balance: number; replayed: boolean }
@@ -187,7 +188,11 @@ export async function charge(
     },
     dbOrTx,
   )
-  if (written.ok) return { ok: true, replayed: false, transactionId: written.transactionId, balance: written.balance }
+  if (written.ok) {
+    // Counted when written: a charge whose job then fails to queue rolls back but stays counted (rare).
+    countCredits('charged', input.amount)
+    return { ok: true, replayed: false, transactionId: written.transactionId, balance: written.balance }
+  }
   // Either the key was used before (now or by a concurrent request that committed first), or the
   // balance was short. A replay wins over "insufficient": the earlier charge may be what drained it.
   const original = await findByIdempotencyKey(dbOrTx, input.accountId, input.idempotencyKey)
@@ -227,6 +232,7 @@ export async function refund(
     },
     dbOrTx,
   )
+  if (written.ok) countCredits('refunded', -original.delta)
   return { refunded: written.ok, balance: written.balance }
 }
 

@@ -11,6 +11,7 @@ import { config } from '~/config.server'
 import { getDb } from '~/db/db.server'
 import { getBoss } from '~/features/queue/boss.server'
 import { logger } from '~/utils/logger.server'
+import { countWebhookDelivery } from '~/features/observability/metrics.server'
 import { existingSingleton, replaceSingleton } from '~/utils/singleton.server'
 import { BlockedAddressError, guardedLookup, isPublicAddress, stripBrackets } from './address-guard.server'
 import { openSecret, prepareWebhooks, WEBHOOK_QUEUE, type DeliveryJob } from './endpoints.server'
@@ -141,6 +142,7 @@ export async function attemptDelivery(job: DeliveryJob, delays: readonly number[
       await boss.send(WEBHOOK_QUEUE, { deliveryId: row.id, attempt: job.attempt + 1 } satisfies DeliveryJob, { db: fromKysely(trx), startAfter: nextAt! })
     }
   })
+  countWebhookDelivery(outcome.ok ? 'succeeded' : retry ? 'retrying' : 'failed')
   logger.info({ delivery: row.id, attempt: job.attempt, status: outcome.statusCode, ok: outcome.ok, error: outcome.error }, 'webhook attempt')
 }
 

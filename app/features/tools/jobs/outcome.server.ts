@@ -19,6 +19,17 @@ import { resultUrl } from '../ui/page-result'
 import { settleBatch } from '~/features/batches/items.server'
 import { traceJob } from './trace.server'
 import { creditsCharged, finishJob, type ToolJobInfo } from './jobs.server'
+import { countToolRun } from '~/features/observability/metrics.server'
+import { runnerFor } from '../runners/index.server'
+
+/**
+ * The run metrics, once the outcome committed (a rolled-back outcome counted nothing). The model is
+ * the one the run delivered with; a failed run names the one its tool would choose.
+ */
+async function countRun(tool: string, outcome: RunOutcome, runMs: number | null, delivered?: string | null): Promise<void> {
+  const model = delivered ?? (await runnerFor(tool as ToolSlug).model().catch(() => 'unknown'))
+  countToolRun({ tool, model, outcome, runSeconds: runMs === null ? null : runMs / 1000 })
+}
 
 /**
  * The job's end as a webhook event (`job.succeeded` / `job.failed`), queued in the outcome's own
@@ -110,6 +121,7 @@ export async function recordDelivered(
     if (finished.batch_id) await settleBatch(finished.batch_id, trx)
     return finished
   })
+  if (ended) await countRun(job.tool, ended.outcome ?? 'success', runMs, delivered.model)
   return ended
 }
 
@@ -147,5 +159,6 @@ export async function recordFailed(
     if (finished.batch_id) await settleBatch(finished.batch_id, trx)
     return finished
   })
+  if (ended) await countRun(job.tool, failure.outcome ?? 'failed', runMs)
   return ended
 }

@@ -9,6 +9,7 @@ import { config } from '~/config.server'
 import type { Database } from '~/db/schema'
 import { getBoss } from '~/features/queue/boss.server'
 import { databaseSingleton } from '~/utils/singleton.server'
+import { currentTraceparent } from '~/features/observability/tracing.server'
 
 export const TOOL_JOB_QUEUE = 'tool-run'
 export const TOOL_JOB_DEAD_LETTER = 'tool-run-dead'
@@ -23,6 +24,8 @@ export const JOB_RETRY_LIMIT = 2
 
 export interface ToolJobData {
   jobId: string
+  /** The queuing request's trace context (W3C), when tracing is on: the worker continues that trace. */
+  traceparent?: string
 }
 
 /** pg-boss started, with the tool queues created (or updated to today's settings), once per process. */
@@ -56,6 +59,7 @@ const PRIORITY = { single: 1, batch: 0 } as const
 
 /** Sends the job inside the caller's transaction: it exists exactly when the charge and the row do. */
 export async function sendToolJob(boss: PgBoss, trx: Transaction<Database>, jobId: string, accountId: string, kind: keyof typeof PRIORITY = 'single'): Promise<void> {
-  const data: ToolJobData = { jobId }
+  const traceparent = currentTraceparent()
+  const data: ToolJobData = traceparent ? { jobId, traceparent } : { jobId }
   await boss.send(TOOL_JOB_QUEUE, data, { id: jobId, group: { id: accountId }, priority: PRIORITY[kind], db: fromKysely(trx) })
 }

@@ -19,6 +19,9 @@ import { runnerFor } from '../runners/index.server'
 import { recordDelivered, recordFailed } from './outcome.server'
 import { progressOnSteps } from './progress'
 import { traceJob } from './trace.server'
+import { observeQueueWait } from '~/features/observability/metrics.server'
+import { inJobSpan, inSpan, recordPastSpan } from '~/features/observability/tracing.server'
+import { trace } from '@opentelemetry/api'
 import { capTestResult } from './test-mode.server'
 import { chargeItemOnStart } from '~/features/batches/items.server'
 import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
@@ -58,7 +61,7 @@ export function startJobWorker(): Promise<WorkerState> | null {
         { pollingIntervalSeconds: 0.5, groupConcurrency: config().JOBS_PER_ACCOUNT },
         async ([job]) => {
           if (!job) return
-          await runJob(current, job.data.jobId, job.signal)
+          await inJobSpan(job.data.traceparent, { 'facet.job.id': job.data.jobId }, () => runJob(current, job.data.jobId, job.signal))
           // Fetch again at once: there may be more waiting.
           boss.notifyWorker(id)
         },
@@ -74,6 +77,15 @@ export function startJobWorker(): Promise<WorkerState> | null {
     logger.info({ concurrency, jobsPerAccount: config().JOBS_PER_ACCOUNT }, 'tool job worker started')
     return current
   })
+}
+
+/** Whether this process's worker takes jobs now: not started, running, or draining (shutting down). */
+export async function jobWorkerState(): Promise<'not started' | 'running' | 'draining'> {
+  const started = state()
+  if (!started) return 'not started'
+  const current = await started.catch(() => null)
+  if (!current) return 'not started'
+  return current.stopping ? 'draining' : 'running'
 }
 
 /** The number of job slots this process runs (0: web only). */
@@ -101,6 +113,13 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
   }
   job = { ...job, charge_transaction_id: chargeId }
   traceJob(jobId, 'claimed')
+  // Both stamps are the database's clock: no skew between the machine that queued and this one.
+  if (job.started_at) {
+    const [queued, picked] = [new Date(job.created_at), new Date(job.started_at)]
+    observeQueueWait(job.tool, (picked.getTime() - queued.getTime()) / 1000)
+    recordPastSpan('queue wait', queued, picked, { 'facet.tool': job.tool })
+  }
+  trace.getActiveSpan()?.setAttribute('facet.tool', job.tool)
   const tool = job.tool as ToolSlug
   const runner = runnerFor(tool)
   const controller = new AbortController()
@@ -149,11 +168,14 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
 
   try {
     try {
-      const ran = await runner.run({ bytes, secondBytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report })
+      const ran = await inSpan('run', { 'facet.tool': tool }, () =>
+        runner.run({ bytes, secondBytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report }),
+      )
       const delivered = job.test_mode ? await capTestResult(ran) : ran
       traceJob(jobId, 'ran')
       await pending
-      const ended = await recordDelivered(job, runner, delivered, performance.now() - started)
+      const runMs = performance.now() - started
+      const ended = await inSpan('outcome transaction', { 'facet.outcome': 'delivered' }, () => recordDelivered(job, runner, delivered, runMs))
       traceJob(jobId, 'recorded')
       announceJobEnded(ended ? { jobId, job: ended, delivered } : { jobId })
     } catch (thrown) {
@@ -165,7 +187,10 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
         throw new Error('handed back at shutdown', { cause: thrown })
       }
       const error = timedOut ? new RunTimeoutError(timeoutMs) : asToolError(thrown, tool)
-      const ended = await recordFailed(job, { status: error.status, message: error.message, outcome: error.outcome }, performance.now() - started)
+      const runMs = performance.now() - started
+      const ended = await inSpan('outcome transaction', { 'facet.outcome': 'failed' }, () =>
+        recordFailed(job, { status: error.status, message: error.message, outcome: error.outcome }, runMs),
+      )
       announceJobEnded({ jobId, job: ended ?? undefined })
     }
   } finally {

@@ -245,6 +245,8 @@ export const backgroundRemoverRunner: ToolRunner<BackgroundRemoverOptions> = {
     ),
   // A composed cutout with no subject in it delivered nothing worth a credit.
   refundReason: (delivered) => (delivered.layout && !delivered.layout.foreground ? NO_SUBJECT_REFUND : null),
+  // The model `auto` takes here (a run's own choice is in what it delivered).
+  model: async () => (await import('../background-remover.server')).activeSegmenter().id,
   outputName: (options) => {
     if (options.channels === 'alpha') return 'mask.png'
     return options.background ? cutoutFilename(options.background) : TOOLS['background-remover'].downloadName

@@ -43,6 +43,7 @@ export const faceBlurrerRunner: ToolRunner<FaceBlurrerOptions> = {
         return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, facesFound: out.facesFound }
       },
     ),
+  model: async () => 'yunet',
   outputName: () => TOOLS['face-blurrer'].downloadName,
   refundReason: refundWhenNoFace,
 }

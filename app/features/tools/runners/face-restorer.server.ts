@@ -1,7 +1,7 @@
 // Face restorer: the portrait at 2×, each face restored (GFPGAN when installed, else Fallback detail
 // mode); the note names the engine that ran; no face found is refunded.
 import { TOOLS } from '../catalog'
-import { gfpganAvailable } from '../models/registry.server'
+import { GFPGAN_MODEL, gfpganAvailable } from '../models/registry.server'
 import { parseFormatField, type OutputFormat } from '../output-format.server'
 import { inspectRaster, runRaster, refundWhenNoFace } from './raster.server'
 import type { ToolRunner } from './types'
@@ -46,4 +46,6 @@ export const faceRestorerRunner: ToolRunner<FaceRestorerOptions> = {
   refundReason: refundWhenNoFace,
   answer: 'link',
   engine: () => ({ gfpganAvailable: gfpganAvailable() }),
+  // Without GFPGAN the Fallback detail mode restores with the enhancer's Real-ESRGAN.
+  model: async () => (gfpganAvailable() ? GFPGAN_MODEL : 'realesr-general-x4v3'),
 }

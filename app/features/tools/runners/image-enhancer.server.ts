@@ -47,6 +47,7 @@ export const imageEnhancerRunner: ToolRunner<ImageEnhancerOptions> = {
         return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, note: out.note }
       },
     ),
+  model: async () => 'realesr-general-x4v3',
   outputName: (_options, originalName) => {
     const base = baseName(originalName)
     return base ? `${base}-enhanced.png` : TOOLS['image-enhancer'].downloadName

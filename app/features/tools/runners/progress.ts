@@ -3,6 +3,7 @@
 // are the spec's while the numbers come from the work itself.
 import { TOOLS, type ToolSlug } from '../catalog'
 import type { ReportProgress } from './types'
+import { stageTimeline } from '~/features/observability/tracing.server'
 
 /** A phase's share of the run (`from`..`to`, fractions of the whole) and the spec step it shows (index in the tool's steps). */
 export interface PhaseSpan {
@@ -20,6 +21,8 @@ export interface RunProgress<Phase extends string> {
 
 export function runProgress<Phase extends string>(tool: ToolSlug, report: ReportProgress, plan: Record<Phase, PhaseSpan>): RunProgress<Phase> {
   const steps = TOOLS[tool].steps
+  // The phases are the run's stages in its trace too (only kept when the run is traced).
+  const stages = stageTimeline()
   let reached = 0
   const send = (fraction: number, step: number) => {
     // Phases can report out of order (a module's last face and its encoding start together): keep the
@@ -29,10 +32,14 @@ export function runProgress<Phase extends string>(tool: ToolSlug, report: Report
   }
   return {
     phase(phase, fraction) {
+      stages.report(phase)
       const span = plan[phase]
       const within = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0
       send(span.from + (span.to - span.from) * within, span.step)
     },
-    done: () => send(1, steps.length - 1),
+    done: () => {
+      stages.done()
+      send(1, steps.length - 1)
+    },
   }
 }

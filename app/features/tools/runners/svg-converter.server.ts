@@ -51,5 +51,7 @@ export const svgConverterRunner: ToolRunner<SvgConverterOptions> = {
     progress.done()
     return { bytes: out.bytes, contentType: out.contentType, modelMs: out.renderMs }
   },
+  // No model: resvg renders.
+  model: async () => 'resvg',
   outputName: (options, originalName) => `${baseName(originalName) || 'converted'}.${options.format}`,
 }

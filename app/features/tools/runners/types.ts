@@ -91,6 +91,8 @@ export interface ToolRunner<Options> {
    * to the stored result (spec §7: the restorer's restored_url).
    */
   answer?: 'file' | 'link'
+  /** The model this process runs the tool with now (the `model` label of the run metrics). */
+  model(): Promise<string>
   /** What the answer says about the engine even when the run failed (the restorer's gfpgan_available). */
   engine?(): { gfpganAvailable: boolean }
 }
