@@ -1,5 +1,6 @@
 // Tables more than one console page shows: an account's latest ledger rows and audit entries.
 import { AUDIT_ACTIONS, isAuditAction } from '~/features/audit/actions'
+import type { AuditRow } from '~/features/audit/audit.server'
 import { cellClass, ConsoleTable, UtcTime } from './parts'
 
 export interface LedgerRowView {
@@ -29,16 +30,8 @@ export function LedgerTable({ rows }: { rows: LedgerRowView[] }) {
   )
 }
 
-export interface AuditRowView {
-  id: number
-  createdAt: Date | string
-  actor: string
-  actorEmail: string | null
-  action: string
-  targetType: string
-  targetId: string
-  details: Record<string, unknown>
-}
+/** An audit row as a loader hands it over (its time may arrive serialised). */
+export type AuditRowView = Omit<AuditRow, 'createdAt'> & { createdAt: Date | string }
 
 export function actionLabel(action: string): string {
   return isAuditAction(action) ? AUDIT_ACTIONS[action] : action
