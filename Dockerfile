@@ -36,8 +36,13 @@ RUN npm run build
 # Models are installed at build time from their public URLs, or offline from a folder mounted into the build
 # (podman and buildah; scripts/docker-check.sh does this with MODELS_FROM):
 #   podman build --format docker -v /path/to/models:/models-from:ro --build-arg MODELS_FROM=/models-from .
+# The default set is the required models, the enhancer's small denoise twin and any optional model found in
+# MODELS_FROM: the image stays near 500 MB. The large optional background models (ISNet ~176 MB, BiRefNet-lite
+# ~224 MB) are added by name: --build-arg EXTRA_MODELS="realesr-general-wdn-x4v3 isnet-general-use" (decision 100).
 ARG MODELS_FROM=
-RUN MODELS_FROM="${MODELS_FROM}" npm run models
+ARG EXTRA_MODELS=realesr-general-wdn-x4v3
+RUN MODELS_FROM="${MODELS_FROM}" npm run models -- --if-missing \
+    && if [ -n "${EXTRA_MODELS}" ]; then MODELS_FROM="${MODELS_FROM}" npm run models -- ${EXTRA_MODELS}; fi
 
 FROM ${NODE_IMAGE} AS runtime
 # tini as PID 1 reaps the zombies `exec … npm run credits` leaves and passes signals on (-g: to the child's whole
