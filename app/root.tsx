@@ -14,6 +14,7 @@ import {
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { config } from '~/config.server'
+import { isOperatorEmail } from '~/features/console/guard.server'
 import { loadViewer } from '~/features/credits/viewer.server'
 import type { Viewer } from '~/features/viewer'
 import { SiteLayout } from '~/ui/layout/site-layout'
@@ -40,7 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const c = config()
   return data(
     {
-      viewer,
+      // An operator's header links to the console; nobody else learns that it exists.
+      viewer: viewer.user && isOperatorEmail(viewer.user.email) ? { ...viewer, operator: true } : viewer,
       site: { supportEmail: c.SUPPORT_EMAIL, statusPageUrl: c.STATUS_PAGE_URL },
       // What the tool workspace says when a balance runs short: when it refreshes, what signing up gives.
       allowances: { guestDaily: c.GUEST_DAILY_CREDITS, userFloor: c.USER_DAILY_FLOOR, signupBonus: c.SIGNUP_BONUS },

@@ -28,4 +28,6 @@ export interface Viewer {
   teams: ViewerTeam[]
   /** The team this browser session works as, or null (own balance). */
   workingTeam: { id: string; name: string } | null
+  /** The user is an operator (OPERATOR_EMAILS): the header links to the console. */
+  operator?: boolean
 }

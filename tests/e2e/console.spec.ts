@@ -43,9 +43,12 @@ test('an operator grants credits, changes seats, reads the queue and exports the
   expect(team.status(), await team.text()).toBe(201)
   const customerConsole = await request.get('/console')
   expect(customerConsole.status()).toBe(404)
+  // Only an operator's header links to the console.
+  expect(await (await request.get('/pricing')).text()).not.toContain('href="/console"')
   await signUp(page.request, operatorFor(info))
 
-  await page.goto('/console')
+  await page.goto('/pricing')
+  await page.getByRole('banner').getByRole('link', { name: 'Console', exact: true }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible()
   await page.getByLabel('Search by email, name or team').fill(customer)
   await page.getByRole('button', { name: 'Search' }).click()

@@ -88,6 +88,11 @@ export function SiteHeader({ viewer }: { viewer: Viewer }) {
             {viewer.user ? (
               <>
                 <WorkingAsMenu viewer={viewer} />
+                {viewer.operator ? (
+                  <Link to="/console" className={`rounded-full px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100 ${focusRing}`}>
+                    Console
+                  </Link>
+                ) : null}
                 <Link
                   to="/dashboard"
                   data-testid="dashboard-button"

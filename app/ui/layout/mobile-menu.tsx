@@ -47,6 +47,11 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
                 <Link to="/teams" className={`rounded-full border border-slate-200 px-4 py-1.5 text-sm font-medium text-slate-800 ${focusRing}`}>
                   Teams
                 </Link>
+                {viewer.operator ? (
+                  <Link to="/console" className={`rounded-full border border-slate-200 px-4 py-1.5 text-sm font-medium text-slate-800 ${focusRing}`}>
+                    Console
+                  </Link>
+                ) : null}
                 <LogoutForm
                   label="Sign out"
                   className={`rounded-full border border-slate-200 px-4 py-1.5 text-sm font-medium text-slate-800 ${focusRing}`}
