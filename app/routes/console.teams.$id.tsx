@@ -3,9 +3,8 @@
 // `team-seats`, with this operator as the audit actor).
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { listAudit } from '~/features/audit/audit.server'
-import { teamDetail } from '~/features/console/accounts.server'
-import { changeTeamSeats, grantTeamCredits } from '~/features/console/changes.server'
+import { recentAudit, teamDetail } from '~/features/console/accounts.server'
+import { changeTeamSeats, grantNotice, grantTeamCredits } from '~/features/console/changes.server'
 import { runConsoleForm } from '~/features/console/form-actions.server'
 import { grantFormSchema, seatsFormSchema } from '~/features/console/forms'
 import { requireOperator } from '~/features/console/guard.server'
@@ -14,15 +13,13 @@ import { GrantForm, SeatsForm } from '~/features/console/ui/adjust-forms'
 import { cellClass, ConsoleNotice, ConsoleTable, Figure, SectionHeading } from '~/features/console/ui/parts'
 import { AuditTable, LedgerTable } from '~/features/console/ui/tables'
 
-const RECENT_AUDIT = 10
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireOperator(request)
   const team = await teamDetail(params.id ?? '')
   if (!team) throw new Response('Not found', { status: 404 })
-  const audit = await listAudit({ target: team.id })
+  const audit = await recentAudit({ target: team.id })
   const { notice, headers } = await takeConsoleNotice(request)
-  return data({ team, audit: audit.rows.slice(0, RECENT_AUDIT), notice }, { headers })
+  return data({ team, audit, notice }, { headers })
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -34,7 +31,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case 'grant':
       return runConsoleForm('grant', form, grantFormSchema, async (value) => {
         await grantTeamCredits(operator, teamId, value)
-        return value.amount.trim().startsWith('-') ? 'adjusted' : 'granted'
+        return grantNotice(value)
       }, here)
     case 'seats':
       return runConsoleForm('seats', form, seatsFormSchema, async (value) => {

@@ -2,9 +2,8 @@
 // that grants them credits (the operator channel's `grant`, with this operator as the audit actor).
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { listAudit } from '~/features/audit/audit.server'
-import { userDetail } from '~/features/console/accounts.server'
-import { grantUserCredits } from '~/features/console/changes.server'
+import { recentAudit, userDetail } from '~/features/console/accounts.server'
+import { grantNotice, grantUserCredits } from '~/features/console/changes.server'
 import { runConsoleForm } from '~/features/console/form-actions.server'
 import { grantFormSchema } from '~/features/console/forms'
 import { requireOperator } from '~/features/console/guard.server'
@@ -13,15 +12,13 @@ import { GrantForm } from '~/features/console/ui/adjust-forms'
 import { ConsoleNotice, Figure, SectionHeading } from '~/features/console/ui/parts'
 import { AuditTable, LedgerTable } from '~/features/console/ui/tables'
 
-const RECENT_AUDIT = 10
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireOperator(request)
   const user = await userDetail(params.id ?? '')
   if (!user) throw new Response('Not found', { status: 404 })
-  const audit = await listAudit({ involving: user.id })
+  const audit = await recentAudit({ involving: user.id })
   const { notice, headers } = await takeConsoleNotice(request)
-  return data({ user, audit: audit.rows.slice(0, RECENT_AUDIT), notice }, { headers })
+  return data({ user, audit, notice }, { headers })
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -31,7 +28,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (form.get('intent') !== 'grant') throw new Response('Unknown form', { status: 400 })
   return runConsoleForm('grant', form, grantFormSchema, async (value) => {
     await grantUserCredits(operator, userId, value)
-    return value.amount.trim().startsWith('-') ? 'adjusted' : 'granted'
+    return grantNotice(value)
   }, `/console/users/${userId}`)
 }
 

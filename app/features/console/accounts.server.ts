@@ -2,6 +2,7 @@
 // email, name or team name, a page at a time), and one user or team with its latest ledger rows.
 import { sql } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
+import { listAudit, type AuditFilters } from '~/features/audit/audit.server'
 import { isUuid } from '~/utils/uuid'
 
 import { CONSOLE_PAGE_SIZE, offsetOf, pageOf, type Page } from './paging'
@@ -142,4 +143,11 @@ export async function teamDetail(teamId: string, db: DbOrTx = getDb()) {
     .execute()
   const { accountId, ...rest } = team
   return { ...rest, members: members.length, memberList: members, ledger: await ledgerOf(accountId, db) }
+}
+
+/** The latest audit entries a user's or a team's console page shows. */
+const RECENT_AUDIT_ROWS = 10
+
+export async function recentAudit(filters: AuditFilters, db: DbOrTx = getDb()) {
+  return (await listAudit(filters, 1, db)).rows.slice(0, RECENT_AUDIT_ROWS)
 }

@@ -22,6 +22,11 @@ export async function grantUserCredits(operator: SessionUser, userId: string, in
   })
 }
 
+/** The notice a grant form shows afterwards: a negative amount took credits back. */
+export function grantNotice(input: { amount: string }): 'granted' | 'adjusted' {
+  return parseAmount(input.amount) < 0 ? 'adjusted' : 'granted'
+}
+
 export async function grantTeamCredits(operator: SessionUser, teamId: string, input: { amount: string; reason: string }, db: DbOrTx = getDb()) {
   return adjustTeamCredits(teamId, parseAmount(input.amount), input.reason, db, { userId: operator.id })
 }

@@ -2,6 +2,7 @@
 // Plain POST forms (they work without JavaScript); the action's refusal comes back as the form's
 // error, with the operator channel's own message.
 import { Form, useActionData, useNavigation } from '@remix-run/react'
+import { SEAT_RULE } from '~/features/teams/messages'
 import { buttonClass, inputClass } from '~/ui/button'
 import { Field, FormMessage } from '~/ui/field'
 
@@ -78,7 +79,7 @@ export function SeatsForm({ current }: { current: number }) {
       <h2 id="seats-heading" className="text-lg font-semibold text-slate-900">
         Change seats
       </h2>
-      <p className="text-sm text-slate-600">Members plus pending invites. Lowering it removes nobody: new invites wait until seats free up.</p>
+      <p className="text-sm text-slate-600">{SEAT_RULE}</p>
       <ErrorBox text={reply?.formError} />
       <input type="hidden" name="intent" value="seats" />
       <Field label="Seats" htmlFor="seats-count" errorId="seats-count-error" errors={errors}>
