@@ -8,7 +8,7 @@ import { createPGliteHandle, pgliteOptions, useDatabaseHandle } from '../app/db/
 import { migrateToLatest } from '../app/db/migrate.server'
 import { acceptBatch } from '../app/features/batches/api.server'
 import { findOwnedBatch } from '../app/features/batches/batches.server'
-import { resolveCaller } from '../app/features/credits/caller.server'
+import { resolveCaller } from '../app/features/account/caller.server'
 import { grant } from '../app/features/credits/ledger.server'
 import { stopBoss } from '../app/features/queue/boss.server'
 import { runToolSubmission } from '../app/features/tools/jobs/submit.server'

@@ -1,7 +1,9 @@
 // POST /api/auth/login/ {email, password} → {token, user, credits:{balance}}. API clients keep the token
 // and send it as `Authorization: Token {token}`.
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { BadRequest, errorResponse, methodNotAllowed, publicUser, readBody, validationError } from '~/features/auth/api.server'
+import { BadRequest, readBody } from '~/http/body.server'
+import { errorResponse, methodNotAllowed, validationError } from '~/http/errors.server'
+import { publicUser } from '~/features/account/views'
 import { authenticateCredentials, SignInError } from '~/features/auth/authenticator.server'
 import { forgiveSignIn, limitedResponse, limitSignIn } from '~/features/auth/rate-limits.server'
 import { loginSchema } from '~/features/auth/schemas'

@@ -1,8 +1,9 @@
 // POST /api/auth/logout/: revokes the caller's session (token or cookie) and answers 204. Signing out
 // twice is not an error.
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { methodNotAllowed } from '~/features/auth/api.server'
-import { clearSessionCookieHeader, getAuthentication, revokeSession } from '~/features/auth/session.server'
+import { methodNotAllowed } from '~/http/errors.server'
+import { clearSessionCookieHeader, revokeSession } from '~/features/auth/session.server'
+import { getAuthentication } from '~/features/account/authentication.server'
 
 /** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
 export function loader() {

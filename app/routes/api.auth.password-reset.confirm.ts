@@ -2,11 +2,12 @@
 // one-hour token and signs out every other session of the account.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { confirmPasswordReset } from '~/features/auth/accounts.server'
-import { errorResponse, methodNotAllowed, parseBody } from '~/features/auth/api.server'
+import { errorResponse, methodNotAllowed } from '~/http/errors.server'
+import { parseBody } from '~/http/body.server'
 import { PASSWORD_RESET_DONE } from '~/features/auth/messages'
 import { limitedResponse, limitTokenUse } from '~/features/auth/rate-limits.server'
 import { resetConfirmPayloadSchema } from '~/features/auth/schemas'
-import { getAuthentication } from '~/features/auth/session.server'
+import { getAuthentication } from '~/features/account/authentication.server'
 
 /** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
 export function loader() {

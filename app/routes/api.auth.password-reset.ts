@@ -2,7 +2,8 @@
 // is the same either way.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { requestPasswordReset } from '~/features/auth/accounts.server'
-import { methodNotAllowed, parseBody } from '~/features/auth/api.server'
+import { methodNotAllowed } from '~/http/errors.server'
+import { parseBody } from '~/http/body.server'
 import { RESET_REQUESTED } from '~/features/auth/messages'
 import { limitedResponse, limitReset } from '~/features/auth/rate-limits.server'
 import { emailOnlySchema } from '~/features/auth/schemas'

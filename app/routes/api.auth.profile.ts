@@ -1,8 +1,9 @@
 // GET /api/auth/profile/ → {id, email, first_name, last_name}; 401 without a live session.
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { errorResponse, publicUser } from '~/features/auth/api.server'
+import { errorResponse } from '~/http/errors.server'
+import { publicUser } from '~/features/account/views'
 import { INVALID_SESSION, NOT_AUTHENTICATED } from '~/features/auth/messages'
-import { authenticatedUser, getAuthentication } from '~/features/auth/session.server'
+import { authenticatedUser, getAuthentication } from '~/features/account/authentication.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const auth = await getAuthentication(request)

@@ -1,7 +1,8 @@
 // POST /api/auth/register/ → 201 {detail, email, expires_in_hours}. Never signs in, never reveals an existing account.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { registerUser } from '~/features/auth/accounts.server'
-import { methodNotAllowed, parseBody } from '~/features/auth/api.server'
+import { methodNotAllowed } from '~/http/errors.server'
+import { parseBody } from '~/http/body.server'
 import { registeredDetail } from '~/features/auth/messages'
 import { limitedResponse, limitRegister } from '~/features/auth/rate-limits.server'
 import { registerPayloadSchema } from '~/features/auth/schemas'

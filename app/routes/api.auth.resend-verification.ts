@@ -2,7 +2,8 @@
 // The answer is the same whether or not there is one.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { resendVerification } from '~/features/auth/accounts.server'
-import { methodNotAllowed, parseBody } from '~/features/auth/api.server'
+import { methodNotAllowed } from '~/http/errors.server'
+import { parseBody } from '~/http/body.server'
 import { RESEND_REQUESTED } from '~/features/auth/messages'
 import { limitedResponse, limitResend } from '~/features/auth/rate-limits.server'
 import { emailOnlySchema } from '~/features/auth/schemas'

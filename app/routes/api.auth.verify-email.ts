@@ -1,7 +1,9 @@
 // POST /api/auth/verify-email/ {token} → {token, user, credits:{balance}}: verifies, signs in, grants the welcome bonus once.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { verifyEmail } from '~/features/auth/accounts.server'
-import { errorResponse, methodNotAllowed, parseBody, publicUser } from '~/features/auth/api.server'
+import { errorResponse, methodNotAllowed } from '~/http/errors.server'
+import { parseBody } from '~/http/body.server'
+import { publicUser } from '~/features/account/views'
 import { limitedResponse, limitTokenUse } from '~/features/auth/rate-limits.server'
 import { tokenSchema } from '~/features/auth/schemas'
 import { sessionCookieHeader } from '~/features/auth/session.server'

@@ -2,9 +2,9 @@
 // user's {source, balance, lifetime_spent, latest_transaction}. A visitor without a cookie gets one
 // (and its account) here. 401 when a token or session cookie names no live session.
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { errorResponse } from '~/features/auth/api.server'
+import { errorResponse } from '~/http/errors.server'
 import { INVALID_SESSION } from '~/features/auth/messages'
-import { creditBalance } from '~/features/credits/balance.server'
+import { creditBalance } from '~/features/account/balance.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const outcome = await creditBalance(request)

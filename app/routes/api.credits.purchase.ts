@@ -1,9 +1,10 @@
 // POST /api/credits/purchase/ {package_id}: guests 401, an unknown package 400, and otherwise 503:
 // purchasing is paused by configuration, and no payment provider exists to take money anyway.
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { BadRequest, errorResponse, readBody } from '~/features/auth/api.server'
+import { BadRequest, readBody } from '~/http/body.server'
+import { errorResponse } from '~/http/errors.server'
 import { INVALID_SESSION } from '~/features/auth/messages'
-import { getAuthentication } from '~/features/auth/session.server'
+import { getAuthentication } from '~/features/account/authentication.server'
 import { purchaseAttempt } from '~/features/credits/purchase.server'
 
 export async function loader() {

@@ -1,9 +1,9 @@
 // GET /api/credits/transactions/ → {results} newest first, for a signed-in user (token or session).
 // ?limit= (1-100, default 50).
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { errorResponse } from '~/features/auth/api.server'
+import { errorResponse } from '~/http/errors.server'
 import { INVALID_SESSION, NOT_AUTHENTICATED } from '~/features/auth/messages'
-import { userTransactions } from '~/features/credits/balance.server'
+import { userTransactions } from '~/features/account/balance.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const outcome = await userTransactions(request, new URL(request.url).searchParams.get('limit'))

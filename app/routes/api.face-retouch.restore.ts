@@ -1,11 +1,11 @@
 // POST /api/face-retouch/restore/ (spec §7): the face-restorer tool for script and API clients.
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { methodNotAllowed } from '~/features/tools/errors.server'
+import { runMethodNotAllowed } from '~/http/errors.server'
 import { runToolSubmission, submissionResponse } from '~/features/tools/jobs/submit.server'
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return methodNotAllowed()
+  if (request.method !== 'POST') return runMethodNotAllowed()
   return submissionResponse(await runToolSubmission(request, 'face-restorer'))
 }
 
-export const loader = () => methodNotAllowed()
+export const loader = () => runMethodNotAllowed()

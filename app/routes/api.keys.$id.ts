@@ -1,8 +1,9 @@
 // DELETE /api/keys/<id>/ → 204: the key stops working at once. Another user's key, an unknown id
 // or a key revoked already answer 404 alike.
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { errorResponse, methodNotAllowed } from '~/features/auth/api.server'
-import { requireApiUser, revokeKeyFor } from '~/features/api-keys/service.server'
+import { errorResponse, methodNotAllowed } from '~/http/errors.server'
+import { requireApiUser } from '~/features/account/guards.server'
+import { revokeKeyFor } from '~/features/api-keys/service.server'
 
 export function loader() {
   return methodNotAllowed('DELETE')
@@ -11,7 +12,6 @@ export function loader() {
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'DELETE') return methodNotAllowed('DELETE')
   const caller = await requireApiUser(request)
-  if (!caller.ok) return caller.response
   const outcome = await revokeKeyFor(caller.auth, caller.user, params.id ?? '')
   if (!outcome.ok) return errorResponse(outcome.status, outcome.message)
   return new Response(null, { status: 204 })

@@ -1,22 +1,21 @@
 // GET /api/keys/ → {results: [key without its secret]}; POST /api/keys/ {name, environment} →
 // 201 {id, name, environment, prefix, key}: the only time the key is shown.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { errorResponse, methodNotAllowed, parseBody } from '~/features/auth/api.server'
+import { errorResponse, methodNotAllowed } from '~/http/errors.server'
+import { parseBody } from '~/http/body.server'
 import { createApiKeySchema } from '~/features/api-keys/schemas'
-import { createKeyFor, listKeysFor, requireApiUser } from '~/features/api-keys/service.server'
-
-const NO_STORE = { 'Cache-Control': 'no-store' }
+import { createKeyFor, listKeysFor } from '~/features/api-keys/service.server'
+import { requireApiUser } from '~/features/account/guards.server'
+import { NO_STORE } from '~/http/headers'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const caller = await requireApiUser(request)
-  if (!caller.ok) return caller.response
   return Response.json({ results: await listKeysFor(caller.user) }, { headers: NO_STORE })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('GET, POST')
   const caller = await requireApiUser(request)
-  if (!caller.ok) return caller.response
   const parsed = await parseBody(request, createApiKeySchema)
   if ('response' in parsed) return parsed.response
   const outcome = await createKeyFor(caller.auth, caller.user, parsed.data)

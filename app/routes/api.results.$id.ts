@@ -1,7 +1,7 @@
 // GET /api/results/<id>: a stored result (the restorer's restored_url), only for the account that
 // produced it; anyone else, and everyone after 24 hours, gets 404.
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { resolveCaller } from '~/features/credits/caller.server'
+import { resolveCaller } from '~/features/account/caller.server'
 import { readResult } from '~/features/tools/results.server'
 import { contentDisposition } from '~/features/tools/submission.server'
 

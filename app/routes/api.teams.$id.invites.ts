@@ -2,8 +2,11 @@
 // link carries the single-use invite token. Owners and admins only (only owners invite owners);
 // 409 when the seats (members + pending invites) are all taken or the address is a member already.
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { methodNotAllowed, parseBody } from '~/features/auth/api.server'
-import { answerTeamCall, NO_STORE, requireTeamApiUser } from '~/features/teams/api.server'
+import { methodNotAllowed } from '~/http/errors.server'
+import { parseBody } from '~/http/body.server'
+import { answerTeamCall } from '~/features/teams/api.server'
+import { NO_STORE } from '~/http/headers'
+import { requireTeamApiUser } from '~/features/account/guards.server'
 import { inviteSchema } from '~/features/teams/schemas'
 import { inviteMember } from '~/features/teams/teams.server'
 
@@ -14,7 +17,6 @@ export function loader() {
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   const caller = await requireTeamApiUser(request)
-  if (!caller.ok) return caller.response
   const parsed = await parseBody(request, inviteSchema)
   if ('response' in parsed) return parsed.response
   const { email, role } = parsed.data

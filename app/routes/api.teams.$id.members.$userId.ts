@@ -2,8 +2,11 @@
 // oneself is leaving). Owners and admins change members; only owners make or change owners; the
 // last owner cannot be demoted, removed or leave (409).
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { errorResponse, methodNotAllowed, parseBody } from '~/features/auth/api.server'
-import { answerTeamCall, NO_STORE, requireTeamApiUser, teamJson } from '~/features/teams/api.server'
+import { errorResponse, methodNotAllowed } from '~/http/errors.server'
+import { parseBody } from '~/http/body.server'
+import { answerTeamCall, teamJson } from '~/features/teams/api.server'
+import { NO_STORE } from '~/http/headers'
+import { requireTeamApiUser } from '~/features/account/guards.server'
 import { MEMBER_NOT_FOUND } from '~/features/teams/messages'
 import { changeMemberSchema } from '~/features/teams/schemas'
 import { changeMember, getTeamView, removeMember } from '~/features/teams/teams.server'
@@ -17,7 +20,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const memberId = params.userId ?? ''
   if (request.method !== 'PATCH' && request.method !== 'DELETE') return methodNotAllowed('PATCH, DELETE')
   const caller = await requireTeamApiUser(request)
-  if (!caller.ok) return caller.response
   if (request.method === 'DELETE') {
     return answerTeamCall(async () => {
       await removeMember(caller.user.id, teamId, memberId)

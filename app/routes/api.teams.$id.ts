@@ -2,13 +2,14 @@
 // invites, keys}: owners and admins see every member, pending invites and the team's keys; a member
 // sees only their own row. 404 to anyone outside the team.
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { methodNotAllowed } from '~/features/auth/api.server'
-import { answerTeamCall, NO_STORE, requireTeamApiUser, teamJson } from '~/features/teams/api.server'
+import { methodNotAllowed } from '~/http/errors.server'
+import { answerTeamCall, teamJson } from '~/features/teams/api.server'
+import { NO_STORE } from '~/http/headers'
+import { requireTeamApiUser } from '~/features/account/guards.server'
 import { getTeamView } from '~/features/teams/teams.server'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const caller = await requireTeamApiUser(request)
-  if (!caller.ok) return caller.response
   return answerTeamCall(async () => Response.json(await teamJson(await getTeamView(params.id ?? '', caller.user.id)), { headers: NO_STORE }))
 }
 

@@ -9,11 +9,11 @@ import { createVerifiedUser, linkMailedTo, uniqueAddress, uniqueEmail } from '~/
 import { grant } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { teamAccount } from '~/features/teams/membership.server'
-import { NOT_TEAM_MEMBER_MESSAGE } from '~/features/credits/caller.server'
+import { NOT_TEAM_MEMBER_MESSAGE } from '~/features/account/caller.server'
 import { batchCapMessage, capMessage } from '~/features/teams/messages'
 import { findJob } from '~/features/tools/jobs/jobs.server'
 import { fileOf, fixture } from '../../tests/integration/tools-support'
-import { BASE, formRequest, jsonRequest, readResult, routeArgs } from '../../tests/support/requests'
+import { BASE, formRequest, jsonRequest, answerOf, readResult, routeArgs } from '../../tests/support/requests'
 import { action as createKey } from './api.keys'
 import { action as postBatch } from './api.batches._index'
 import { loader as getBatch } from './api.batches.$id'
@@ -40,19 +40,19 @@ function auth(person: Person, extra: Record<string, string> = {}) {
 }
 
 const call = {
-  create: (p: Person, body: unknown) => createTeamAction(routeArgs(jsonRequest('/api/teams/', body, { headers: auth(p) }))).then(readResult),
-  list: (p: Person) => listTeams(routeArgs(new Request(`${BASE}/api/teams/`, { headers: auth(p) }))).then(readResult),
-  view: (p: Person, id: string, headers: Record<string, string> = auth(p)) => getTeam(routeArgs(new Request(`${BASE}/api/teams/${id}/`, { headers }), { id })).then(readResult),
-  activity: (p: Person, id: string) => getActivity(routeArgs(new Request(`${BASE}/api/teams/${id}/activity/`, { headers: auth(p) }), { id })).then(readResult),
-  invite: (p: Person, id: string, body: unknown) => postInvite(routeArgs(jsonRequest(`/api/teams/${id}/invites/`, body, { headers: auth(p) }), { id })).then(readResult),
+  create: (p: Person, body: unknown) => answerOf(createTeamAction(routeArgs(jsonRequest('/api/teams/', body, { headers: auth(p) })))).then(readResult),
+  list: (p: Person) => answerOf(listTeams(routeArgs(new Request(`${BASE}/api/teams/`, { headers: auth(p) })))).then(readResult),
+  view: (p: Person, id: string, headers: Record<string, string> = auth(p)) => answerOf(getTeam(routeArgs(new Request(`${BASE}/api/teams/${id}/`, { headers }), { id }))).then(readResult),
+  activity: (p: Person, id: string) => answerOf(getActivity(routeArgs(new Request(`${BASE}/api/teams/${id}/activity/`, { headers: auth(p) }), { id }))).then(readResult),
+  invite: (p: Person, id: string, body: unknown) => answerOf(postInvite(routeArgs(jsonRequest(`/api/teams/${id}/invites/`, body, { headers: auth(p) }), { id }))).then(readResult),
   revoke: (p: Person, id: string, inviteId: string) =>
-    deleteInvite(routeArgs(new Request(`${BASE}/api/teams/${id}/invites/${inviteId}/`, { method: 'DELETE', headers: auth(p) }), { id, inviteId })).then(readResult),
-  accept: (p: Person, token: string) => acceptAction(routeArgs(jsonRequest('/api/teams/invites/accept/', { token }, { headers: auth(p) }))).then(readResult),
+    answerOf(deleteInvite(routeArgs(new Request(`${BASE}/api/teams/${id}/invites/${inviteId}/`, { method: 'DELETE', headers: auth(p) }), { id, inviteId }))).then(readResult),
+  accept: (p: Person, token: string) => answerOf(acceptAction(routeArgs(jsonRequest('/api/teams/invites/accept/', { token }, { headers: auth(p) })))).then(readResult),
   patch: (p: Person, id: string, userId: string, body: unknown) =>
-    memberAction(routeArgs(jsonRequest(`/api/teams/${id}/members/${userId}/`, body, { method: 'PATCH', headers: auth(p) }), { id, userId })).then(readResult),
+    answerOf(memberAction(routeArgs(jsonRequest(`/api/teams/${id}/members/${userId}/`, body, { method: 'PATCH', headers: auth(p) }), { id, userId }))).then(readResult),
   remove: (p: Person, id: string, userId: string) =>
-    memberAction(routeArgs(new Request(`${BASE}/api/teams/${id}/members/${userId}/`, { method: 'DELETE', headers: auth(p) }), { id, userId })).then(readResult),
-  key: (p: Person, body: unknown) => createKey(routeArgs(jsonRequest('/api/keys/', body, { headers: auth(p) }))).then(readResult),
+    answerOf(memberAction(routeArgs(new Request(`${BASE}/api/teams/${id}/members/${userId}/`, { method: 'DELETE', headers: auth(p) }), { id, userId }))).then(readResult),
+  key: (p: Person, body: unknown) => answerOf(createKey(routeArgs(jsonRequest('/api/keys/', body, { headers: auth(p) })))).then(readResult),
 }
 
 const photo = () => fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg')
@@ -132,7 +132,7 @@ describe('the /api/teams contract', () => {
     expect((await call.patch(outsider, teamId, member.user.id, { cap: 1 })).status).toBe(404)
     expect((await call.remove(outsider, teamId, member.user.id)).status).toBe(404)
     expect((await call.view(outsider, 'not-a-team')).status).toBe(404)
-    const anonymous = await getTeam(routeArgs(new Request(`${BASE}/api/teams/${teamId}/`), { id: teamId })).then(readResult)
+    const anonymous = await answerOf(getTeam(routeArgs(new Request(`${BASE}/api/teams/${teamId}/`), { id: teamId }))).then(readResult)
     expect(anonymous.status).toBe(401)
   })
 

@@ -1,8 +1,11 @@
 // POST /api/teams/invites/accept/ {token} → 200 {team_id}, signed in as the invited address.
 // 404 unknown token, 410 expired/used/withdrawn, 403 another address, 409 no seat left.
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { methodNotAllowed, parseBody } from '~/features/auth/api.server'
-import { answerTeamCall, NO_STORE, requireTeamApiUser } from '~/features/teams/api.server'
+import { methodNotAllowed } from '~/http/errors.server'
+import { parseBody } from '~/http/body.server'
+import { answerTeamCall } from '~/features/teams/api.server'
+import { NO_STORE } from '~/http/headers'
+import { requireTeamApiUser } from '~/features/account/guards.server'
 import { acceptInviteSchema } from '~/features/teams/schemas'
 import { acceptInvite } from '~/features/teams/teams.server'
 
@@ -13,7 +16,6 @@ export function loader() {
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   const caller = await requireTeamApiUser(request)
-  if (!caller.ok) return caller.response
   const parsed = await parseBody(request, acceptInviteSchema)
   if ('response' in parsed) return parsed.response
   return answerTeamCall(async () => {

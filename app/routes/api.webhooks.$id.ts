@@ -1,7 +1,8 @@
 // DELETE /api/webhooks/<id>/ → 204 (its deliveries go with it); another account's or an unknown id: 404.
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { errorResponse, methodNotAllowed } from '~/features/auth/api.server'
-import { deleteWebhookFor, requireWebhookOwner, WEBHOOK_NOT_FOUND } from '~/features/webhooks/service.server'
+import { errorResponse, methodNotAllowed } from '~/http/errors.server'
+import { deleteWebhookFor, WEBHOOK_NOT_FOUND } from '~/features/webhooks/service.server'
+import { requireManagedAccount } from '~/features/account/guards.server'
 
 export function loader() {
   return methodNotAllowed('DELETE')
@@ -9,8 +10,7 @@ export function loader() {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'DELETE') return methodNotAllowed('DELETE')
-  const owner = await requireWebhookOwner(request)
-  if (!owner.ok) return owner.response
+  const owner = await requireManagedAccount(request)
   if (!(await deleteWebhookFor(owner.accountId, params.id ?? ''))) return errorResponse(404, WEBHOOK_NOT_FOUND)
   return new Response(null, { status: 204 })
 }

@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { auditCsvStream } from '~/features/audit/export.server'
 import { parseAuditFilters } from '~/features/audit/filters.server'
-import { requireOperator } from '~/features/console/guard.server'
+import { requireOperator } from '~/features/account/guards.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOperator(request)

@@ -3,7 +3,7 @@
 // own query parameter.
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { requireOperator } from '~/features/console/guard.server'
+import { requireOperator } from '~/features/account/guards.server'
 import { failedJobs, failingDeliveries, queueHealth } from '~/features/console/operations.server'
 import { pageParam } from '~/features/console/paging'
 import { cellClass, ConsoleTable, Figure, Pager, SectionHeading, UtcTime } from '~/features/console/ui/parts'

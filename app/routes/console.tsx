@@ -3,7 +3,7 @@
 // guards its own loader and action too: a layout's loader does not run for a child's action.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { NavLink, Outlet } from '@remix-run/react'
-import { requireOperator } from '~/features/console/guard.server'
+import { requireOperator } from '~/features/account/guards.server'
 
 export const meta: MetaFunction = () => [{ title: 'Operator console · Facet Studio' }, { name: 'robots', content: 'noindex, nofollow' }]
 

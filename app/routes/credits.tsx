@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { data, Link, useLoaderData } from '@remix-run/react'
 import { ActivityList } from '~/features/credits/activity-list'
-import { loadCreditsPage } from '~/features/credits/credits-page.server'
+import { loadCreditsPage } from '~/features/account/credits-page.server'
 import { EMPTY_PACKAGES, formatPrice, percentRemaining } from '~/features/credits/display'
 import type { CreditPackage } from '~/features/credits/packages.server'
 import { useCreditPolling } from '~/features/credits/use-credit-polling'

@@ -12,7 +12,8 @@ import { PASSWORD_RESET_DONE, RESEND_REQUESTED } from '~/features/auth/messages'
 import { forgiveSignIn, limitRegister, limitResend, limitReset, limitSignIn, type Limited } from '~/features/auth/rate-limits.server'
 import { DEFAULT_AFTER_SIGN_IN, safeRedirectPath } from '~/features/auth/redirect'
 import { emailOnlySchema, loginSchema, registerFormSchema } from '~/features/auth/schemas'
-import { createSession, getAuthentication, sessionCookieHeader } from '~/features/auth/session.server'
+import { createSession, sessionCookieHeader } from '~/features/auth/session.server'
+import { getAuthentication } from '~/features/account/authentication.server'
 import { Alert } from '~/features/auth/ui/fields'
 import {
   ForgotPasswordDialog,

@@ -1,6 +1,7 @@
 // /logout: the header's Logout form posts here. Revokes the session, clears the cookie, goes home.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { clearSessionCookieHeader, getAuthentication, revokeSession } from '~/features/auth/session.server'
+import { clearSessionCookieHeader, revokeSession } from '~/features/auth/session.server'
+import { getAuthentication } from '~/features/account/authentication.server'
 
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await getAuthentication(request)

@@ -7,7 +7,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { confirmPasswordReset } from '~/features/auth/accounts.server'
 import { limitTokenUse } from '~/features/auth/rate-limits.server'
 import { PASSWORD_RULE, resetFormSchema } from '~/features/auth/schemas'
-import { getAuthentication } from '~/features/auth/session.server'
+import { getAuthentication } from '~/features/account/authentication.server'
 import { Alert, PasswordField } from '~/features/auth/ui/fields'
 import { buttonClass } from '~/ui/button'
 

@@ -8,7 +8,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useLoaderData } from '@remix-run/react'
 import { listTeamApiKeys } from '~/features/api-keys/keys.server'
 import { createKeyFor, publicKey, revokeKeyFor } from '~/features/api-keys/service.server'
-import { requireUser } from '~/features/auth/guard.server'
+import { requireUser } from '~/features/account/guards.server'
 import { invalidReply, redirectWithNotice, takeNotice, teamErrorReply, type TeamFormReply } from '~/features/teams/team-forms.server'
 import { changeMember, getTeamView, inviteMember, leaveTeam, removeMember, revokeInvite, teamActivity, TeamError } from '~/features/teams/teams.server'
 import {

@@ -3,7 +3,7 @@
 // session then spends the chosen balance on the tools, the batch screen and the session's API calls.
 import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { requireUser } from '~/features/auth/guard.server'
+import { requireUser } from '~/features/account/guards.server'
 import { safeRedirectPath } from '~/features/auth/redirect'
 import { redirectWithNotice } from '~/features/teams/team-forms.server'
 import { setWorkingTeam, TeamError } from '~/features/teams/teams.server'

@@ -17,7 +17,7 @@ import { action as patchMember } from '~/routes/api.teams.$id.members.$userId'
 import { action as revokeInviteRoute } from '~/routes/api.teams.$id.invites.$inviteId'
 import { action as deleteWebhook } from '~/routes/api.webhooks.$id'
 import { action as redeliver } from '~/routes/api.webhooks.deliveries.$id.redeliver'
-import { BASE, jsonRequest, readResult, routeArgs } from '../support/requests'
+import { BASE, jsonRequest, answerOf, readResult, routeArgs } from '../support/requests'
 
 beforeAll(() => {
   process.env.WEBHOOKS_ALLOW_PRIVATE = 'true'
@@ -42,7 +42,7 @@ describe('another account’s things, named by id', () => {
     const attacker = await signedIn()
     const made = await createApiKey(owner.user.id, { name: 'prod', environment: 'live' })
     if (!made.ok) throw new Error('no key')
-    const refused = await readResult(await revokeKey(routeArgs(call(`/api/keys/${made.key.id}/`, 'DELETE', attacker.headers), { id: made.key.id })))
+    const refused = await readResult(await answerOf(revokeKey(routeArgs(call(`/api/keys/${made.key.id}/`, 'DELETE', attacker.headers), { id: made.key.id }))))
     expect(refused.status).toBe(404)
     const still = await readResult(await balance(routeArgs(new Request(`${BASE}/api/credits/balance/`, { headers: { authorization: `Bearer ${made.key.key}` } }))))
     expect(still.status).toBe(200)
@@ -55,11 +55,11 @@ describe('another account’s things, named by id', () => {
     const created = await createEndpoint(await ensureUserAccount(owner.user.id), { url: 'http://127.0.0.1:9/hook', events: ['job.succeeded'] })
     expect(created.ok).toBe(true)
     const endpoint = await getDb().selectFrom('webhook_endpoints').select('id').where('account_id', '=', await ensureUserAccount(owner.user.id)).executeTakeFirstOrThrow()
-    const refused = await readResult(await deleteWebhook(routeArgs(call(`/api/webhooks/${endpoint.id}/`, 'DELETE', attacker.headers), { id: endpoint.id })))
+    const refused = await readResult(await answerOf(deleteWebhook(routeArgs(call(`/api/webhooks/${endpoint.id}/`, 'DELETE', attacker.headers), { id: endpoint.id }))))
     expect(refused.status).toBe(404)
     expect(await getDb().selectFrom('webhook_endpoints').select('id').where('id', '=', endpoint.id).executeTakeFirst()).toBeDefined()
     for (const id of ['../../etc/passwd', "1' OR '1'='1", randomUUID()]) {
-      const answer = await readResult(await redeliver(routeArgs(call(`/api/webhooks/deliveries/${encodeURIComponent(id)}/redeliver/`, 'POST', attacker.headers), { id })))
+      const answer = await readResult(await answerOf(redeliver(routeArgs(call(`/api/webhooks/deliveries/${encodeURIComponent(id)}/redeliver/`, 'POST', attacker.headers), { id }))))
       expect(answer.status).toBe(404)
     }
   })
@@ -71,7 +71,7 @@ describe('another account’s things, named by id', () => {
     const attackerTeam = await createTeam(attacker.user.id, `Attacker ${randomUUID().slice(0, 6)}`)
     const { inviteId } = await inviteMember(victim.user.id, victimTeam.id, { email: uniqueEmail('invited'), role: 'member' })
     const path = `/api/teams/${attackerTeam.id}/invites/${inviteId}/`
-    const refused = await readResult(await revokeInviteRoute(routeArgs(call(path, 'DELETE', attacker.headers), { id: attackerTeam.id, inviteId })))
+    const refused = await readResult(await answerOf(revokeInviteRoute(routeArgs(call(path, 'DELETE', attacker.headers), { id: attackerTeam.id, inviteId }))))
     expect(refused.status).toBe(404)
     const invite = await getDb().selectFrom('team_invites').selectAll().where('id', '=', inviteId).executeTakeFirstOrThrow()
     expect(invite.revoked_at).toBeNull()
@@ -93,7 +93,7 @@ describe('climbing roles in a team', () => {
   }
 
   const patch = (teamId: string, userId: string, body: unknown, headers: Record<string, string>) =>
-    patchMember(routeArgs(jsonRequest(`/api/teams/${teamId}/members/${userId}/`, body, { method: 'PATCH', headers }), { id: teamId, userId }))
+    answerOf(patchMember(routeArgs(jsonRequest(`/api/teams/${teamId}/members/${userId}/`, body, { method: 'PATCH', headers }), { id: teamId, userId })))
 
   async function roleOf(teamId: string, userId: string) {
     return getDb().selectFrom('team_members').select(['role', 'monthly_cap']).where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirstOrThrow()

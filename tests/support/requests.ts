@@ -19,6 +19,19 @@ export function formRequest(pathname: string, fields: Record<string, string | Bl
   return new Request(BASE + pathname, { method: 'POST', ...init, body: form })
 }
 
+/**
+ * What Remix answers for a loader or action: what it returned, or the Response it threw (the guards in
+ * features/account/guards.server.ts throw their refusals).
+ */
+export async function answerOf(result: unknown): Promise<unknown> {
+  try {
+    return await result
+  } catch (error) {
+    if (error instanceof Response) return error
+    throw error
+  }
+}
+
 /** Unwraps what a loader or action returned: a Response, or Remix's data() wrapper, or a plain value. */
 export async function readResult(result: unknown): Promise<{ status: number; headers: Headers; body: any }> {
   if (result instanceof Response) {

@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { createVerifiedUser, uniqueAddress, uniqueEmail } from '~/features/auth/testing.server'
 import { TOOLS } from '~/features/tools/catalog'
-import { BASE, jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
+import { BASE, jsonRequest, answerOf, readResult, routeArgs } from '../../../tests/support/requests'
 import { action as login } from '../../routes/api.auth.login'
 import { action as logout } from '../../routes/api.auth.logout'
 import { loader as profile } from '../../routes/api.auth.profile'
@@ -76,7 +76,7 @@ async function conforms(method: Method, template: string, raw: unknown) {
 
 const get = (path: string, headers: Record<string, string> = {}) => new Request(BASE + path, { headers: { 'x-facet-client-ip': uniqueAddress(), ...headers } })
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) => jsonRequest(path, body, { headers: { 'x-facet-client-ip': uniqueAddress(), ...headers } })
-const call = (handler: Handler, request: Request, params: Record<string, string> = {}) => handler(routeArgs(request, params))
+const call = (handler: Handler, request: Request, params: Record<string, string> = {}) => answerOf(handler(routeArgs(request, params)))
 
 describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document, served at /api/openapi.json', async () => {

@@ -4,7 +4,7 @@
 // short-lived, signed, httpOnly flash cookie scoped to /dashboard and read once: never in a URL,
 // so never in a log or the history.
 import { redirect } from '@remix-run/node'
-import { requireUser } from '~/features/auth/guard.server'
+import { requireUser } from '~/features/account/guards.server'
 import type { SessionUser } from '~/features/auth/session.server'
 import { createFlash } from '~/utils/flash.server'
 import { createWebhookSchema } from '~/features/webhooks/schemas'

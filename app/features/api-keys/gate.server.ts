@@ -3,8 +3,6 @@
 // is counted against its key's rate limit, and every answer carries the RateLimit-* headers and
 // the key's environment. Routes then see the caller through getAuthentication as usual.
 import { config } from '~/config.server'
-import { NOT_AUTHENTICATED, INVALID_SESSION } from '~/features/auth/messages'
-import type { Authentication } from '~/features/auth/session.server'
 import { consumeRateLimitWithState, type RateLimitRule } from '~/features/security/rate-limit.server'
 import { ENVIRONMENT_HEADER } from './environments'
 import { authenticateApiKey } from './keys.server'
@@ -45,17 +43,4 @@ export async function apiKeyGate(authorization: string | null | undefined): Prom
   }
   if (limit.ok) return { headers, refusal: null }
   return { headers: { ...headers, 'Retry-After': String(limit.resetSeconds) }, refusal: refusal(429, KEY_RATE_LIMITED) }
-}
-
-/** The 401 for a caller who is not signed in, in words that say which credential failed. */
-export function unauthorized(auth: Authentication): Response {
-  let message = NOT_AUTHENTICATED
-  let scheme = 'Token'
-  if (auth.kind === 'invalid' && auth.via === 'key') {
-    message = auth.reason === 'malformed' ? KEY_MALFORMED : KEY_INVALID
-    scheme = 'Bearer'
-  } else if (auth.kind === 'invalid') {
-    message = INVALID_SESSION
-  }
-  return Response.json({ error: message, detail: message }, { status: 401, headers: { 'WWW-Authenticate': scheme, 'Cache-Control': 'no-store' } })
 }

@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest'
 import { getDb } from '~/db/db.server'
 import { createVerifiedUser, uniqueAddress } from '~/features/auth/testing.server'
-import { resolveCaller } from '~/features/credits/caller.server'
+import { resolveCaller } from '~/features/account/caller.server'
 import { charge, ensureUserAccount, grant, refund } from '~/features/credits/ledger.server'
 import { recordToolRun } from '~/features/tools/runs.server'
-import { BASE, jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
+import { BASE, jsonRequest, answerOf, readResult, routeArgs } from '../../../tests/support/requests'
 import { loader as profile } from '../../routes/api.auth.profile'
 import { loader as balance } from '../../routes/api.credits.balance'
 import { action as deleteKey } from '../../routes/api.keys.$id'
@@ -21,14 +21,14 @@ function headers(auth: string) {
 }
 
 async function create(token: string, body: unknown) {
-  return readResult(await createKey(routeArgs(jsonRequest('/api/keys/', body, { headers: headers(`Token ${token}`) }))))
+  return readResult(await answerOf(createKey(routeArgs(jsonRequest('/api/keys/', body, { headers: headers(`Token ${token}`) })))))
 }
 async function list(auth: string) {
-  return readResult(await listKeys(routeArgs(new Request(`${BASE}/api/keys/`, { headers: headers(auth) }))))
+  return readResult(await answerOf(listKeys(routeArgs(new Request(`${BASE}/api/keys/`, { headers: headers(auth) })))))
 }
 async function remove(auth: string, id: string) {
   const request = new Request(`${BASE}/api/keys/${id}/`, { method: 'DELETE', headers: headers(auth) })
-  return readResult(await deleteKey(routeArgs(request, { id })))
+  return readResult(await answerOf(deleteKey(routeArgs(request, { id }))))
 }
 async function me(auth: string) {
   return readResult(await profile(routeArgs(new Request(`${BASE}/api/auth/profile/`, { headers: headers(auth) }))))
@@ -58,7 +58,7 @@ describe('API key lifecycle', () => {
     expect(who.body.email).toBe(user.email)
     // A key may list keys, never create or revoke them.
     expect((await list(`Bearer ${key}`)).body.results).toHaveLength(1)
-    const minted = readResult(await createKey(routeArgs(jsonRequest('/api/keys/', { name: 'x', environment: 'live' }, { headers: headers(`Bearer ${key}`) }))))
+    const minted = readResult(await answerOf(createKey(routeArgs(jsonRequest('/api/keys/', { name: 'x', environment: 'live' }, { headers: headers(`Bearer ${key}`) })))))
     expect(await minted).toMatchObject({ status: 403, body: { error: KEYS_NEED_SESSION } })
     expect((await remove(`Bearer ${key}`, made.body.id)).status).toBe(403)
 
@@ -78,7 +78,7 @@ describe('API key lifecycle', () => {
   })
 
   it('needs a signed-in caller', async () => {
-    const anonymous = readResult(await listKeys(routeArgs(new Request(`${BASE}/api/keys/`))))
+    const anonymous = readResult(await answerOf(listKeys(routeArgs(new Request(`${BASE}/api/keys/`)))))
     expect((await anonymous).status).toBe(401)
     expect((await create('not-a-session', { name: 'x', environment: 'live' })).status).toBe(401)
   })

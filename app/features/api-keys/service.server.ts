@@ -1,22 +1,13 @@
-// The key endpoints' and the Developers section's one entry point: who may manage keys, and the
-// outcomes in words. A session (cookie or Token) manages keys; a key itself may list them but never
+// The key endpoints' and the Developers section's one entry point: what a signed-in user may do with
+// keys (account/guards.server.ts says who is signed in), and the outcomes in words. A session (cookie or Token) manages keys; a key itself may list them but never
 // create or revoke one, so a leaked key cannot mint its successor before it is revoked.
-import { authenticatedUser, getAuthentication, type Authentication, type SessionUser } from '~/features/auth/session.server'
-import { unauthorized } from './gate.server'
+import type { Authentication } from '~/features/account/authentication.server'
+import type { SessionUser } from '~/features/auth/session.server'
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary } from './keys.server'
 import { KEY_LIMIT_REACHED, KEY_NOT_FOUND, KEYS_NEED_SESSION } from './messages'
 import type { createApiKeySchema } from './schemas'
 import type { z } from 'zod'
 import { requireTeamManager, TeamError } from '~/features/teams/teams.server'
-
-export type ApiCaller = { ok: true; auth: Authentication; user: SessionUser } | { ok: false; response: Response }
-
-/** The signed-in user behind a session or a key, else the 401 to answer. */
-export async function requireApiUser(request: Request): Promise<ApiCaller> {
-  const auth = await getAuthentication(request)
-  const user = authenticatedUser(auth)
-  return user ? { ok: true, auth, user } : { ok: false, response: unauthorized(auth) }
-}
 
 export function publicKey(key: ApiKeySummary) {
   return {

@@ -1,12 +1,12 @@
 // Server-side sessions. A sign-in creates one row; the browser holds its token in an httpOnly
 // cookie and API clients send it as `Authorization: Token {token}`. Only a hash of the token is
 // stored, so a database leak does not hand out sessions. Both routes reach the same row, so
-// revoking it signs out both.
+// revoking it signs out both. Who is calling (a session, an API key or nobody) is decided in
+// features/account/authentication.server.ts.
 import { createHash, randomBytes } from 'node:crypto'
 import { createCookie } from '@remix-run/node'
 import { config } from '~/config.server'
 import { getDb, type DbOrTx } from '~/db/db.server'
-import { authenticateApiKey, type ApiKeyRef } from '~/features/api-keys/keys.server'
 import { singleton } from '~/utils/singleton.server'
 import { startAuthSweeper } from './sweeper.server'
 
@@ -18,16 +18,6 @@ export interface SessionUser {
   first_name: string | null
   last_name: string | null
 }
-
-export type Authentication =
-  | { kind: 'anonymous' }
-  /** A token or session cookie was sent but names no live session (expired, revoked, forged). */
-  | { kind: 'invalid'; via: 'cookie' | 'token' }
-  /** An `Authorization: Bearer` API key that is malformed, revoked or unknown. */
-  | { kind: 'invalid'; via: 'key'; reason: 'malformed' | 'invalid' }
-  | { kind: 'user'; user: SessionUser; sessionId: string; via: 'cookie' | 'token'; token: string }
-  /** An API key: the user it belongs to, without a session (nothing to sign out). */
-  | { kind: 'key'; user: SessionUser; apiKey: ApiKeyRef }
 
 export function sessionCookie() {
   return singleton('session-cookie', () =>
@@ -85,18 +75,8 @@ export async function revokeOtherSessions(userId: string, keepSessionId: string 
   await query.execute()
 }
 
-type Credential = { scheme: 'token' | 'bearer'; value: string } | null | undefined
-
-/** The Authorization header: a session `Token`, an API key as `Bearer`, null when unreadable. */
-function presentedCredential(request: Request): Credential {
-  const header = request.headers.get('authorization')
-  if (!header) return undefined
-  const match = /^(Token|Bearer)\s+(\S+)\s*$/i.exec(header)
-  if (!match) return null
-  return { scheme: match[1].toLowerCase() as 'token' | 'bearer', value: match[2] }
-}
-
-async function lookup(token: string, db: DbOrTx): Promise<{ user: SessionUser; sessionId: string } | null> {
+/** The live session a token names (not expired, not revoked), with its user. */
+export async function findSession(token: string, db: DbOrTx = getDb()): Promise<{ user: SessionUser; sessionId: string } | null> {
   startAuthSweeper()
   const row = await db
     .selectFrom('sessions')
@@ -109,34 +89,6 @@ async function lookup(token: string, db: DbOrTx): Promise<{ user: SessionUser; s
   if (!row) return null
   const { session_id, ...user } = row
   return { user, sessionId: session_id }
-}
-
-/** Who is calling: the Authorization header (Token or Bearer key) wins over the session cookie, as API clients expect. */
-export async function getAuthentication(request: Request, db: DbOrTx = getDb()): Promise<Authentication> {
-  const credential = presentedCredential(request)
-  if (credential === null) return { kind: 'invalid', via: 'token' }
-  if (credential?.scheme === 'bearer') {
-    const found = await authenticateApiKey(credential.value, db)
-    return found.kind === 'key' ? found : { kind: 'invalid', via: 'key', reason: found.kind }
-  }
-  if (credential) {
-    const token = credential.value
-    const found = await lookup(token, db)
-    return found ? { kind: 'user', via: 'token', token, ...found } : { kind: 'invalid', via: 'token' }
-  }
-  const cookieToken: unknown = await sessionCookie().parse(request.headers.get('cookie'))
-  if (typeof cookieToken !== 'string' || !cookieToken) return { kind: 'anonymous' }
-  const found = await lookup(cookieToken, db)
-  return found ? { kind: 'user', via: 'cookie', token: cookieToken, ...found } : { kind: 'invalid', via: 'cookie' }
-}
-
-/** The user behind a session or an API key. */
-export function authenticatedUser(auth: Authentication): SessionUser | null {
-  return auth.kind === 'user' || auth.kind === 'key' ? auth.user : null
-}
-
-export async function getOptionalUser(request: Request): Promise<SessionUser | null> {
-  return authenticatedUser(await getAuthentication(request))
 }
 
 export async function sessionCookieHeader(token: string): Promise<string> {

@@ -6,7 +6,7 @@
 import path from 'node:path'
 import { config } from '~/config.server'
 import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
-import { callerRateKey, resolveCaller, type Caller } from '~/features/credits/caller.server'
+import { callerRateKey, resolveCaller, type Caller } from '~/features/account/caller.server'
 import { consumeRateLimit } from '~/features/security/rate-limit.server'
 import { MEGABYTE, TOOLS, type ToolSlug } from '~/features/tools/catalog'
 import { ToolError, tooLarge } from '~/features/tools/errors.server'
@@ -16,15 +16,17 @@ import { anyToolFormLimits, readMultipartForm } from '~/features/tools/upload.se
 import { batchArchive, batchTooLargeMessage, batchUrl, createBatch, findOwnedBatch, MAX_BATCH_FILES, type CreatedBatch } from './batches.server'
 import { TOO_MANY_FILES_MESSAGE } from './limits'
 import { isZip, readZipFiles, type NamedBytes, type ZipContents } from './zip.server'
+import { NO_STORE } from '~/http/headers'
+import { runErrorResponse } from '~/http/errors.server'
 
-const NO_STORE = { 'Cache-Control': 'no-store' }
 export const BATCH_NOT_FOUND = 'No such batch.'
 export const BATCH_NOT_DONE = 'The batch has not ended yet: download it once every file has run.'
 /** Entries of a zip read at most (folders and skipped hidden files count too). */
 const MAX_ZIP_ENTRIES = 1_000
 
-function errorResponse(status: number, error: string, headers: Record<string, string> = {}) {
-  return Response.json({ error, remaining: null }, { status, headers: { ...NO_STORE, [CREDITS_CHARGED_HEADER]: '0', ...headers } })
+/** A batch refused charges nothing, and says so. */
+function batchRefusal(status: number, error: string, headers: Record<string, string> = {}) {
+  return runErrorResponse(status, error, null, { [CREDITS_CHARGED_HEADER]: '0', ...headers })
 }
 
 /**
@@ -96,7 +98,7 @@ export async function acceptBatch(request: Request): Promise<BatchSubmission> {
 
 export async function submitBatch(request: Request): Promise<Response> {
   const accepted = await acceptBatch(request)
-  if (!accepted.ok) return errorResponse(accepted.status, accepted.error, accepted.headers)
+  if (!accepted.ok) return batchRefusal(accepted.status, accepted.error, accepted.headers)
   const { batch } = accepted
   const headers: Record<string, string> = {
     ...NO_STORE,
@@ -116,17 +118,17 @@ export async function callerAccount(request: Request): Promise<string | null> {
 
 export async function readBatch(request: Request, id: string): Promise<Response> {
   const batch = await findOwnedBatch(id, await callerAccount(request))
-  if (!batch) return errorResponse(404, BATCH_NOT_FOUND)
+  if (!batch) return batchRefusal(404, BATCH_NOT_FOUND)
   return Response.json(batch, { headers: NO_STORE })
 }
 
 export async function downloadBatch(request: Request, id: string): Promise<Response> {
   const accountId = await callerAccount(request)
   const batch = await findOwnedBatch(id, accountId)
-  if (!batch || !accountId) return errorResponse(404, BATCH_NOT_FOUND)
-  if (batch.status !== 'completed') return errorResponse(409, BATCH_NOT_DONE)
+  if (!batch || !accountId) return batchRefusal(404, BATCH_NOT_FOUND)
+  if (batch.status !== 'completed') return batchRefusal(409, BATCH_NOT_DONE)
   const zip = await batchArchive(id, accountId)
-  if (!zip) return errorResponse(404, BATCH_NOT_FOUND)
+  if (!zip) return batchRefusal(404, BATCH_NOT_FOUND)
   return new Response(new Uint8Array(zip), {
     headers: { ...NO_STORE, 'Content-Type': 'application/zip', 'Content-Disposition': contentDisposition(`batch-${id.slice(0, 8)}.zip`), 'Content-Length': String(zip.byteLength) },
   })

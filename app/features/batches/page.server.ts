@@ -5,7 +5,7 @@
 // refreshes itself until every file has run, with JavaScript it polls the batch's JSON.
 import { data, redirect } from '@remix-run/node'
 import { config } from '~/config.server'
-import { resolveCaller } from '~/features/credits/caller.server'
+import { resolveCaller } from '~/features/account/caller.server'
 import { toolCost } from '~/features/credits/costs.server'
 import { isToolSlug, TOOL_LIST, type ToolSlug } from '~/features/tools/catalog'
 import { isModelInstalled, requiredModelsFor } from '~/features/tools/models/registry.server'

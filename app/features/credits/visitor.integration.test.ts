@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { config } from '~/config.server'
 import { getDb } from '~/db/db.server'
 import { BASE } from '../../../tests/support/requests'
-import { resolveCaller, type Caller } from './caller.server'
+import { resolveCaller, type Caller } from '../account/caller.server'
 import { charge } from './ledger.server'
 import { guestDailyBudget } from './visitor.server'
 

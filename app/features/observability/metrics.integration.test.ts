@@ -14,7 +14,7 @@ import { emitEvent, prepareWebhooks } from '~/features/webhooks/endpoints.server
 import { action as createWebhook } from '~/routes/api.webhooks'
 import { action as blurAction } from '~/routes/api.face-blur.blur'
 import { action as removeBgAction } from '~/routes/api.remove-bg'
-import { jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
+import { jsonRequest, answerOf, readResult, routeArgs } from '../../../tests/support/requests'
 import { fileOf, fixture, newVisitor, toolRequest } from '../../../tests/integration/tools-support'
 import { answerMetrics } from './http-metrics.server'
 import { metricsText } from './metrics.server'
@@ -78,7 +78,7 @@ describe('webhook deliveries', () => {
       const accountId = await ensureUserAccount(user.id)
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
       const headers = { authorization: `Token ${token}`, 'x-facet-client-ip': uniqueAddress() }
-      expect((await readResult(await createWebhook(routeArgs(jsonRequest('/api/webhooks/', { url, events: ['job.failed'] }, { headers }))))).status).toBe(201)
+      expect((await readResult(await answerOf(createWebhook(routeArgs(jsonRequest('/api/webhooks/', { url, events: ['job.failed'] }, { headers })))))).status).toBe(201)
       const before = (await metricsText()).body
       const deliver = async (attempt: { attempt: number; manual: boolean }) => {
         const [id] = await emitEvent({ accountId, type: 'job.failed', data: {} })

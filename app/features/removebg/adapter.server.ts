@@ -63,7 +63,7 @@ export const REQUEST_TOO_LARGE = `Request too large (max ${TOOLS[TOOL].maxMegaby
 export const TYPE_UNSUPPORTED =
   'type can only be auto here: the studio finds the foreground without a class hint, so a chosen type would not change the result.'
 
-function errorResponse(error: RemoveBgError, headers: Headers): Response {
+function removeBgErrorResponse(error: RemoveBgError, headers: Headers): Response {
   headers.set('Content-Type', 'application/json')
   headers.set('Cache-Control', 'no-store')
   headers.delete('Content-Disposition')
@@ -73,7 +73,7 @@ function errorResponse(error: RemoveBgError, headers: Headers): Response {
 /** Anything but POST, in remove.bg's error shape. */
 export function methodNotAllowed(): Response {
   const headers = new Headers({ Allow: 'POST' })
-  return errorResponse({ status: 405, code: 'method_not_allowed', title: 'Method not allowed: send POST.' }, headers)
+  return removeBgErrorResponse({ status: 405, code: 'method_not_allowed', title: 'Method not allowed: send POST.' }, headers)
 }
 
 interface RemoveBgRequest {
@@ -272,7 +272,7 @@ async function successResponse(submission: Extract<ToolSubmission, { ok: true }>
   const layout = (typeof job?.cutout_layout === 'string' ? JSON.parse(job.cutout_layout) : job?.cutout_layout) as CutoutLayout | null
   if (!layout?.foreground) {
     // remove.bg answers this as an error; the studio refunded the run (no subject, nothing delivered).
-    return errorResponse({ status: 400, code: 'unknown_foreground', title: 'Could not identify the foreground in the image.' }, headers)
+    return removeBgErrorResponse({ status: 400, code: 'unknown_foreground', title: 'Could not identify the foreground in the image.' }, headers)
   }
   const box = layout.foreground
   headers.set('X-Width', String(layout.width))
@@ -327,14 +327,14 @@ export async function removeBgCompatible(request: Request): Promise<Response> {
     const submission = await runToolSubmission(studioRequest, TOOL, form)
     if (!submission.ok) {
       for (const [name, value] of Object.entries(submission.headers)) headers.set(name, value)
-      return errorResponse(asRemoveBgError(submission.status, submission.error), headers)
+      return removeBgErrorResponse(asRemoveBgError(submission.status, submission.error), headers)
     }
     const wantsJson = (request.headers.get('accept') ?? '').toLowerCase().includes('application/json')
     return await successResponse(submission, typeLevel, wantsJson, headers)
   } catch (error) {
     if (error instanceof RemoveBgRefusal) {
       headers.set('X-Credits-Charged', '0')
-      return errorResponse({ status: error.status, code: error.code, title: error.message }, headers)
+      return removeBgErrorResponse({ status: error.status, code: error.code, title: error.message }, headers)
     }
     throw error
   }

@@ -1,26 +1,11 @@
-// The /api/teams endpoints' shared plumbing: who may call them, the JSON shapes, and TeamError as an
-// answer. A session (cookie or Token) or a personal API key manages teams; a team key cannot (it is
-// the team's, not a person's, so it must not act as its creator on the team).
-import { errorResponse } from '~/features/auth/api.server'
-import { authenticatedUser, getAuthentication, type SessionUser } from '~/features/auth/session.server'
-import { unauthorized } from '~/features/api-keys/gate.server'
+// The /api/teams endpoints' shared plumbing: the JSON shapes, and TeamError as an answer. Who may call
+// them is account/guards.server.ts's requireTeamApiUser.
+import { errorResponse } from '~/http/errors.server'
 import { listTeamApiKeys } from '~/features/api-keys/keys.server'
 import { publicKey } from '~/features/api-keys/service.server'
 import { managesTeam } from './roles'
 import { TeamError, type TeamActivityEntry, type TeamView } from './teams.server'
-
-export const NO_STORE = { 'Cache-Control': 'no-store' }
-export const TEAM_KEY_REFUSED = 'A team key cannot manage teams: use a session or a personal key.'
-
-export type TeamApiCaller = { ok: true; user: SessionUser } | { ok: false; response: Response }
-
-export async function requireTeamApiUser(request: Request): Promise<TeamApiCaller> {
-  const auth = await getAuthentication(request)
-  const user = authenticatedUser(auth)
-  if (!user) return { ok: false, response: unauthorized(auth) }
-  if (auth.kind === 'key' && auth.apiKey.teamId) return { ok: false, response: errorResponse(403, TEAM_KEY_REFUSED, {}, NO_STORE) }
-  return { ok: true, user }
-}
+import { NO_STORE } from '~/http/headers'
 
 /** Runs a domain call; a TeamError becomes its JSON answer, anything else propagates. */
 export async function answerTeamCall(call: () => Promise<Response>): Promise<Response> {

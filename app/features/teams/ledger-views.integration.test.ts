@@ -2,13 +2,13 @@
 // API list a plain member's own rows only, while owners and admins see every member's.
 import { describe, expect, it } from 'vitest'
 import { getDb } from '~/db/db.server'
-import { loadDashboard } from '~/features/auth/dashboard.server'
+import { loadDashboard } from '~/features/account/dashboard.server'
 import { createVerifiedUser, linkMailedTo } from '~/features/auth/testing.server'
-import { creditBalance } from '~/features/credits/balance.server'
-import { loadCreditsPage } from '~/features/credits/credits-page.server'
+import { creditBalance } from '~/features/account/balance.server'
+import { loadCreditsPage } from '~/features/account/credits-page.server'
 import { grant } from '~/features/credits/ledger.server'
 import { BASE } from '../../../tests/support/requests'
-import { chargeRun } from './charge.server'
+import { chargeRun } from '../account/charge.server'
 import { teamAccount } from './membership.server'
 import { acceptInvite, createTeam, inviteMember } from './teams.server'
 

@@ -58,3 +58,5 @@ export function batchCapMessage(cap: number, teamName: string, used: number, ite
 export function teamBalanceShort(cost: number, teamName: string, balance: number): string {
   return `Not enough credits: this run costs ${cost} and team ${teamName}'s balance is ${balance}.`
 }
+/** /api/teams refuses team keys: a team's key must not act as its creator on the team. */
+export const TEAM_KEY_REFUSED = 'A team key cannot manage teams: use a session or a personal key.'

@@ -55,8 +55,3 @@ export class RunTimeoutError extends ToolError {
 export const badRequest = (message: string) => new ToolError(400, message)
 export const unsupportedType = (message: string) => new ToolError(415, message)
 export const tooLarge = (message: string) => new ToolError(413, message)
-
-/** The tool endpoints take POST only. */
-export function methodNotAllowed(): Response {
-  return Response.json({ error: 'Use POST with a multipart/form-data body.', remaining: null }, { status: 405, headers: { Allow: 'POST' } })
-}

@@ -10,7 +10,7 @@ import { stopBoss } from '~/features/queue/boss.server'
 import { teamAccount } from '~/features/teams/membership.server'
 import { acceptInvite, createTeam, inviteMember } from '~/features/teams/teams.server'
 import { fileOf, fixture } from '../../../tests/integration/tools-support'
-import { BASE, formRequest, jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
+import { BASE, formRequest, jsonRequest, answerOf, readResult, routeArgs } from '../../../tests/support/requests'
 import { action as createKey } from '../../routes/api.keys'
 import { action as removeBg } from '../../routes/api.remove-bg'
 import { action as deleteWebhook } from '../../routes/api.webhooks.$id'
@@ -34,8 +34,8 @@ const headers = (credential: string, extra: Record<string, string> = {}) => ({ a
 const asTeam = (person: Person, teamId: string) => headers(`Token ${person.token}`, { 'x-team': teamId })
 
 const register = (h: Record<string, string>) =>
-  createWebhook(routeArgs(jsonRequest('/api/webhooks/', { url: HOOK_URL, events: ['job.succeeded'] }, { headers: h }))).then(readResult)
-const list = (h: Record<string, string>) => listWebhooks(routeArgs(new Request(`${BASE}/api/webhooks/`, { headers: h }))).then(readResult)
+  answerOf(createWebhook(routeArgs(jsonRequest('/api/webhooks/', { url: HOOK_URL, events: ['job.succeeded'] }, { headers: h })))).then(readResult)
+const list = (h: Record<string, string>) => answerOf(listWebhooks(routeArgs(new Request(`${BASE}/api/webhooks/`, { headers: h })))).then(readResult)
 
 async function teamWithMember() {
   const owner = await createVerifiedUser()
@@ -63,14 +63,14 @@ describe("a team's webhook endpoints", () => {
     expect((await list(asTeam(outsider, teamId))).status).toBe(404)
     // Without X-Team, another account's endpoint id is unknown.
     const removal = (h: Record<string, string>) =>
-      deleteWebhook(routeArgs(new Request(`${BASE}/api/webhooks/${made.body.id}/`, { method: 'DELETE', headers: h }), { id: made.body.id })).then(readResult)
+      answerOf(deleteWebhook(routeArgs(new Request(`${BASE}/api/webhooks/${made.body.id}/`, { method: 'DELETE', headers: h }), { id: made.body.id }))).then(readResult)
     expect((await removal(headers(`Token ${owner.token}`))).status).toBe(404)
     expect((await removal(asTeam(owner, teamId))).status).toBe(204)
   })
 
   it("hear the team's runs, whoever sent them; a team key manages its team's endpoints", async () => {
     const { owner, member, teamId } = await teamWithMember()
-    const key = await readResult(await createKey(routeArgs(jsonRequest('/api/keys/', { name: 'CI', environment: 'live', team_id: teamId }, { headers: headers(`Token ${owner.token}`) }))))
+    const key = await readResult(await answerOf(createKey(routeArgs(jsonRequest('/api/keys/', { name: 'CI', environment: 'live', team_id: teamId }, { headers: headers(`Token ${owner.token}`) })))))
     expect(key.status).toBe(201)
     const teamHook = await register(headers(`Bearer ${key.body.key}`))
     expect(teamHook.status).toBe(201)

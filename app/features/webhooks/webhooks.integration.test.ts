@@ -10,7 +10,7 @@ import { executeTx, getDb } from '~/db/db.server'
 import { createVerifiedUser, uniqueAddress } from '~/features/auth/testing.server'
 import { ensureUserAccount } from '~/features/credits/ledger.server'
 import { getBoss, stopBoss } from '~/features/queue/boss.server'
-import { BASE, jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
+import { BASE, jsonRequest, answerOf, readResult, routeArgs } from '../../../tests/support/requests'
 import { action as deleteWebhook } from '../../routes/api.webhooks.$id'
 import { action as redeliverRoute } from '../../routes/api.webhooks.deliveries.$id.redeliver'
 import { action as createWebhook, loader as listWebhooks } from '../../routes/api.webhooks'
@@ -58,7 +58,7 @@ function allowPrivate(allowed: boolean) {
 const auth = (token: string) => ({ authorization: `Token ${token}`, 'x-facet-client-ip': uniqueAddress() })
 
 async function register(token: string, body: unknown) {
-  return readResult(await createWebhook(routeArgs(jsonRequest('/api/webhooks/', body, { headers: auth(token) }))))
+  return readResult(await answerOf(createWebhook(routeArgs(jsonRequest('/api/webhooks/', body, { headers: auth(token) })))))
 }
 
 async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>): Promise<T> {
@@ -106,11 +106,11 @@ describe('registering webhook endpoints', () => {
     expect(made.body).toMatchObject({ id: expect.any(String), events: ['job.succeeded', 'batch.completed'], secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/) })
     const stored = await getDb().selectFrom('webhook_endpoints').selectAll().where('id', '=', made.body.id).executeTakeFirstOrThrow()
     expect(stored.secret_ciphertext.toString('latin1')).not.toContain(made.body.secret)
-    const listed = await readResult(await listWebhooks(routeArgs(new Request(`${BASE}/api/webhooks/`, { headers: auth(token) }))))
+    const listed = await readResult(await answerOf(listWebhooks(routeArgs(new Request(`${BASE}/api/webhooks/`, { headers: auth(token) })))))
     expect(listed.body.results).toEqual([{ id: made.body.id, url: made.body.url, events: made.body.events, created_at: expect.any(String), deliveries: [] }])
     expect(JSON.stringify(listed.body)).not.toContain(made.body.secret)
     const del = (t: string) =>
-      deleteWebhook(routeArgs(new Request(`${BASE}/api/webhooks/${made.body.id}/`, { method: 'DELETE', headers: auth(t) }), { id: made.body.id }))
+      answerOf(deleteWebhook(routeArgs(new Request(`${BASE}/api/webhooks/${made.body.id}/`, { method: 'DELETE', headers: auth(t) }), { id: made.body.id })))
     expect((await readResult(await del(other.token))).status).toBe(404)
     expect((await readResult(await del(token))).status).toBe(204)
     expect((await readResult(await del(token))).status).toBe(404)
@@ -167,14 +167,14 @@ describe('delivering events', () => {
     // A forged signature is refused by the same library.
     expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(attempts[0].body, attempts[0].headers as Record<string, string>)).toThrow()
 
-    const listed = await readResult(await listWebhooks(routeArgs(new Request(`${BASE}/api/webhooks/`, { headers: auth(token) }))))
+    const listed = await readResult(await answerOf(listWebhooks(routeArgs(new Request(`${BASE}/api/webhooks/`, { headers: auth(token) })))))
     expect(listed.body.results[0].deliveries).toEqual([
       { id, event_type: 'job.succeeded', status: 'succeeded', attempts: 2, last_status_code: 200, last_error: null, next_attempt_at: null, created_at: expect.any(String) },
     ])
 
     const stranger = await createVerifiedUser()
     const redeliver = (t: string) =>
-      redeliverRoute(routeArgs(new Request(`${BASE}/api/webhooks/deliveries/${id}/redeliver/`, { method: 'POST', headers: auth(t) }), { id }))
+      answerOf(redeliverRoute(routeArgs(new Request(`${BASE}/api/webhooks/deliveries/${id}/redeliver/`, { method: 'POST', headers: auth(t) }), { id })))
     expect((await readResult(await redeliver(stranger.token))).status).toBe(404)
     expect((await readResult(await redeliver(token))).status).toBe(202)
     const again = await until('the redelivery', async () => {

@@ -1,5 +1,5 @@
 import { Form, Link } from '@remix-run/react'
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 import { creditsLabel } from './nav'
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'

@@ -1,7 +1,7 @@
 // The sticky site header (spec §2): transparent at the top, solid once the page is scrolled 12 px.
 import { Link, NavLink } from '@remix-run/react'
 import { useEffect, useState } from 'react'
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 import { BrandLink } from './brand'
 import { useClosingDetails } from './disclosure'
 import { CreditsButton, LogoutForm } from './account-controls'

@@ -1,7 +1,7 @@
 // The mobile menu (spec §2): a <details> disclosure, so it opens without JavaScript; with it, it
 // closes on every route change. At most 640 px tall, scrolling inside.
 import { Link, NavLink } from '@remix-run/react'
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 import { useClosingDetails } from './disclosure'
 import { CreditsButton, LogoutForm } from './account-controls'
 import { dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'

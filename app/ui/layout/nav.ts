@@ -1,6 +1,6 @@
 // The site's navigation, shared by the header, the mobile menu and the footer. Client-safe.
 import { TOOL_LIST } from '~/features/tools/catalog'
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 
 export const PRIMARY_LINKS = [
   { to: '/', label: 'Home' },

@@ -3,7 +3,7 @@
 import { useLocation, useNavigationType, useRouteLoaderData } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { trackPageView } from '~/features/analytics/track'
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 import type { loader as rootLoader } from '~/root'
 import { Toaster } from '~/ui/toast'
 import { SiteFooter } from './footer'

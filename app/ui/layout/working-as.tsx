@@ -3,7 +3,7 @@
 // Switch button); with JavaScript the choice is sent as soon as it changes and the page's data (the
 // credit count among it) reloads.
 import { useFetcher, useLocation } from '@remix-run/react'
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 import { useHydrated } from '../use-hydrated'
 import { useClosingDetails } from './disclosure'
 

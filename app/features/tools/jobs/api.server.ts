@@ -2,7 +2,7 @@
 // limits and checks as its endpoint) and answers 202 at once; GET /api/jobs/<id>/ follows the job;
 // GET /api/jobs/<id>/answer/ gives an ended job's answer exactly as the tool's own endpoint would.
 // Jobs are their owner's only: anyone else gets 404.
-import { resolveCaller } from '~/features/credits/caller.server'
+import { resolveCaller } from '~/features/account/caller.server'
 import { getBalance } from '~/features/credits/ledger.server'
 import { MEGABYTE, TOOLS, type ToolSlug } from '../catalog'
 import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
@@ -12,8 +12,9 @@ import { ToolError } from '../errors.server'
 import { jobUrl } from './view'
 import { runnerFor } from '../runners/index.server'
 import { anyToolFormLimits, readMultipartForm, type MultipartForm } from '../upload.server'
+import { NO_STORE } from '~/http/headers'
+import { runErrorResponse } from '~/http/errors.server'
 
-const NO_STORE = { 'Cache-Control': 'no-store' }
 export const TOOL_MESSAGE = `tool must be one of ${Object.keys(TOOLS).join(', ')}.`
 /** The largest upload any tool takes. */
 const MAX_FILE_BYTES = Math.max(...Object.values(TOOLS).map((t) => t.maxMegabytes)) * MEGABYTE
@@ -38,10 +39,6 @@ function jobJson(job: ToolJobInfo, remaining: number | null) {
   }
 }
 
-function errorResponse(status: number, error: string, remaining: number | null = null, headers: Record<string, string> = {}) {
-  return Response.json({ error, remaining }, { status, headers: { ...NO_STORE, ...headers } })
-}
-
 export async function submitJob(request: Request): Promise<Response> {
   // One read of the body, by the same busboy reader the tools use (undici's formData() refuses
   // RFC-legal forms busboy accepts: quoted boundaries, `;` in file names...).
@@ -49,11 +46,11 @@ export async function submitJob(request: Request): Promise<Response> {
   try {
     form = await readMultipartForm(request, anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], 2, 2 * MAX_FILE_BYTES, SECOND_FILE_FIELDS))
   } catch (thrown) {
-    if (thrown instanceof ToolError) return errorResponse(thrown.status, thrown.message)
+    if (thrown instanceof ToolError) return runErrorResponse(thrown.status, thrown.message)
     throw thrown
   }
   const tool = form.fields.tool?.trim() ?? null
-  if (!tool || !(tool in TOOLS)) return errorResponse(400, TOOL_MESSAGE)
+  if (!tool || !(tool in TOOLS)) return runErrorResponse(400, TOOL_MESSAGE)
   const accepted = await acceptToolRun(request, tool as ToolSlug, form)
   if (!accepted.ok) return submissionResponse(accepted)
   const headers: Record<string, string> = { ...NO_STORE, ...accepted.headers, Location: jobUrl(accepted.job.id) }
@@ -73,13 +70,13 @@ const JOB_NOT_FOUND = 'No such job.'
 
 export async function readJob(request: Request, id: string): Promise<Response> {
   const { job, accountId } = await ownedJob(request, id)
-  if (!job || !accountId) return errorResponse(404, JOB_NOT_FOUND)
+  if (!job || !accountId) return runErrorResponse(404, JOB_NOT_FOUND)
   return Response.json(jobJson(job, await getBalance(accountId)), { headers: NO_STORE })
 }
 
 export async function readJobAnswer(request: Request, id: string): Promise<Response> {
   const { job } = await ownedJob(request, id)
-  if (!job) return errorResponse(404, JOB_NOT_FOUND)
+  if (!job) return runErrorResponse(404, JOB_NOT_FOUND)
   if (!isFinished(job)) return submissionResponse({ ok: false, tool: job.tool as ToolSlug, status: 409, error: 'The job has not ended yet.', remaining: null, headers: {} })
   return submissionResponse(await answerFromJob(job, undefined, {}))
 }

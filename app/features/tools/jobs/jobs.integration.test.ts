@@ -14,7 +14,7 @@ import { BASE, formRequest, readResult, routeArgs } from '../../../../tests/supp
 import { findJob, insertJob } from './jobs.server'
 import { recordDelivered, recordFailed } from './outcome.server'
 import { idempotencyScope, KEY_REUSED_MESSAGE, REPLAY_UNAVAILABLE, requestFingerprint } from './submit.server'
-import { resolveCaller } from '~/features/credits/caller.server'
+import { resolveCaller } from '~/features/account/caller.server'
 import { runnerFor } from '../runners/index.server'
 import { TOOL_JOB_DEAD_LETTER, toolQueues } from './queue.server'
 import { announceJobEnded } from './events.server'

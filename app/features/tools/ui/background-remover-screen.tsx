@@ -1,7 +1,7 @@
 // The background remover: upload, transparent or coloured backdrop, cutout preview and downloads.
 import { TOOLS } from '~/features/tools/catalog'
 import { madeWith, MODEL_HEADER } from '~/features/tools/models/model-choices'
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 import { trackEvent } from '~/features/analytics/track'
 import { toast } from '~/ui/toast'
 import { appliedColour, cutoutFilename, type BackgroundChoice } from './background-colour'

@@ -2,7 +2,7 @@
 // 'Image secured' result.
 import { useRef, useState } from 'react'
 import { BLUR, TOOLS } from '~/features/tools/catalog'
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 import { trackEvent } from '~/features/analytics/track'
 import { toast } from '~/ui/toast'
 import { blurRadiusText, displayBlur, facesDetectedText, normaliseBlur, sourceText } from './blur-wording'

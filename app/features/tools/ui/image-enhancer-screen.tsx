@@ -1,7 +1,7 @@
 // The image enhancer: one action over the whole frame, a before/after preview (demo images until
 // something is uploaded) and the enhanced download.
 import { TOOLS } from '~/features/tools/catalog'
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 import { CompareSlider } from '~/ui/compare-slider'
 import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'

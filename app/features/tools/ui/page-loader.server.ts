@@ -3,7 +3,7 @@
 // form posted without JavaScript started (?job=<id>, its owner only: the page follows it until it
 // ends) and the result it delivered (as ?result=<id> always has).
 import { config } from '~/config.server'
-import { resolveCaller } from '~/features/credits/caller.server'
+import { resolveCaller } from '~/features/account/caller.server'
 import { toolCost } from '~/features/credits/costs.server'
 import type { ToolSlug } from '~/features/tools/catalog'
 import { findOwnedJob, jobView } from '~/features/tools/jobs/jobs.server'

@@ -3,7 +3,7 @@
 import { Link } from '@remix-run/react'
 import { useRef } from 'react'
 import { TOOLS, type SvgFormat } from '~/features/tools/catalog'
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'
 import type { ToolPageResult } from './page-result'

@@ -1,7 +1,7 @@
-// Shared plumbing of the /api/auth endpoints: reading a JSON or form body, and error answers in the
-// contract's shape ({error, detail}; the message is in both so any client finds it).
+// Reading a request body, once: JSON for API clients, or a urlencoded/multipart form (fields only;
+// file uploads are read by the tools' own multipart reader, features/tools/upload.server.ts).
 import type { z } from 'zod'
-import type { SessionUser } from './session.server'
+import { errorResponse, validationError } from './errors.server'
 
 export class BadRequest extends Error {}
 
@@ -24,28 +24,6 @@ export async function readBody(request: Request): Promise<Record<string, unknown
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new BadRequest('The request body must be a JSON object.')
   return parsed as Record<string, unknown>
-}
-
-export function errorResponse(status: number, message: string, extra: Record<string, unknown> = {}, headers?: HeadersInit): Response {
-  return Response.json({ error: message, detail: message, ...extra }, { status, headers })
-}
-
-/** 400 with the first problem as the message and every problem by field. */
-export function validationError(error: z.ZodError): Response {
-  const errors: Record<string, string[]> = {}
-  for (const issue of error.issues) {
-    const field = issue.path.join('.') || 'non_field_errors'
-    ;(errors[field] ??= []).push(issue.message)
-  }
-  return errorResponse(400, error.issues[0]?.message ?? 'Invalid request.', { errors })
-}
-
-export function methodNotAllowed(allowed: string): Response {
-  return errorResponse(405, `Method not allowed. Use ${allowed}.`, {}, { Allow: allowed })
-}
-
-export function publicUser(user: SessionUser) {
-  return { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name }
 }
 
 /** Parses the body with a schema, answering 400 for anything unreadable or invalid. */

@@ -1,12 +1,12 @@
 // What /dashboard shows: the user's account figures (from the credits ledger) and who they are.
 import { sql } from 'kysely'
 import { getDb, type DB } from '~/db/db.server'
-import { resolveCaller } from '~/features/credits/caller.server'
+import { resolveCaller } from '~/features/account/caller.server'
 import { ledgerRowsFor } from '~/features/teams/membership.server'
 import { RECENT_ACTIVITY_ON_DASHBOARD, type TransactionView } from '~/features/credits/display'
 import { accountSummary, listTransactions, type AccountSummary } from '~/features/credits/history.server'
-import { requireUser } from './guard.server'
-import type { SessionUser } from './session.server'
+import { requireUser } from '~/features/account/guards.server'
+import type { SessionUser } from '~/features/auth/session.server'
 
 export interface DashboardData {
   user: SessionUser

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { getDb } from '~/db/db.server'
 import { createSession, sessionCookieHeader } from '~/features/auth/session.server'
 import { BASE } from '../../../tests/support/requests'
-import { resolveCaller } from './caller.server'
-import { charge } from './ledger.server'
-import { loadViewer } from './viewer.server'
-import { visitorCookie } from './visitor.server'
+import { resolveCaller } from '~/features/account/caller.server'
+import { charge } from '~/features/credits/ledger.server'
+import { loadViewer } from '~/features/account/viewer.server'
+import { visitorCookie } from '~/features/credits/visitor.server'
 
 function request(headers: Record<string, string> = {}): Request {
   return new Request(`${BASE}/api/credits/balance/`, {

@@ -2,9 +2,9 @@
 // real balance of the user, the team they work as, or the visitor, after today's refresh; and the
 // user's teams for the header's switcher. Page views never create visitors
 // (bots crawl pages); a browser without a visitor cookie is shown the guest allowance it would get.
-import type { Viewer } from '~/features/viewer'
+import type { Viewer } from '~/features/account/viewer'
 import { listTeamsForUser } from '~/features/teams/teams.server'
-import { resolveCaller } from './caller.server'
+import { resolveCaller } from '~/features/account/caller.server'
 
 export async function loadViewer(
   request: Request,

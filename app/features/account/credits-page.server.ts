@@ -2,11 +2,11 @@
 // browser without one sees the guest allowance and an empty ledger.
 import { config } from '~/config.server'
 import { getDb, type DB } from '~/db/db.server'
-import { resolveCaller } from './caller.server'
-import { RECENT_ACTIVITY_ON_CREDITS, type TransactionView } from './display'
-import { accountSummary, listTransactions, type AccountSummary } from './history.server'
+import { resolveCaller } from '~/features/account/caller.server'
+import { RECENT_ACTIVITY_ON_CREDITS, type TransactionView } from '~/features/credits/display'
+import { accountSummary, listTransactions, type AccountSummary } from '~/features/credits/history.server'
 import { ledgerRowsFor } from '~/features/teams/membership.server'
-import { listPackages, type CreditPackage } from './packages.server'
+import { listPackages, type CreditPackage } from '~/features/credits/packages.server'
 
 export interface CreditsPageData {
   signedIn: boolean

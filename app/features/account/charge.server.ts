@@ -7,8 +7,8 @@
 // the team's balance from going below zero across members.
 import { executeTx, type DbOrTx } from '~/db/db.server'
 import { charge, type ChargeInput, type ChargeResult } from '~/features/credits/ledger.server'
-import { memberSpend, monthStart } from './membership.server'
-import { capMessage, NOT_A_MEMBER_ANY_MORE, teamBalanceShort } from './messages'
+import { memberSpend, monthStart } from '~/features/teams/membership.server'
+import { capMessage, NOT_A_MEMBER_ANY_MORE, teamBalanceShort } from '~/features/teams/messages'
 
 export interface RunCharge extends ChargeInput {
   /** The signed-in user behind the run (the member, when a team pays). */

@@ -7,9 +7,10 @@
 import { sql } from 'kysely'
 import { getDb, type DB } from '~/db/db.server'
 import type { ApiKeyRef } from '~/features/api-keys/keys.server'
-import { getAuthentication, type SessionUser } from '~/features/auth/session.server'
-import { applyDailyRefresh, ensureUserAccount, utcDay } from './ledger.server'
-import { createVisitor, findVisitorAccount, guestPreviewBalance, guestRunRefusal, readVisitorId, refreshVisitor, type GuestRefusal } from './visitor.server'
+import { getAuthentication } from '~/features/account/authentication.server'
+import { type SessionUser } from '~/features/auth/session.server'
+import { applyDailyRefresh, ensureUserAccount, utcDay } from '~/features/credits/ledger.server'
+import { createVisitor, findVisitorAccount, guestPreviewBalance, guestRunRefusal, readVisitorId, refreshVisitor, type GuestRefusal } from '~/features/credits/visitor.server'
 import { memberAccount, teamAccount } from '~/features/teams/membership.server'
 
 export { ensureUserAccount }

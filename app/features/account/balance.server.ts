@@ -1,10 +1,10 @@
 // The credit API's reads: a caller's balance (spec §3's Credits object) and a user's transactions.
-import { getAuthentication } from '~/features/auth/session.server'
+import { getAuthentication } from '~/features/account/authentication.server'
 import { getDb, type DB } from '~/db/db.server'
-import { resolveCaller } from './caller.server'
-import type { TransactionView } from './display'
-import { listTransactions } from './history.server'
-import { ensureUserAccount } from './ledger.server'
+import { resolveCaller } from '~/features/account/caller.server'
+import type { TransactionView } from '~/features/credits/display'
+import { listTransactions } from '~/features/credits/history.server'
+import { ensureUserAccount } from '~/features/credits/ledger.server'
 import { ledgerRowsFor } from '~/features/teams/membership.server'
 
 export type CreditsObject =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readConfig } from '~/config.server'
-import { isOperatorEmail } from './guard.server'
+import { isOperatorEmail } from '~/features/account/guards.server'
 
 const base = { NODE_ENV: 'test', DATA_DIR: 'tests/.tmp/data', SESSION_SECRET: 'x'.repeat(32), RESULTS_KEY: 'a'.repeat(64) } as const
 

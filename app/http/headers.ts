@@ -1,0 +1,15 @@
+// The cache headers every answer chooses from, once each. Client-safe (no server import).
+/** Answers about one caller (a balance, a key, a job): never stored by any cache. */
+export const NO_STORE = { 'Cache-Control': 'no-store' } as const
+/** A page or answer about one signed-in caller: never stored, and never by a shared cache. */
+export const PRIVATE_NO_STORE = { 'Cache-Control': 'private, no-store' } as const
+
+/** An answer the same for everyone, fresh for `seconds` (pricing, the API description). */
+export function publicFor(seconds: number) {
+  return { 'Cache-Control': `public, max-age=${seconds}` }
+}
+
+/** An answer about one caller that their own browser may keep for `seconds`. */
+export function privateFor(seconds: number) {
+  return { 'Cache-Control': `private, max-age=${seconds}` }
+}

@@ -1,0 +1,173 @@
+// Rewrites imports after the house moves of issue 23 (docs/decisions/116): every import of a module that
+// moved, whole or in part, is pointed at its new home. Run it over code written against the old paths
+// (another branch merged after the moves): `node scripts/rewrite-imports.mjs [files or folders...]`
+// (default: app, scripts, tests, bench, server.ts). It is idempotent: a second run changes nothing.
+//
+// A move is either a whole module (`from` -> `to`) or some of its exports (`symbols`): an import naming
+// several exports is split into one import per new home. Both `~/...` and relative specifiers are read;
+// a rewritten specifier keeps the style it had (relative stays relative). Anything the script cannot
+// rewrite safely (a namespace import or vi.mock of a module whose exports went to several homes) is
+// printed for a person to fix.
+import { readFileSync, writeFileSync, readdirSync, statSync, existsSync } from 'node:fs'
+import path from 'node:path'
+
+const repo = path.resolve(import.meta.dirname, '..')
+const app = path.join(repo, 'app')
+
+/** Module ids are paths under app/ without extension. Order matters: a symbol move before its module's whole move. */
+export const MOVES = [
+  // 1. account: who is calling, who pays, the one charge, the guards (decision 116)
+  {
+    from: 'features/auth/session.server',
+    to: 'features/account/authentication.server',
+    symbols: ['getAuthentication', 'authenticatedUser', 'Authentication'],
+  },
+  { from: 'features/credits/caller.server', to: 'features/account/caller.server' },
+  { from: 'features/teams/charge.server', to: 'features/account/charge.server' },
+  { from: 'features/credits/viewer.server', to: 'features/account/viewer.server' },
+  { from: 'features/viewer', to: 'features/account/viewer' },
+  { from: 'features/credits/balance.server', to: 'features/account/balance.server' },
+  { from: 'features/credits/credits-page.server', to: 'features/account/credits-page.server' },
+  { from: 'features/auth/dashboard.server', to: 'features/account/dashboard.server' },
+  { from: 'features/auth/guard.server', to: 'features/account/guards.server' },
+  { from: 'features/console/guard.server', to: 'features/account/guards.server' },
+  { from: 'features/api-keys/gate.server', to: 'features/account/guards.server', symbols: ['unauthorized'] },
+  { from: 'features/api-keys/service.server', to: 'features/account/guards.server', symbols: ['requireApiUser', 'ApiCaller'] },
+  { from: 'features/teams/api.server', to: 'features/account/guards.server', symbols: ['requireTeamApiUser', 'TeamApiCaller'] },
+  { from: 'features/teams/api.server', to: 'features/teams/messages', symbols: ['TEAM_KEY_REFUSED'] },
+  // It throws its refusal now: a caller's `if (!owner.ok) return owner.response` line goes (by hand).
+  {
+    from: 'features/webhooks/service.server',
+    to: 'features/account/guards.server',
+    symbols: ['requireWebhookOwner', 'WebhookOwner'],
+    rename: { requireWebhookOwner: 'requireManagedAccount' },
+  },
+  // 2. app/http: body parsing, error answers, methodNotAllowed, cache headers (decision 117)
+  { from: 'features/auth/api.server', to: 'features/account/views', symbols: ['publicUser'] },
+  { from: 'features/auth/api.server', to: 'http/body.server', symbols: ['readBody', 'parseBody', 'BadRequest'] },
+  { from: 'features/auth/api.server', to: 'http/errors.server' },
+  { from: 'features/teams/api.server', to: 'http/headers', symbols: ['NO_STORE'] },
+  {
+    from: 'features/tools/errors.server',
+    to: 'http/errors.server',
+    symbols: ['methodNotAllowed'],
+    rename: { methodNotAllowed: 'runMethodNotAllowed' },
+  },
+]
+
+const moveOf = new Map()
+for (const move of MOVES) {
+  const list = moveOf.get(move.from) ?? []
+  list.push(move)
+  moveOf.set(move.from, list)
+}
+
+const SOURCE = /\.(ts|tsx|mjs|js)$/
+
+function walk(target) {
+  if (!existsSync(target)) return []
+  if (statSync(target).isFile()) return SOURCE.test(target) ? [target] : []
+  return readdirSync(target).flatMap((name) => (name === 'node_modules' || name === 'build' ? [] : walk(path.join(target, name))))
+}
+
+/** The module id an import specifier names, or null when it is not under app/. */
+function moduleId(file, spec) {
+  let target
+  if (spec.startsWith('~/')) target = path.join(app, spec.slice(2))
+  else if (spec.startsWith('.')) target = path.resolve(path.dirname(file), spec)
+  else return null
+  if (!target.startsWith(app + path.sep)) return null
+  return path.relative(app, target).split(path.sep).join('/').replace(/\.(tsx?|mjs|js)$/, '')
+}
+
+/** A specifier for `id` written the way `spec` was (`~/` or relative to `file`). */
+function specFor(file, spec, id) {
+  if (spec.startsWith('~/')) return `~/${id}`
+  let rel = path.relative(path.dirname(file), path.join(app, id)).split(path.sep).join('/')
+  if (!rel.startsWith('.')) rel = `./${rel}`
+  return rel
+}
+
+function symbolName(specifier) {
+  return specifier.replace(/^type\s+/, '').split(/\s+as\s+/)[0].trim()
+}
+
+/** Where one export of `id` lives now. */
+function destination(id, name) {
+  for (const move of moveOf.get(id) ?? []) {
+    if (!move.symbols || move.symbols.includes(name)) return move.to
+  }
+  return id
+}
+
+const NAMED = /(^|\n)([ \t]*)(import|export)(\s+type)?\s*\{([^}]*)\}\s*from\s*(['"])([^'"]+)\6;?/g
+const OTHER = /(['"])([^'"\n]+)\1/g
+
+export function rewrite(file, text) {
+  const problems = []
+  const renamed = new Map()
+  let out = text.replace(NAMED, (whole, lead, indent, keyword, typeOnly, list, quote, spec) => {
+    const id = moduleId(file, spec)
+    if (!id || !moveOf.has(id)) return whole
+    const specifiers = list.split(',').map((s) => s.trim()).filter(Boolean)
+    const groups = new Map()
+    for (let specifier of specifiers) {
+      const name = symbolName(specifier)
+      const to = destination(id, name)
+      const rename = MOVES.find((m) => m.from === id && m.to === to && m.rename?.[name])?.rename[name]
+      if (rename) {
+        renamed.set(name, rename)
+        specifier = specifier.replace(name, rename)
+      }
+      if (!groups.has(to)) groups.set(to, [])
+      groups.get(to).push(specifier)
+    }
+    const multiline = list.includes('\n')
+    const semi = whole.trimEnd().endsWith(';') ? ';' : ''
+    return (
+      lead +
+      [...groups]
+        .map(([to, names]) => {
+          const body = multiline ? `{\n${names.map((n) => `${indent}  ${n},`).join('\n')}\n${indent}}` : `{ ${names.join(', ')} }`
+          return `${indent}${keyword}${typeOnly ?? ''} ${body} from ${quote}${specFor(file, spec, to)}${quote}${semi}`
+        })
+        .join('\n')
+    )
+  })
+  out = out.replace(OTHER, (whole, quote, spec, offset) => {
+    if (!spec.startsWith('~/') && !spec.startsWith('.')) return whole
+    // A named import or export the first pass left where it was (its exports did not move).
+    if (/\}\s*from\s*$/.test(out.slice(Math.max(0, offset - 40), offset))) return whole
+    const id = moduleId(file, spec)
+    if (!id || !moveOf.has(id)) return whole
+    const moves = moveOf.get(id)
+    const whole_ = moves.find((m) => !m.symbols)
+    if (moves.some((m) => m.symbols)) {
+      problems.push(`${path.relative(repo, file)}: ${spec} (some of its exports moved: check this use by hand)`)
+      return whole
+    }
+    return `${quote}${specFor(file, spec, whole_.to)}${quote}`
+  })
+  for (const [from, to] of renamed) out = out.replace(new RegExp(`\\b${from}\\b`, 'g'), to)
+  return { text: out, problems }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const targets = process.argv.slice(2)
+  const roots = (targets.length ? targets : ['app', 'scripts', 'tests', 'bench', 'server.ts']).map((t) => path.resolve(repo, t))
+  let changed = 0
+  const problems = []
+  for (const file of roots.flatMap(walk)) {
+    if (file === path.join(repo, 'scripts', 'rewrite-imports.mjs')) continue
+    const text = readFileSync(file, 'utf8')
+    const result = rewrite(file, text)
+    problems.push(...result.problems)
+    if (result.text !== text) {
+      writeFileSync(file, result.text)
+      changed++
+    }
+  }
+  console.log(`rewrite-imports: ${changed} files changed`)
+  for (const problem of problems) console.log(`by hand: ${problem}`)
+  if (problems.length) process.exitCode = 1
+}
