@@ -5,7 +5,7 @@ import { isIP } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
-import { MAX_BATCH_FILES } from './features/batches/limits'
+import { MAX_BATCH_FILES } from './catalog/batches'
 
 const DEFAULT_PUBLIC_URL = 'http://localhost:3000'
 

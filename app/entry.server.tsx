@@ -5,6 +5,8 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from './utils/nonce'
+// Features' subscriptions to each other's events, before any job runs (docs/decisions/118).
+import './features/wiring.server'
 
 const ABORT_DELAY = 5_000
 

@@ -10,14 +10,14 @@ import {
   ScrollRestoration,
   useLoaderData,
   useRouteError,
-  useRouteLoaderData,
 } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { config } from '~/config.server'
 import { isOperatorEmail } from '~/features/account/guards.server'
 import { loadViewer } from '~/features/account/viewer.server'
 import type { Viewer } from '~/features/account/viewer'
-import { SiteLayout } from '~/ui/layout/site-layout'
+import { useRootData, type RootLoaderData } from '~/features/layout/root-data'
+import { SiteLayout } from '~/features/layout/site-layout'
 import { NotFound } from '~/ui/not-found'
 import { useNonce } from '~/utils/nonce'
 import stylesheet from './styles/app.css?url'
@@ -46,15 +46,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       site: { supportEmail: c.SUPPORT_EMAIL, statusPageUrl: c.STATUS_PAGE_URL },
       // What the tool workspace says when a balance runs short: when it refreshes, what signing up gives.
       allowances: { guestDaily: c.GUEST_DAILY_CREDITS, userFloor: c.USER_DAILY_FLOOR, signupBonus: c.SIGNUP_BONUS },
-    },
+    } satisfies RootLoaderData,
     { headers },
   )
-}
-
-export type RootLoaderData = Awaited<ReturnType<typeof loader>>['data']
-
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>('root')
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -11,9 +11,9 @@
 import { config } from '../app/config.server'
 import { getDb } from '../app/db/db.server'
 import { DataFolderLockedError } from '../app/db/data-folder-lock.server'
-import { formatReport, OperatorError, parseAmount, type AccountReport } from '../app/features/credits/operator.server'
+import { formatReport, OperatorError, parseAmount, type AccountReport } from '../app/features/operator/credits.server'
 import { executeOperatorCommand } from '../app/features/operator/channel.server'
-import { parseSeats } from '../app/features/teams/operator.server'
+import { parseSeats } from '../app/features/operator/teams.server'
 import { existingSingleton } from '../app/utils/singleton.server'
 
 const USAGE = `Usage:

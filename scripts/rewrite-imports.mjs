@@ -53,6 +53,28 @@ export const MOVES = [
     symbols: ['methodNotAllowed'],
     rename: { methodNotAllowed: 'runMethodNotAllowed' },
   },
+  // 4. arrows point down (decision 119)
+  { from: 'features/tools/catalog', to: 'catalog/tools' },
+  { from: 'features/batches/limits', to: 'catalog/batches' },
+  ...['account-controls', 'brand', 'disclosure', 'footer', 'header', 'mobile-menu', 'nav', 'site-layout', 'working-as'].map((name) => ({
+    from: `ui/layout/${name}`,
+    to: `features/layout/${name}`,
+  })),
+  { from: 'root', to: 'features/layout/root-data', symbols: ['useRootData', 'RootLoaderData'] },
+  { from: 'ui/legal-page', to: 'features/site/ui/legal-page' },
+  { from: 'ui/testimonial-carousel', to: 'features/site/ui/testimonial-carousel' },
+  { from: 'features/console/paging', to: 'utils/paging' },
+  { from: 'features/credits/operator.server', to: 'features/operator/credits.server' },
+  { from: 'features/teams/operator.server', to: 'features/operator/teams.server' },
+  { from: 'features/observability/readiness.server', to: 'features/health/readiness.server' },
+  { from: 'features/observability/probes.server', to: 'features/health/probes.server' },
+  { from: 'features/observability/worker-listener.server', to: 'features/health/worker-listener.server' },
+  { from: 'features/api-keys/developers.server', to: 'features/developers/developers.server' },
+  { from: 'features/api-keys/ui/developers-section', to: 'features/developers/ui/developers-section' },
+  { from: 'features/api-keys/service.server', to: 'features/api-keys/keys.server', symbols: ['publicKey'] },
+  { from: 'features/api-keys/service.server', to: 'features/account/keys.server' },
+  { from: 'features/tools/ui/page-action.server', to: 'features/tools/page-action.server' },
+  { from: 'features/tools/ui/page-loader.server', to: 'features/tools/page-loader.server' },
 ]
 
 const moveOf = new Map()

@@ -4,9 +4,11 @@
 import { config } from '../app/config.server'
 import { getDb } from '../app/db/db.server'
 import { migrateToLatest } from '../app/db/migrate.server'
-import { markDraining } from '../app/features/observability/readiness.server'
+// Features' subscriptions to each other's events, before any job runs (docs/decisions/118).
+import '../app/features/wiring.server'
+import { markDraining } from '../app/features/health/readiness.server'
 import { flushTraces } from '../app/features/observability/tracing.server'
-import { startWorkerListener } from '../app/features/observability/worker-listener.server'
+import { startWorkerListener } from '../app/features/health/worker-listener.server'
 import { runAsWorkerOnly } from '../app/features/tools/jobs/roles.server'
 import { drainJobWorker, startJobWorker } from '../app/features/tools/jobs/worker.server'
 import { startWebhookWorker } from '../app/features/webhooks/delivery.server'

@@ -6,12 +6,12 @@ import { cachedMedianRenderTime, creditFacts } from '~/features/site/facts.serve
 import { formatSeconds, RENDER_WINDOW_DAYS } from '~/features/site/render-times'
 import { homeFaq } from '~/features/site/faq'
 import { TESTIMONIALS } from '~/features/site/testimonials'
-import { TOOLS } from '~/features/tools/catalog'
+import { TOOLS } from '~/catalog/tools'
 import { buttonClass } from '~/ui/button'
 import { CompareSlider } from '~/ui/compare-slider'
 import { LogoMarquee } from '~/ui/logo-marquee'
 import { SectionHeading, ToolIcon } from '~/ui/section'
-import { TestimonialCarousel } from '~/ui/testimonial-carousel'
+import { TestimonialCarousel } from '~/features/site/ui/testimonial-carousel'
 
 export const meta: MetaFunction = () => [
   { title: 'Facet Studio | AI image tools for creative teams' },

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { config } from '~/config.server'
 import { MISSION, TIMELINE, VALUES, VISION } from '~/features/site/about'
 import { creditFacts } from '~/features/site/facts.server'
-import { TOOL_LIST } from '~/features/tools/catalog'
+import { TOOL_LIST } from '~/catalog/tools'
 import { buttonClass } from '~/ui/button'
 import { PageHero, SectionHeading } from '~/ui/section'
 

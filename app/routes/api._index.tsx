@@ -9,7 +9,7 @@ import { SWITCH_SECTION, SwitchFromRemoveBg } from '~/features/removebg/ui/switc
 import { apiDocsFacts } from '~/features/api-docs/page.server'
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER, TEST_MODE_VALUE, TEST_RESULT_MAX_PIXELS } from '~/features/api-keys/environments'
 import { SEAT_RULE } from '~/features/teams/messages'
-import { TOOL_LIST } from '~/features/tools/catalog'
+import { TOOL_LIST } from '~/catalog/tools'
 import { MODEL_HEADER } from '~/features/tools/models/model-choices'
 import { WEBHOOK_EVENTS } from '~/features/webhooks/schemas'
 import { buttonClass } from '~/ui/button'

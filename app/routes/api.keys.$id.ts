@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { errorResponse, methodNotAllowed } from '~/http/errors.server'
 import { requireApiUser } from '~/features/account/guards.server'
-import { revokeKeyFor } from '~/features/api-keys/service.server'
+import { revokeKeyFor } from '~/features/account/keys.server'
 
 export function loader() {
   return methodNotAllowed('DELETE')

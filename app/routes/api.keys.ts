@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
 import { errorResponse, methodNotAllowed } from '~/http/errors.server'
 import { parseBody } from '~/http/body.server'
 import { createApiKeySchema } from '~/features/api-keys/schemas'
-import { createKeyFor, listKeysFor } from '~/features/api-keys/service.server'
+import { createKeyFor, listKeysFor } from '~/features/account/keys.server'
 import { requireApiUser } from '~/features/account/guards.server'
 import { NO_STORE } from '~/http/headers'
 

@@ -4,7 +4,7 @@ import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { searchTeams, searchUsers } from '~/features/console/accounts.server'
 import { requireOperator } from '~/features/account/guards.server'
-import { pageParam } from '~/features/console/paging'
+import { pageParam } from '~/utils/paging'
 import { cellClass, ConsoleTable, Pager, SectionHeading, UtcTime } from '~/features/console/ui/parts'
 import { buttonClass, inputClass } from '~/ui/button'
 

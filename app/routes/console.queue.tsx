@@ -5,7 +5,7 @@ import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { requireOperator } from '~/features/account/guards.server'
 import { failedJobs, failingDeliveries, queueHealth } from '~/features/console/operations.server'
-import { pageParam } from '~/features/console/paging'
+import { pageParam } from '~/utils/paging'
 import { cellClass, ConsoleTable, Figure, Pager, SectionHeading, UtcTime } from '~/features/console/ui/parts'
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 // POST /dashboard/developers: the Developers section's forms (API keys, webhooks). Always answers
 // with a redirect back to /dashboard#developers.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { DEVELOPERS_ANCHOR, developersAction } from '~/features/api-keys/developers.server'
+import { DEVELOPERS_ANCHOR, developersAction } from '~/features/developers/developers.server'
 
 export function loader() {
   return redirect(DEVELOPERS_ANCHOR)

@@ -5,7 +5,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { formatPrice } from '~/features/credits/display'
 import { listPackages } from '~/features/credits/packages.server'
 import { creditFacts } from '~/features/site/facts.server'
-import { TOOL_LIST } from '~/features/tools/catalog'
+import { TOOL_LIST } from '~/catalog/tools'
 import { buttonClass } from '~/ui/button'
 import { PageHero, ToolIcon } from '~/ui/section'
 

@@ -2,7 +2,7 @@ import type { MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { config } from '~/config.server'
 import { termsOfService } from '~/features/site/legal'
-import { LegalPage } from '~/ui/legal-page'
+import { LegalPage } from '~/features/site/ui/legal-page'
 
 export const meta: MetaFunction = () => [
   { title: 'Terms of Service | Facet Studio' },

@@ -1,7 +1,7 @@
 // /tools/batch: many files through one tool; see features/batches/page.server.ts.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { useRootData } from '~/root'
+import { useRootData } from '~/features/layout/root-data'
 import { batchPageAction, loadBatchPage } from '~/features/batches/page.server'
 import { BatchScreen } from '~/features/batches/ui/batch-screen'
 

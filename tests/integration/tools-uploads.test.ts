@@ -3,7 +3,7 @@
 // animated image is used as its first frame whatever its format.
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { MEGABYTE } from '~/features/tools/catalog'
+import { MEGABYTE } from '~/catalog/tools'
 import { FIRST_FRAME_NOTE, TOO_MANY_PARTS_MESSAGE, UPLOAD_LIMITS } from '~/features/tools/upload.server'
 import { action as blurAction } from '~/routes/api.face-blur.blur'
 import { action as svgAction } from '~/routes/api.svg2image.convert'

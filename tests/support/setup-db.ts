@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, inject } from 'vitest'
 import { createPGliteHandle, createPostgresHandle, pgliteOptions, useDatabaseHandle } from '~/db/db.server'
+// Features' subscriptions to each other's events, as in every process that ends jobs (decision 118).
+import '~/features/wiring.server'
 
 const handle =
   process.env.TEST_DB === 'postgres'

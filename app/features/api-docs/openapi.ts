@@ -7,7 +7,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '~/features/webhooks/schemas'
 import { TOOL_APIS } from './tool-fields'
 import { MODEL_CHOICES } from '~/features/tools/models/model-choices'
 import { removeBgPath } from '~/features/removebg/openapi'
-import { MAX_BATCH_FILES } from '~/features/batches/limits'
+import { MAX_BATCH_FILES } from '~/catalog/batches'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/roles'
 import { SEAT_RULE } from '~/features/teams/messages'
 

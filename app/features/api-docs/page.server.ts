@@ -2,7 +2,7 @@
 // address, each tool's cost, the per-key rate limit and the webhook retry schedule.
 import { config } from '~/config.server'
 import { toolCost } from '~/features/credits/costs.server'
-import { TOOL_LIST, type ToolSlug } from '~/features/tools/catalog'
+import { TOOL_LIST, type ToolSlug } from '~/catalog/tools'
 import { MAX_BATCH_FILES } from '~/features/batches/batches.server'
 import { RETRY_DELAYS_SECONDS, WEBHOOK_TIMEOUT_MS } from '~/features/webhooks/delivery.server'
 

@@ -1,7 +1,7 @@
 // Each tool's API fields and answer, built from the catalog's names, limits and choices, for the
 // /api documentation page and the OpenAPI document alike. Client-safe.
 import { MODEL_CHOICES, MODEL_HEADER } from '~/features/tools/models/model-choices'
-import { BACKGROUND_PRESETS, BLUR, DENOISE, SVG_FORMATS, SVG_SCALES, TOOL_LIST, type ToolDefinition, type ToolSlug } from '~/features/tools/catalog'
+import { BACKGROUND_PRESETS, BLUR, DENOISE, SVG_FORMATS, SVG_SCALES, TOOL_LIST, type ToolDefinition, type ToolSlug } from '~/catalog/tools'
 
 export interface ToolField {
   name: string

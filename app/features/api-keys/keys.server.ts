@@ -181,3 +181,16 @@ export async function authenticateApiKey(key: string, db: DbOrTx = getDb(), now 
   return { kind: 'key', user, apiKey: { id: key_id, environment, teamId: team_id } }
 }
 
+/** A key as the API shows it (never its secret). */
+export function publicKey(key: ApiKeySummary) {
+  return {
+    id: key.id,
+    name: key.name,
+    environment: key.environment,
+    prefix: key.prefix,
+    created_at: key.created_at.toISOString(),
+    last_used_at: key.last_used_at ? key.last_used_at.toISOString() : null,
+    runs_30d: key.runs_30d,
+    credits_30d: key.credits_30d,
+  }
+}

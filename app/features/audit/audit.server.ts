@@ -5,7 +5,7 @@
 import { sql, type Transaction } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
-import { offsetOf, pageOf, type Page } from '~/features/console/paging'
+import { offsetOf, pageOf, type Page } from '~/utils/paging'
 import { CLI_ACTOR, type AuditAction, type AuditTargetType } from './actions'
 
 /** Who acted: a signed-in user (operator or team admin), or the operator channel. */

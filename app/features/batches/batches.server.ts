@@ -15,7 +15,7 @@ import { prepareWebhooks } from '~/features/webhooks/endpoints.server'
 import { isTestKey } from '~/features/api-keys/environments'
 import { memberCap } from '~/features/account/charge.server'
 import { batchCapMessage } from '~/features/teams/messages'
-import type { ToolSlug } from '~/features/tools/catalog'
+import type { ToolSlug } from '~/catalog/tools'
 import { ToolError } from '~/features/tools/errors.server'
 import { announceJobQueued } from '~/features/tools/jobs/events.server'
 import { finishJob, insertJob } from '~/features/tools/jobs/jobs.server'
@@ -30,12 +30,12 @@ import { runnerFor } from '~/features/tools/runners/index.server'
 import { asToolError } from '~/features/tools/submission.server'
 import { isUuid } from '~/utils/uuid'
 import { itemsOf, settleBatch, summarise } from './items.server'
-import { batchTooLargeMessage as tooLargeFor, unpaidBatchMessage } from './limits'
+import { batchTooLargeMessage as tooLargeFor, unpaidBatchMessage } from '../../catalog/batches'
 import { writeZip, type NamedBytes, type SkippedEntry } from './zip.server'
 
 export { batchDownloadUrl, batchUrl } from './items.server'
 
-export { MAX_BATCH_FILES, unpaidBatchMessage } from './limits'
+export { MAX_BATCH_FILES, unpaidBatchMessage } from '../../catalog/batches'
 export const ERRORS_FILE = 'errors.json'
 
 export function batchTooLargeMessage(): string {

@@ -7,12 +7,12 @@ import { data, redirect } from '@remix-run/node'
 import { config } from '~/config.server'
 import { resolveCaller } from '~/features/account/caller.server'
 import { toolCost } from '~/features/credits/costs.server'
-import { isToolSlug, TOOL_LIST, type ToolSlug } from '~/features/tools/catalog'
+import { isToolSlug, TOOL_LIST, type ToolSlug } from '~/catalog/tools'
 import { isModelInstalled, requiredModelsFor } from '~/features/tools/models/registry.server'
-import { pageHeaders } from '~/features/tools/ui/page-action.server'
+import { pageHeaders } from '~/features/tools/page-action.server'
 import { acceptBatch } from './api.server'
 import { findOwnedBatch, type BatchView } from './batches.server'
-import { MAX_BATCH_FILES } from './limits'
+import { MAX_BATCH_FILES } from '../../catalog/batches'
 
 export interface BatchLimits {
   maxFiles: number

@@ -6,7 +6,7 @@ import path from 'node:path'
 import yauzl from 'yauzl'
 import yazl from 'yazl'
 import { badRequest, tooLarge } from '~/features/tools/errors.server'
-import { TOO_MANY_FILES_MESSAGE } from './limits'
+import { TOO_MANY_FILES_MESSAGE } from '../../catalog/batches'
 
 export interface ZipLimits {
   /** Files kept at most (beyond it: refused with TOO_MANY_FILES_MESSAGE). */

@@ -5,7 +5,7 @@ import { getDb, type DbOrTx } from '~/db/db.server'
 import { listAudit, type AuditFilters } from '~/features/audit/audit.server'
 import { isUuid } from '~/utils/uuid'
 
-import { CONSOLE_PAGE_SIZE, offsetOf, pageOf, type Page } from './paging'
+import { CONSOLE_PAGE_SIZE, offsetOf, pageOf, type Page } from '../../utils/paging'
 
 const LEDGER_ROWS = 20
 

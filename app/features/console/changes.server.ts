@@ -3,9 +3,9 @@
 // same rules, same messages; the ledger row and the audit entry commit in one transaction.
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { SessionUser } from '~/features/auth/session.server'
-import { adjustUserCredits, parseAmount } from '~/features/credits/operator.server'
+import { adjustUserCredits, parseAmount } from '~/features/operator/credits.server'
 import { OperatorError } from '~/features/operator/errors'
-import { adjustTeamCredits, parseSeats, setTeamSeats } from '~/features/teams/operator.server'
+import { adjustTeamCredits, parseSeats, setTeamSeats } from '~/features/operator/teams.server'
 import { isUuid } from '~/utils/uuid'
 
 export { OperatorError }

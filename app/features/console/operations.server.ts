@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import { queueHealth } from '~/features/tools/jobs/health.server'
 
-import { CONSOLE_PAGE_SIZE, offsetOf, pageOf, type Page } from './paging'
+import { CONSOLE_PAGE_SIZE, offsetOf, pageOf, type Page } from '../../utils/paging'
 
 export { queueHealth }
 

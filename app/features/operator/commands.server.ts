@@ -4,8 +4,8 @@
 // (e.g. `grant-team`) is one more entry here.
 import { z } from 'zod'
 import { getDb, type DbOrTx } from '~/db/db.server'
-import { creditCommands } from '~/features/credits/operator.server'
-import { teamCommands } from '~/features/teams/operator.server'
+import { creditCommands } from '~/features/operator/credits.server'
+import { teamCommands } from '~/features/operator/teams.server'
 import { OperatorError } from './errors'
 
 export { OperatorError }

@@ -4,7 +4,7 @@
 // Every documented parameter is either honoured or refused with a 400 that says why: never a
 // silent difference (docs/decisions/096).
 import { apiKeyGate } from '~/features/api-keys/gate.server'
-import { MEGABYTE, TOOLS } from '~/features/tools/catalog'
+import { MEGABYTE, TOOLS } from '~/catalog/tools'
 import { ToolError } from '~/features/tools/errors.server'
 import { runToolSubmission, type ToolSubmission } from '~/features/tools/jobs/submit.server'
 import { findJob } from '~/features/tools/jobs/jobs.server'

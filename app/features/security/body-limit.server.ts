@@ -6,7 +6,7 @@
 // Uploads (multipart to the tool endpoints, /api/jobs/, /api/batches/ and the tool pages) are read
 // by busboy under each tool's own limits (upload.server.ts), so they pass through.
 import type { RequestHandler } from 'express'
-import { TOOLS } from '~/features/tools/catalog'
+import { TOOLS } from '~/catalog/tools'
 
 /** Far above any form or JSON body the studio takes (the largest, a contact message, is a few KB). */
 export const SMALL_BODY_LIMIT_BYTES = 1024 * 1024

@@ -2,7 +2,7 @@
 // them is account/guards.server.ts's requireTeamApiUser.
 import { errorResponse } from '~/http/errors.server'
 import { listTeamApiKeys } from '~/features/api-keys/keys.server'
-import { publicKey } from '~/features/api-keys/service.server'
+import { publicKey } from '~/features/api-keys/keys.server'
 import { managesTeam } from './roles'
 import { TeamError, type TeamActivityEntry, type TeamView } from './teams.server'
 import { NO_STORE } from '~/http/headers'

@@ -2,7 +2,7 @@
 import { sql } from 'kysely'
 import { getDb, type DB, type DbOrTx } from '~/db/db.server'
 import { logger } from '~/utils/logger.server'
-import type { ToolSlug } from './catalog'
+import type { ToolSlug } from '../../catalog/tools'
 import type { RunOutcome } from './errors.server'
 
 export interface ToolRunRecord {

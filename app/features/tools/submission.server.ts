@@ -2,7 +2,7 @@
 // failures with the same words): the messages, the run rate limit, the download header, the model
 // check and the mapping of anything thrown to the answer's status and message.
 import { logger } from '~/utils/logger.server'
-import type { ToolSlug } from './catalog'
+import type { ToolSlug } from '../../catalog/tools'
 import { ToolError } from './errors.server'
 import { modelEntry } from './models/manifest'
 import { isModelInstalled, ModelMissingError, requiredModelsFor } from './models/registry.server'

@@ -3,7 +3,7 @@
 import sharp from 'sharp'
 import { config } from '~/config.server'
 import { singleton } from '~/utils/singleton.server'
-import { DEFAULT_BACKGROUND, type SvgFormat } from './catalog'
+import { DEFAULT_BACKGROUND, type SvgFormat } from '../../catalog/tools'
 import { badRequest } from './errors.server'
 import type { PhaseProgress } from './image'
 import { RendererPool } from './svg-renderer-pool.server'

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { logger } from '~/utils/logger.server'
 import { shippedScript } from '~/utils/shipped-script.server'
-import type { SvgFormat } from './catalog'
+import type { SvgFormat } from '../../catalog/tools'
 import { ToolError } from './errors.server'
 
 export interface RenderRequest {

@@ -4,7 +4,7 @@
 import busboy, { type Busboy } from 'busboy'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp, { type Metadata } from 'sharp'
-import { MEGABYTE, TOOLS, type ToolSlug } from './catalog'
+import { MEGABYTE, TOOLS, type ToolSlug } from '../../catalog/tools'
 import { badRequest, tooLarge, ToolError, unsupportedType } from './errors.server'
 import type { RgbaImage } from './image'
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { MEGABYTE } from './catalog'
+import { MEGABYTE } from '../../catalog/tools'
 import { ToolError } from './errors.server'
 import {
   decodeToRgba,

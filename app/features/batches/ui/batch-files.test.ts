@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MEGABYTE, TOOLS } from '~/features/tools/catalog'
+import { MEGABYTE, TOOLS } from '~/catalog/tools'
 import { batchProblem, checkBatchFile, totalsOf, ZIP_ALONE_MESSAGE, type ChosenFile } from './batch-files'
 
 const limits = { maxFiles: 3, maxMegabytes: 2 }

@@ -2,9 +2,9 @@
 // through the workspace's own checks for the chosen tool (real type from its bytes, size), or one
 // zip of images; then the batch's limits (file count, total size) and the balance. The server checks
 // all of it again; these spare a pointless upload and say what is wrong beside the file.
-import { MEGABYTE, type ToolDefinition } from '~/features/tools/catalog'
+import { MEGABYTE, type ToolDefinition } from '~/catalog/tools'
 import { inspectFile } from '~/features/tools/ui/file-checks'
-import { batchTooLargeMessage, TOO_MANY_FILES_MESSAGE, unpaidBatchMessage } from '../limits'
+import { batchTooLargeMessage, TOO_MANY_FILES_MESSAGE, unpaidBatchMessage } from '../../../catalog/batches'
 
 export type ChosenFile =
   | { key: string; file: File; state: 'checking' }

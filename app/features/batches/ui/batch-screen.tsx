@@ -7,7 +7,7 @@
 import { UploadIcon } from '~/ui/upload-icon'
 import { Form, Link, useLocation, useNavigate } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react'
-import { BLUR, DENOISE, TOOL_LIST, TOOLS, type ToolDefinition, type ToolSlug } from '~/features/tools/catalog'
+import { BLUR, DENOISE, TOOL_LIST, TOOLS, type ToolDefinition, type ToolSlug } from '~/catalog/tools'
 import { formatMegabytes } from '~/features/tools/ui/file-checks'
 import { ProgressPanel } from '~/features/tools/ui/progress-panel'
 import { readJson, RequestFailedError, sendToolRequest } from '~/features/tools/ui/send-tool-request'

@@ -3,7 +3,7 @@
 // with errors.json for the files that failed) once every file has run.
 import { Link } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { TOOLS, type ToolSlug } from '~/features/tools/catalog'
+import { TOOLS, type ToolSlug } from '~/catalog/tools'
 
 export interface BatchItemView {
   name: string

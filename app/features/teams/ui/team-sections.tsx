@@ -9,7 +9,7 @@ import type { ReactNode } from 'react'
 import { KEY_CREATED } from '~/features/api-keys/messages'
 import { API_KEY_NAME_MAX } from '~/features/api-keys/schemas'
 import { formatActivityDate, formatCredits } from '~/features/credits/display'
-import { TOOL_LIST } from '~/features/tools/catalog'
+import { TOOL_LIST } from '~/catalog/tools'
 import { buttonClass, inputClass } from '~/ui/button'
 import { Field } from '~/ui/field'
 import {

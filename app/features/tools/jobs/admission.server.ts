@@ -19,7 +19,7 @@ import { sql, type Transaction } from 'kysely'
 import { config } from '~/config.server'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
-import { MAX_BATCH_FILES } from '~/features/batches/limits'
+import { MAX_BATCH_FILES } from '~/catalog/batches'
 import { AccountQueueFullError, QueueFullError } from '../errors.server'
 
 /** A rough run time, for telling a refused client when to come back. */

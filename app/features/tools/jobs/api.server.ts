@@ -4,7 +4,7 @@
 // Jobs are their owner's only: anyone else gets 404.
 import { resolveCaller } from '~/features/account/caller.server'
 import { getBalance } from '~/features/credits/ledger.server'
-import { MEGABYTE, TOOLS, type ToolSlug } from '../catalog'
+import { MEGABYTE, TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
 import { creditsCharged, findOwnedJob, isFinished, jobView, type ToolJobInfo } from './jobs.server'
 import { acceptToolRun, answerFromJob, submissionResponse } from './submit.server'

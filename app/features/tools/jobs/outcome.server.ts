@@ -1,24 +1,20 @@
 // A job's outcome, recorded exactly once whoever reports it (the worker that ran it, a request that
 // gave up waiting, the dead-letter handler after pg-boss's last retry): in one transaction, the
 // conditional update of tool_jobs from queued/running, the stored result, the refund and the
-// tool_runs row. The first
-// writer wins; everyone after it writes nothing.
+// tool_runs row, and the "job ended" event its subscribers (webhooks, batches) hear inside that same
+// transaction (lifecycle.server.ts). The first writer wins; everyone after it writes nothing.
 import { randomUUID } from 'node:crypto'
-import type { Transaction } from 'kysely'
 import { executeTx, getDb } from '~/db/db.server'
-import type { Database } from '~/db/schema'
 import { refund } from '~/features/credits/ledger.server'
-import { TOOLS, type ToolSlug } from '../catalog'
+import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { nameForType } from '../output-format.server'
 import { storeResult } from '../results.server'
 import type { RunOutcome } from '../errors.server'
 import type { Delivered, ToolRunner } from '../runners/types'
 import { insertToolRun } from '../runs.server'
-import { emitEvent, prepareWebhooks } from '~/features/webhooks/endpoints.server'
-import { resultUrl } from '../ui/page-result'
-import { settleBatch } from '~/features/batches/items.server'
 import { traceJob } from './trace.server'
-import { creditsCharged, finishJob, type ToolJobInfo } from './jobs.server'
+import { finishJob, type ToolJobInfo } from './jobs.server'
+import { prepareJobSubscribers, publishJobEnded } from './lifecycle.server'
 import { countToolRun } from '~/features/observability/metrics.server'
 import { runnerFor } from '../runners/index.server'
 
@@ -29,28 +25,6 @@ import { runnerFor } from '../runners/index.server'
 async function countRun(tool: string, outcome: RunOutcome, runMs: number | null, delivered?: string | null): Promise<void> {
   const model = delivered ?? (await runnerFor(tool as ToolSlug).model().catch(() => 'unknown'))
   countToolRun({ tool, model, outcome, runSeconds: runMs === null ? null : runMs / 1000 })
-}
-
-/**
- * The job's end as a webhook event (`job.succeeded` / `job.failed`), queued in the outcome's own
- * transaction: an outcome that rolls back never announced anything.
- */
-async function announceOutcome(finished: ToolJobInfo, trx: Transaction<Database>): Promise<void> {
-  await emitEvent(
-    {
-      accountId: finished.account_id,
-      type: finished.status === 'succeeded' ? 'job.succeeded' : 'job.failed',
-      data: {
-        id: finished.id,
-        tool: finished.tool,
-        status: finished.status,
-        result_url: finished.result_id ? resultUrl(finished.result_id) : null,
-        error: finished.error,
-        credits_charged: creditsCharged(finished),
-      },
-    },
-    trx,
-  )
 }
 
 export function failureRefundReason(tool: ToolSlug): string {
@@ -70,7 +44,7 @@ export async function recordDelivered(
   // The extension follows what was delivered (a `format=auto` result is known only now).
   const filename = nameForType(runner.outputName(job.options, job.original_name), delivered.contentType)
   const resultId = randomUUID()
-  await prepareWebhooks()
+  await prepareJobSubscribers()
   const ended = await executeTx(getDb(), async (trx) => {
     const finished = await finishJob(
       job.id,
@@ -117,8 +91,8 @@ export async function recordDelivered(
       },
       trx,
     )
-    await announceOutcome(finished, trx)
-    if (finished.batch_id) await settleBatch(finished.batch_id, trx)
+    // Heard by the webhooks (job.succeeded / job.failed) and a batch's completion: lifecycle.server.ts.
+    await publishJobEnded(finished, trx)
     return finished
   })
   if (ended) await countRun(job.tool, ended.outcome ?? 'success', runMs, delivered.model)
@@ -131,7 +105,7 @@ export async function recordFailed(
   failure: { status: number; message: string; outcome?: RunOutcome },
   runMs: number | null,
 ): Promise<ToolJobInfo | null> {
-  await prepareWebhooks()
+  await prepareJobSubscribers()
   const ended = await executeTx(getDb(), async (trx) => {
     const finished = await finishJob(
       job.id,
@@ -155,8 +129,8 @@ export async function recordFailed(
       },
       trx,
     )
-    await announceOutcome(finished, trx)
-    if (finished.batch_id) await settleBatch(finished.batch_id, trx)
+    // Heard by the webhooks (job.succeeded / job.failed) and a batch's completion: lifecycle.server.ts.
+    await publishJobEnded(finished, trx)
     return finished
   })
   if (ended) await countRun(job.tool, failure.outcome ?? 'failed', runMs)

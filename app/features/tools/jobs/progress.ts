@@ -2,7 +2,7 @@
 // upload) is over when a worker starts; the last (100) is reached only when the outcome is recorded.
 // In between, the runner's fraction of the work moves the bar, and the message is the step whose
 // band the bar is in, or the step the runner names.
-import type { ProgressStep } from '../catalog'
+import type { ProgressStep } from '../../../catalog/tools'
 
 export function progressOnSteps(steps: readonly ProgressStep[], fraction: number, stage?: string): ProgressStep {
   const first = steps[0]!

@@ -1,6 +1,6 @@
 // A tool job as the screens see it (client-safe). The API's GET /api/jobs/<id>/ answers the same
 // facts in snake_case; the tool page's loader hands this to the screen for ?job=<id>.
-import type { ToolSlug } from '../catalog'
+import type { ToolSlug } from '../../../catalog/tools'
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
 

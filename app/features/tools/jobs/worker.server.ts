@@ -10,7 +10,7 @@ import { logger } from '~/utils/logger.server'
 import { config } from '~/config.server'
 import { databaseSingleton, existingSingleton } from '~/utils/singleton.server'
 import type { PgBoss } from 'pg-boss'
-import { TOOLS, type ToolSlug } from '../catalog'
+import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { RunTimeoutError } from '../errors.server'
 import { asToolError } from '../submission.server'
 import { announceJobEnded, announceShutdown, onJobQueued } from './events.server'
@@ -23,7 +23,7 @@ import { observeQueueWait } from '~/features/observability/metrics.server'
 import { inJobSpan, inSpan, recordPastSpan } from '~/features/observability/tracing.server'
 import { trace } from '@opentelemetry/api'
 import { capTestResult } from './test-mode.server'
-import { chargeItemOnStart } from '~/features/batches/items.server'
+import { publishJobStarting } from './lifecycle.server'
 import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
 
 /** Progress is written at most this often per job (and always when the stage changes). */
@@ -104,14 +104,15 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
   if (!claimed) return // ended already (its outcome is recorded): nothing to run
   const { bytes, secondBytes } = claimed
   let { job } = claimed
-  // A batch item is paid when its run starts (docs/decisions/055): unpaid, it fails at once.
-  const chargeId = await chargeItemOnStart(job)
-  if (chargeId !== null && typeof chargeId === 'object') {
-    const ended = await recordFailed(job, { status: chargeId.refused.status, message: chargeId.refused.message, outcome: 'rejected' }, null)
+  // A subscriber may charge the job now (a batch item is paid when its run starts: docs/decisions/055)
+  // or refuse it: refused, it fails at once, unpaid.
+  const start = await publishJobStarting(job)
+  if ('refused' in start) {
+    const ended = await recordFailed(job, { status: start.refused.status, message: start.refused.message, outcome: 'rejected' }, null)
     announceJobEnded({ jobId, job: ended ?? undefined })
     return
   }
-  job = { ...job, charge_transaction_id: chargeId }
+  job = { ...job, charge_transaction_id: start.chargeTransactionId }
   traceJob(jobId, 'claimed')
   // Both stamps are the database's clock: no skew between the machine that queued and this one.
   if (job.started_at) {

@@ -1,6 +1,6 @@
 // The committed model manifest (models/manifest.json), typed. Client-safe: no file access here.
 import manifestJson from '../../../../models/manifest.json'
-import type { ToolSlug } from '../catalog'
+import type { ToolSlug } from '../../../catalog/tools'
 
 export type Dimension = number | string
 

@@ -12,7 +12,7 @@ import { config } from '~/config.server'
 import { RequestThread } from '~/utils/request-thread.server'
 import { shippedScript } from '~/utils/shipped-script.server'
 import { singleton } from '~/utils/singleton.server'
-import type { ToolSlug } from '../catalog'
+import type { ToolSlug } from '../../../catalog/tools'
 import { MODELS, modelEntry } from './manifest'
 
 export const INSTALL_COMMAND = 'npm run models'

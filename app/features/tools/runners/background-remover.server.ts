@@ -2,7 +2,7 @@
 // or a background image; cropped to the subject, scaled and placed, shadowed, as the alpha mask
 // alone, as PNG, JPEG, WebP or remove.bg's zip (cutout-output.server.ts composes it).
 import { z } from 'zod'
-import { BACKGROUND_PRESETS, cutoutFilename, HEX_COLOUR, TOOLS } from '../catalog'
+import { BACKGROUND_PRESETS, cutoutFilename, HEX_COLOUR, TOOLS } from '../../../catalog/tools'
 import type { CutoutOutputOptions, Length } from '../cutout-output.server'
 import { badRequest } from '../errors.server'
 import { MODEL_CHOICES, type ModelChoice } from '../models/model-choices'

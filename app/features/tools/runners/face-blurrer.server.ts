@@ -1,6 +1,6 @@
 // Face blurrer: every face found blurred at the chosen radius; no face found is refunded.
 import { z } from 'zod'
-import { BLUR, TOOLS } from '../catalog'
+import { BLUR, TOOLS } from '../../../catalog/tools'
 import { parseFormatField, type OutputFormat } from '../output-format.server'
 import { parseField } from './options.server'
 import { inspectRaster, runRaster, refundWhenNoFace } from './raster.server'

@@ -1,6 +1,6 @@
 // Face restorer: the portrait at 2×, each face restored (GFPGAN when installed, else Fallback detail
 // mode); the note names the engine that ran; no face found is refunded.
-import { TOOLS } from '../catalog'
+import { TOOLS } from '../../../catalog/tools'
 import { GFPGAN_MODEL, gfpganAvailable } from '../models/registry.server'
 import { parseFormatField, type OutputFormat } from '../output-format.server'
 import { inspectRaster, runRaster, refundWhenNoFace } from './raster.server'

@@ -1,6 +1,6 @@
 // Image enhancer: Real-ESRGAN at the scale the output cap allows, with an optional denoise strength.
 import { z } from 'zod'
-import { DENOISE, TOOLS } from '../catalog'
+import { DENOISE, TOOLS } from '../../../catalog/tools'
 import { parseFormatField, type OutputFormat } from '../output-format.server'
 import { baseName, parseField } from './options.server'
 import { inspectRaster, runRaster } from './raster.server'

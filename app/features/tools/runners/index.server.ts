@@ -1,6 +1,6 @@
 // The one place that maps a tool to its runner. Nothing here loads onnxruntime: each runner imports
 // its inference module inside run().
-import type { ToolSlug } from '../catalog'
+import type { ToolSlug } from '../../../catalog/tools'
 import { backgroundRemoverRunner } from './background-remover.server'
 import { faceBlurrerRunner } from './face-blurrer.server'
 import { faceRestorerRunner } from './face-restorer.server'

@@ -1,7 +1,7 @@
 // Turns a tool module's phases into the run's progress: one overall fraction (0..1) that never goes
 // back, and the stage message from the tool's spec steps (catalog.ts), so the words a person sees
 // are the spec's while the numbers come from the work itself.
-import { TOOLS, type ToolSlug } from '../catalog'
+import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import type { ReportProgress } from './types'
 import { stageTimeline } from '~/features/observability/tracing.server'
 

@@ -1,6 +1,6 @@
 // What the four raster tools' runners share: the checks that need no decode, the decode inside the
 // run (with its pixel limits), and the no-face refund of the two face tools.
-import type { ToolSlug } from '../catalog'
+import type { ToolSlug } from '../../../catalog/tools'
 import type { PhaseProgress, RgbaImage } from '../image'
 import { convertResult, requestedFormat } from '../output-format.server'
 import { decodeToRgba, FIRST_FRAME_NOTE, readImageHeader, sniffImageType } from '../upload.server'

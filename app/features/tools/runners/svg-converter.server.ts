@@ -1,6 +1,6 @@
 // SVG converter: the SVG sanitised, its output size checked, rendered by resvg, encoded by sharp.
 import { z } from 'zod'
-import { SVG_FORMATS, SVG_SCALES, type SvgFormat } from '../catalog'
+import { SVG_FORMATS, SVG_SCALES, type SvgFormat } from '../../../catalog/tools'
 import { checkOutputSize, convertSvg, parseBackground } from '../svg-converter.server'
 import { sanitizeSvg } from '../svg-sanitize.server'
 import { baseName, parseField } from './options.server'

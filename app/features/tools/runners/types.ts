@@ -1,7 +1,7 @@
 // The contract between the request side (web: parse, check, charge, enqueue) and the run side
 // (worker: decode, run the models, encode). One runner per tool, in runners/<slug>.server.ts, owns
 // its option schema, its checks, its run and its output naming; nothing else branches on the tool.
-import type { ToolSlug } from '../catalog'
+import type { ToolSlug } from '../../../catalog/tools'
 
 /**
  * What a running tool reports: `fraction` (0..1) of the work this run has done, from the work itself

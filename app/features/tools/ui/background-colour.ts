@@ -1,6 +1,6 @@
 // The background remover's colour choice (spec §2, §5, §9): transparent, one of nine presets, or a
 // custom colour that applies only when it is 3- or 6-digit hex with a leading #.
-import { BACKGROUND_PRESETS, DEFAULT_BACKGROUND, HEX_COLOUR } from '~/features/tools/catalog'
+import { BACKGROUND_PRESETS, DEFAULT_BACKGROUND, HEX_COLOUR } from '~/catalog/tools'
 
 export type BackgroundChoice =
   | { mode: 'transparent' }
@@ -22,7 +22,7 @@ export function appliedColour(choice: BackgroundChoice): string | null {
   return isHexColour(value) ? value : null
 }
 
-export { cutoutFilename } from '../catalog'
+export { cutoutFilename } from '../../../catalog/tools'
 
 /** What the no-JavaScript form sends as the API's `background` field ('' means transparent). */
 export function backgroundField(choice: BackgroundChoice): string {

@@ -1,5 +1,5 @@
 // The background remover: upload, transparent or coloured backdrop, cutout preview and downloads.
-import { TOOLS } from '~/features/tools/catalog'
+import { TOOLS } from '~/catalog/tools'
 import { madeWith, MODEL_HEADER } from '~/features/tools/models/model-choices'
 import type { Viewer } from '~/features/account/viewer'
 import { trackEvent } from '~/features/analytics/track'

@@ -1,5 +1,5 @@
 // The face blurrer's tile wording (spec §2) and slider display rule (§9).
-import { BLUR } from '~/features/tools/catalog'
+import { BLUR } from '~/catalog/tools'
 
 export function facesDetectedText(faces: number | null | undefined): string {
   if (faces === null || faces === undefined) return 'Pending'

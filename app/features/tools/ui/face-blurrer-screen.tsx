@@ -1,7 +1,7 @@
 // The face blurrer: upload, blur intensity, before/after with a live CSS preview, tiles, and the
 // 'Image secured' result.
 import { useRef, useState } from 'react'
-import { BLUR, TOOLS } from '~/features/tools/catalog'
+import { BLUR, TOOLS } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 import { trackEvent } from '~/features/analytics/track'
 import { toast } from '~/ui/toast'

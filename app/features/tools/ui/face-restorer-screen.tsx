@@ -1,6 +1,6 @@
 // The face restorer: upload, the engine in use, before/after and the restored portrait's download.
 import { useState } from 'react'
-import { TOOLS } from '~/features/tools/catalog'
+import { TOOLS } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 import { trackEvent } from '~/features/analytics/track'
 import { DownloadBox } from './download-box'

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { MEGABYTE, TOOLS } from '~/features/tools/catalog'
+import { MEGABYTE, TOOLS } from '~/catalog/tools'
 import { browserCanShow, inspectFile, sniffType } from './file-checks'
 
 const fixture = (name: string) => readFile(`tests/fixtures/${name}`)

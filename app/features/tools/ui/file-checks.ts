@@ -1,7 +1,7 @@
 // The file picker's own checks (spec §5), run in the browser before anything is uploaded: the real
 // type from the file's first bytes (a text file renamed .png is refused here, not after the click),
 // then the size limit. The server checks the bytes again; these only spare the user a pointless upload.
-import { MEGABYTE, type ToolDefinition } from '~/features/tools/catalog'
+import { MEGABYTE, type ToolDefinition } from '~/catalog/tools'
 
 export const INVALID_FILE_TYPE = 'Invalid file type'
 

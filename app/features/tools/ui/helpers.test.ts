@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BLUR, MEGABYTE, TOOLS } from '~/features/tools/catalog'
+import { BLUR, MEGABYTE, TOOLS } from '~/catalog/tools'
 import { appliedColour, backgroundField, cutoutFilename, isHexColour } from './background-colour'
 import { blurRadiusText, displayBlur, facesDetectedText, normaliseBlur, sourceText } from './blur-wording'
 import { filenameFromContentDisposition } from './content-disposition'

@@ -1,6 +1,6 @@
 // The image enhancer: one action over the whole frame, a before/after preview (demo images until
 // something is uploaded) and the enhanced download.
-import { TOOLS } from '~/features/tools/catalog'
+import { TOOLS } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 import { CompareSlider } from '~/ui/compare-slider'
 import { filenameFromContentDisposition } from './content-disposition'

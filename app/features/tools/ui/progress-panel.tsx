@@ -1,5 +1,5 @@
 // The percentage and stage message of a run, announced to screen readers as it changes.
-import type { ProgressStep } from '~/features/tools/catalog'
+import type { ProgressStep } from '~/catalog/tools'
 
 export function ProgressPanel({ progress, failed }: { progress: ProgressStep | null; failed?: boolean }) {
   if (!progress) return null

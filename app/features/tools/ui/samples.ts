@@ -1,6 +1,6 @@
 // Images to try a tool with before uploading one's own (issue 13). A sample is fetched from public/
 // and run exactly like an upload: a real, charged run. Public-domain sources: tests/fixtures/FIXTURES.md.
-import type { ToolSlug } from '~/features/tools/catalog'
+import type { ToolSlug } from '~/catalog/tools'
 
 export interface SampleImage {
   src: string

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TOOLS } from '~/features/tools/catalog'
+import { TOOLS } from '~/catalog/tools'
 import { readRestored } from './face-restorer-screen'
 import { enhancedFilename } from './image-enhancer-screen'
 import { toolMeta, toolStructuredData } from './structured-data'

@@ -1,7 +1,7 @@
 // The status table's progress steps (spec §4) in the browser: the first step follows the real upload,
 // the middle steps come from the job's real progress (jobs/progress.ts on the worker), and only the
 // job's answer reaches the last step (100).
-import type { ProgressStep } from '~/features/tools/catalog'
+import type { ProgressStep } from '~/catalog/tools'
 
 export interface StagePlan {
   upload: ProgressStep

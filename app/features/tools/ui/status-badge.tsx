@@ -1,5 +1,5 @@
 // The run's state in a word (spec §4). The SVG converter names its states queued / processing / ready.
-import type { ToolSlug } from '~/features/tools/catalog'
+import type { ToolSlug } from '~/catalog/tools'
 import type { RunStatus } from './use-tool-run'
 
 const LABELS: Record<RunStatus, string> = {

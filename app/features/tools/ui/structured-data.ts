@@ -1,7 +1,7 @@
 // The tools' structured data (spec §1: advertised as free, price 0 USD), rendered by each route's
 // meta as a JSON-LD data block. Data blocks are never executed, so the CSP does not apply to them.
 import type { MetaDescriptor } from '@remix-run/node'
-import type { ToolDefinition } from '~/features/tools/catalog'
+import type { ToolDefinition } from '~/catalog/tools'
 
 export function toolStructuredData(tool: ToolDefinition, publicUrl: string) {
   const url = new URL(tool.path, publicUrl).toString()

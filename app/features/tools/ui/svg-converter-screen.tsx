@@ -2,7 +2,7 @@
 // Converting needs an account; visitors see the form and are told to sign in.
 import { Link } from '@remix-run/react'
 import { useRef } from 'react'
-import { TOOLS, type SvgFormat } from '~/features/tools/catalog'
+import { TOOLS, type SvgFormat } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'

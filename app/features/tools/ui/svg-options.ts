@@ -1,5 +1,5 @@
 // The SVG converter's choices with the spec's labels (§2), and what is sent for them (§5).
-import { DEFAULT_BACKGROUND, type SvgFormat } from '~/features/tools/catalog'
+import { DEFAULT_BACKGROUND, type SvgFormat } from '~/catalog/tools'
 
 export const FORMAT_OPTIONS: ReadonlyArray<{ value: SvgFormat; label: string }> = [
   { value: 'png', label: 'PNG (raster with transparency)' },

@@ -1,7 +1,7 @@
 // The top of every tool page: its name and one line about it. Kept short so the workspace (the
 // image) starts high on the screen; what it accepts is said once, in the drop target, and the cost
 // beside the button.
-import type { ToolDefinition } from '~/features/tools/catalog'
+import type { ToolDefinition } from '~/catalog/tools'
 
 export function ToolHero({ tool }: { tool: ToolDefinition }) {
   return (

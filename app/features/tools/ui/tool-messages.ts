@@ -1,5 +1,5 @@
 // Each tool's error and success wording (spec §8). Client-safe.
-import type { ToolSlug } from '~/features/tools/catalog'
+import type { ToolSlug } from '~/catalog/tools'
 
 export interface ToolMessages {
   /** Shown when a failed response carries no error string. */

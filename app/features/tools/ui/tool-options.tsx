@@ -3,7 +3,7 @@
 // the screen that draws them; these components only show it and report changes. Every control is a
 // real form control that posts without JavaScript.
 import { useState, type CSSProperties } from 'react'
-import { BACKGROUND_PRESETS, BLUR, DEFAULT_BACKGROUND, DENOISE, SVG_FORMATS, type SvgFormat } from '~/features/tools/catalog'
+import { BACKGROUND_PRESETS, BLUR, DEFAULT_BACKGROUND, DENOISE, SVG_FORMATS, type SvgFormat } from '~/catalog/tools'
 import { MODEL_CHOICE_LABELS, MODEL_CHOICES } from '~/features/tools/models/model-choices'
 import { useHydrated } from '~/ui/use-hydrated'
 import { DEFAULT_CUSTOM_COLOUR, isHexColour, type BackgroundChoice } from './background-colour'

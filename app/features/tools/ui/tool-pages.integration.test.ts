@@ -10,7 +10,7 @@ import { action as svgAction } from '~/routes/tools.svg-converter'
 import { loader as resultLoader } from '~/routes/api.results.$id'
 import { BASE, cookieFrom, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import type { ToolPageResult } from './page-result'
-import { JOB_GONE_MESSAGE } from './page-loader.server'
+import { JOB_GONE_MESSAGE } from '../page-loader.server'
 
 const fixture = (name: string) => readFileSync(path.resolve('tests/fixtures', name))
 const file = (name: string, type: string, bytes = fixture(name)) => new File([new Uint8Array(bytes)], path.basename(name), { type })

@@ -5,7 +5,7 @@
 // (a run started earlier, or without JavaScript) picks the job up where it is.
 import { useLoaderData, useRevalidator } from '@remix-run/react'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
+import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
 import { toast } from '~/ui/toast'
 import { checkFile } from './file-checks'
 import type { JobView } from '~/features/tools/jobs/view'

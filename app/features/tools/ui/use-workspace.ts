@@ -2,7 +2,7 @@
 // bytes, size), the chosen image's size (for the stage's shape), scrolling the stage into view when a
 // run starts, and moving focus to the outcome and announcing it when the run ends.
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
+import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
 import { browserCanShow, inspectFile } from './file-checks'
 import type { RunStatus } from './use-tool-run'
 

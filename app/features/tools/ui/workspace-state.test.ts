@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TOOLS } from '~/features/tools/catalog'
+import { TOOLS } from '~/catalog/tools'
 import type { JobView } from '~/features/tools/jobs/view'
 import { announcement, NO_FACE_MESSAGE, notEnoughCreditsText, workspacePhase, type PhaseInput } from './workspace-state'
 

@@ -1,7 +1,7 @@
 // The workspace's states (issue 13): one name for what the screen is showing, derived from the
 // browser run, a page posted without JavaScript, a job the page follows, and the balance. Each state
 // has its own look and words (workspace.tsx). Client-safe and pure, so it is unit-tested.
-import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
+import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
 import type { JobView } from '~/features/tools/jobs/view'
 import type { ToolPageResult } from './page-result'
 import type { RunStatus } from './use-tool-run'

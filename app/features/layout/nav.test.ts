@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { creditsLabel, dashboardLabel, TOOL_LINKS } from './nav'
+import { creditsLabel, dashboardLabel, TOOL_LINKS } from '~/features/layout/nav'
 
 describe('creditsLabel', () => {
   it("reads 'Credits' while the balance is unknown", () => {

@@ -17,9 +17,9 @@ import {
   redeliverFor,
   WEBHOOK_NOT_FOUND,
 } from '~/features/webhooks/service.server'
-import { KEY_CREATED, KEY_REVOKED } from './messages'
-import { createApiKeySchema } from './schemas'
-import { createKeyFor, listKeysFor, revokeKeyFor } from './service.server'
+import { KEY_CREATED, KEY_REVOKED } from '~/features/api-keys/messages'
+import { createApiKeySchema } from '~/features/api-keys/schemas'
+import { createKeyFor, listKeysFor, revokeKeyFor } from '~/features/account/keys.server'
 
 export const DEVELOPERS_ANCHOR = '/dashboard#developers'
 export const WEBHOOK_CREATED = 'Your webhook endpoint is registered. Its signing secret is shown below, once: copy it now.'

@@ -1,13 +1,13 @@
 // The frame around every screen: header, main content, footer, toasts. It also keeps two promises of
 // spec §2 that hold on every route: scroll to the top on a new page, and a page view per path or query.
-import { useLocation, useNavigationType, useRouteLoaderData } from '@remix-run/react'
+import { useLocation, useNavigationType } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { trackPageView } from '~/features/analytics/track'
 import type { Viewer } from '~/features/account/viewer'
-import type { loader as rootLoader } from '~/root'
+import { useRootData } from './root-data'
 import { Toaster } from '~/ui/toast'
-import { SiteFooter } from './footer'
-import { SiteHeader } from './header'
+import { SiteFooter } from '~/features/layout/footer'
+import { SiteHeader } from '~/features/layout/header'
 
 /** Spec §3: the theme is kept under a product key and is always light. */
 export const THEME_STORAGE_KEY = 'facet-studio:theme'
@@ -41,7 +41,7 @@ function useRouteChangeEffects() {
 
 export function SiteLayout({ viewer, children }: { viewer: Viewer; children: ReactNode }) {
   // Read the root data on each render so a revalidation (after a tool run) shows the new balance.
-  const rootData = useRouteLoaderData<typeof rootLoader>('root')
+  const rootData = useRootData()
   const current = rootData?.viewer ?? viewer
   const site = rootData?.site ?? DEFAULT_SITE
   useRouteChangeEffects()

@@ -2,10 +2,10 @@
 // closes on every route change. At most 640 px tall, scrolling inside.
 import { Link, NavLink } from '@remix-run/react'
 import type { Viewer } from '~/features/account/viewer'
-import { useClosingDetails } from './disclosure'
-import { CreditsButton, LogoutForm } from './account-controls'
-import { dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
-import { WorkingAsForm } from './working-as'
+import { useClosingDetails } from '~/features/layout/disclosure'
+import { CreditsButton, LogoutForm } from '~/features/layout/account-controls'
+import { dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from '~/features/layout/nav'
+import { WorkingAsForm } from '~/features/layout/working-as'
 
 export const MOBILE_MENU_MAX_HEIGHT_PX = 640
 

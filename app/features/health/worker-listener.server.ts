@@ -1,8 +1,8 @@
 // `npm run worker` has no web server: with METRICS_PORT set it listens there for Prometheus and
 // probes only (/metrics, /livez, /readyz), with the same access rule for /metrics as the web's.
 import { createServer, type Server } from 'node:http'
-import { answerMetrics } from './http-metrics.server'
-import { LIVE_ANSWER, readinessAnswer } from './probes.server'
+import { answerMetrics } from '~/features/observability/http-metrics.server'
+import { LIVE_ANSWER, readinessAnswer } from '~/features/health/probes.server'
 
 export function startWorkerListener(options: { port: number; host: string; token: string | undefined }): Promise<Server> {
   const server = createServer((req, res) => {

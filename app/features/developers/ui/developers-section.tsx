@@ -10,8 +10,8 @@ import { WEBHOOK_EVENTS } from '~/features/webhooks/schemas'
 import { buttonClass, inputClass } from '~/ui/button'
 import { FormMessage } from '~/ui/field'
 import { useHydrated } from '~/ui/use-hydrated'
-import { API_KEY_NAME_MAX } from '../schemas'
-import type { DevelopersData, DevelopersFlash } from '../developers.server'
+import { API_KEY_NAME_MAX } from '~/features/api-keys/schemas'
+import type { DevelopersData, DevelopersFlash } from '~/features/developers/developers.server'
 
 const ACTION = '/dashboard/developers'
 

@@ -8,7 +8,7 @@ import { startJobWorker } from '~/features/tools/jobs/worker.server'
 import { loader as livez } from '~/routes/livez'
 import { loader as readyz } from '~/routes/readyz'
 import { readResult } from '../../../tests/support/requests'
-import { markDraining } from './readiness.server'
+import { markDraining } from '~/features/health/readiness.server'
 
 afterAll(async () => {
   await stopBoss({ timeoutMs: 2_000 })

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createVerifiedUser } from '~/features/auth/testing.server'
 import { OperatorError } from '~/features/operator/errors'
 import { operatorSocketPath, sendOperatorCommand, startOperatorChannel, type OperatorChannel } from '~/features/operator/channel.server'
-import { teamAccount } from './membership.server'
-import { adjustTeamCredits, parseSeats, setTeamSeats } from './operator.server'
-import { createTeam, getTeamView, inviteMember } from './teams.server'
+import { teamAccount } from '~/features/teams/membership.server'
+import { adjustTeamCredits, parseSeats, setTeamSeats } from '~/features/operator/teams.server'
+import { createTeam, getTeamView, inviteMember } from '~/features/teams/teams.server'
 
 const dataDir = mkdtempSync(path.resolve('tests/.tmp/op-teams-'))
 let channel: OperatorChannel | null

@@ -4,8 +4,8 @@
 // credit count among it) reloads.
 import { useFetcher, useLocation } from '@remix-run/react'
 import type { Viewer } from '~/features/account/viewer'
-import { useHydrated } from '../use-hydrated'
-import { useClosingDetails } from './disclosure'
+import { useHydrated } from '~/ui/use-hydrated'
+import { useClosingDetails } from '~/features/layout/disclosure'
 
 export const WORKING_AS_ACTION = '/teams/working-as'
 export const OWN_BALANCE_LABEL = 'Your balance'

@@ -4,9 +4,9 @@
 // charges again, leaving does not lose the run, and the page is drawn with the caller's cookie (a
 // new visitor's too). A refusal (bad input, no credits) is drawn at once, as before.
 import { data, redirect } from '@remix-run/node'
-import type { ToolSlug } from '~/features/tools/catalog'
+import type { ToolSlug } from '~/catalog/tools'
 import { acceptToolRun } from '~/features/tools/jobs/submit.server'
-import { SHOWN_OPTION_FIELDS, type ToolPageResult } from './page-result'
+import { SHOWN_OPTION_FIELDS, type ToolPageResult } from '~/features/tools/ui/page-result'
 
 // An HTML page must not carry the API's content headers; only these travel with it.
 const FORWARDED_HEADERS = ['set-cookie', 'retry-after', 'x-credits-remaining']

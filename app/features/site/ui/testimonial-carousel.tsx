@@ -2,7 +2,7 @@
 // at both ends, previous/next controls. Without JavaScript every testimonial is listed instead.
 import { useEffect, useState } from 'react'
 import { CAROUSEL_INTERVAL_MS, wrapIndex, type Testimonial } from '~/features/site/testimonials'
-import { useHydrated } from './use-hydrated'
+import { useHydrated } from '~/ui/use-hydrated'
 
 function Stars({ rating }: { rating: number }) {
   return (

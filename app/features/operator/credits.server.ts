@@ -6,9 +6,9 @@ import { CLI_ACTOR } from '~/features/audit/actions'
 import { channelOf, recordAudit, type AuditActor } from '~/features/audit/audit.server'
 import { OperatorError } from '~/features/operator/errors'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
-import { describeTransaction, formatActivityDate, type TransactionView } from './display'
-import { listTransactions } from './history.server'
-import { deduct, ensureUserAccount, grant } from './ledger.server'
+import { describeTransaction, formatActivityDate, type TransactionView } from '~/features/credits/display'
+import { listTransactions } from '~/features/credits/history.server'
+import { deduct, ensureUserAccount, grant } from '~/features/credits/ledger.server'
 
 export { OperatorError }
 

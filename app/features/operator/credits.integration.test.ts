@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { getDb } from '~/db/db.server'
-import { adjustUserCredits, formatReport, OperatorError, parseAmount, showUserCredits } from './operator.server'
+import { adjustUserCredits, formatReport, OperatorError, parseAmount, showUserCredits } from '~/features/operator/credits.server'
 
 async function newUser() {
   const email = `ops-${randomUUID()}@example.test`

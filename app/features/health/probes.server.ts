@@ -1,5 +1,5 @@
 // The probes' answers, shared by the web routes (/livez, /readyz) and a worker's metrics listener.
-import { readiness } from './readiness.server'
+import { readiness } from '~/features/health/readiness.server'
 
 export const LIVE_ANSWER = { status: 'ok' } as const
 

@@ -5,12 +5,12 @@
 import { config } from '~/config.server'
 import { resolveCaller } from '~/features/account/caller.server'
 import { toolCost } from '~/features/credits/costs.server'
-import type { ToolSlug } from '~/features/tools/catalog'
+import type { ToolSlug } from '~/catalog/tools'
 import { findOwnedJob, jobView } from '~/features/tools/jobs/jobs.server'
 import type { JobView } from '~/features/tools/jobs/view'
 import { isModelInstalled, requiredModelsFor } from '~/features/tools/models/registry.server'
 import { readResultInfo } from '~/features/tools/results.server'
-import { downloadUrl, resultUrl, SHOWN_OPTION_FIELDS, type ToolPageResult } from './page-result'
+import { downloadUrl, resultUrl, SHOWN_OPTION_FIELDS, type ToolPageResult } from '~/features/tools/ui/page-result'
 
 export const RESULT_GONE_MESSAGE =
   'This result is no longer available: results are kept for 24 hours, for the browser that made them. Run the tool again.'

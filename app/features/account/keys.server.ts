@@ -3,24 +3,11 @@
 // create or revoke one, so a leaked key cannot mint its successor before it is revoked.
 import type { Authentication } from '~/features/account/authentication.server'
 import type { SessionUser } from '~/features/auth/session.server'
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary } from './keys.server'
-import { KEY_LIMIT_REACHED, KEY_NOT_FOUND, KEYS_NEED_SESSION } from './messages'
-import type { createApiKeySchema } from './schemas'
+import { createApiKey, listApiKeys, publicKey, revokeApiKey } from '~/features/api-keys/keys.server'
+import { KEY_LIMIT_REACHED, KEY_NOT_FOUND, KEYS_NEED_SESSION } from '~/features/api-keys/messages'
+import type { createApiKeySchema } from '~/features/api-keys/schemas'
 import type { z } from 'zod'
 import { requireTeamManager, TeamError } from '~/features/teams/teams.server'
-
-export function publicKey(key: ApiKeySummary) {
-  return {
-    id: key.id,
-    name: key.name,
-    environment: key.environment,
-    prefix: key.prefix,
-    created_at: key.created_at.toISOString(),
-    last_used_at: key.last_used_at ? key.last_used_at.toISOString() : null,
-    runs_30d: key.runs_30d,
-    credits_30d: key.credits_30d,
-  }
-}
 
 export type KeyRefusal = { ok: false; status: 403 | 404 | 409; message: string }
 export type NewKeyView = { id: string; name: string; environment: 'live' | 'test'; prefix: string; key: string; team_id?: string }

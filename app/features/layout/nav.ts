@@ -1,5 +1,5 @@
 // The site's navigation, shared by the header, the mobile menu and the footer. Client-safe.
-import { TOOL_LIST } from '~/features/tools/catalog'
+import { TOOL_LIST } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 
 export const PRIMARY_LINKS = [

@@ -2,12 +2,12 @@
 import { Link, NavLink } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import type { Viewer } from '~/features/account/viewer'
-import { BrandLink } from './brand'
-import { useClosingDetails } from './disclosure'
-import { CreditsButton, LogoutForm } from './account-controls'
-import { MobileMenu } from './mobile-menu'
-import { WorkingAsMenu } from './working-as'
-import { BATCH_LINK, dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
+import { BrandLink } from '~/features/layout/brand'
+import { useClosingDetails } from '~/features/layout/disclosure'
+import { CreditsButton, LogoutForm } from '~/features/layout/account-controls'
+import { MobileMenu } from '~/features/layout/mobile-menu'
+import { WorkingAsMenu } from '~/features/layout/working-as'
+import { BATCH_LINK, dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from '~/features/layout/nav'
 
 export const SOLID_AFTER_PX = 12
 

@@ -1,6 +1,6 @@
 import { Form, Link } from '@remix-run/react'
 import type { Viewer } from '~/features/account/viewer'
-import { creditsLabel } from './nav'
+import { creditsLabel } from '~/features/layout/nav'
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'
 

@@ -12,7 +12,7 @@ import { createPostgresHandle, useDatabaseHandle, type DatabaseHandle } from '~/
 import { latestMigrationName, migrateToLatest } from '~/db/migrate.server'
 import { loader as readyz } from '~/routes/readyz'
 import { readResult } from '../../../tests/support/requests'
-import { metricsText } from './metrics.server'
+import { metricsText } from '~/features/observability/metrics.server'
 
 const onPostgres = process.env.TEST_DB === 'postgres'
 const adminUrl = process.env.TEST_DATABASE_URL ?? ''

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { CLI_ACTOR } from '~/features/audit/actions'
 import { channelOf, recordAudit, type AuditActor } from '~/features/audit/audit.server'
-import { adjustAccount, parseAmount } from '~/features/credits/operator.server'
+import { adjustAccount, parseAmount } from '~/features/operator/credits.server'
 import { OperatorError } from '~/features/operator/errors'
 import { isUuid } from '~/utils/uuid'
 

@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
-import { BrandMark } from './brand'
-import { COMPANY_LINKS, LEGAL_LINKS, TOOL_LINKS } from './nav'
+import { BrandMark } from '~/features/layout/brand'
+import { COMPANY_LINKS, LEGAL_LINKS, TOOL_LINKS } from '~/features/layout/nav'
 
 const linkClass =
   'rounded text-sm text-slate-600 hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'
