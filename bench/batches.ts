@@ -6,6 +6,8 @@ import { PGlite } from '@electric-sql/pglite'
 import { config, resetConfigForTests } from '../app/config.server'
 import { createPGliteHandle, pgliteOptions, useDatabaseHandle } from '../app/db/db.server'
 import { migrateToLatest } from '../app/db/migrate.server'
+// Features' subscriptions to each other's events, as in every process that ends jobs (decision 118).
+import '../app/features/wiring.server'
 import { acceptBatch } from '../app/features/batches/api.server'
 import { findOwnedBatch } from '../app/features/batches/batches.server'
 import { resolveCaller } from '../app/features/account/caller.server'

@@ -13,6 +13,8 @@ import { resetConfigForTests } from '../app/config.server'
 import { sql } from 'kysely'
 import { createPGliteHandle, createPostgresHandle, pgliteOptions, useDatabaseHandle } from '../app/db/db.server'
 import { migrateToLatest } from '../app/db/migrate.server'
+// Features' subscriptions to each other's events, as in every process that ends jobs (decision 118).
+import '../app/features/wiring.server'
 import { resolveCaller } from '../app/features/account/caller.server'
 import { grant } from '../app/features/credits/ledger.server'
 import { stopBoss } from '../app/features/queue/boss.server'
