@@ -9,7 +9,8 @@
 //   nothing the second time).
 //
 // Subscribers are registered in one place, features/wiring.server.ts, imported by every process that
-// runs or ends jobs (server.ts, entry.server.tsx, scripts/worker.ts, the integration tests' setup).
+// runs or ends jobs (server.ts, entry.server.tsx, scripts/worker.ts, the benches, the integration tests'
+// setup).
 // Publishing before that import happened is a programming error, thrown at once: a forgotten
 // registration must not silently leave batches unsettled.
 import type { Transaction } from 'kysely'
