@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 
 const alias = { '~': path.resolve(__dirname, 'app') }
 const testEnv = { NODE_ENV: 'test' as const, DATA_DIR: 'tests/.tmp/data', LOG_LEVEL: 'silent' }
-const integration = ['app/**/*.integration.test.{ts,tsx}', 'tests/integration/**/*.test.ts']
+const integration = ['app/**/*.integration.test.{ts,tsx}']
 
 // Unit tests prove rules without a database. Integration tests run through loaders, actions and
 // resource routes, once on PGlite and once on PostgreSQL when TEST_DATABASE_URL is set.

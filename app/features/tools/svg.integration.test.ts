@@ -7,8 +7,8 @@ import { MEGABYTE } from '~/features/tools/catalog'
 import { renderTimes } from '~/features/tools/runs.server'
 import { SVG_SIGN_IN_MESSAGE } from '~/features/tools/submission.server'
 import { action } from '~/routes/api.svg2image.convert'
-import { readResult, routeArgs } from '../support/requests'
-import { balanceOf, fileOf, fixture, newUser, newVisitor, randomIp, toolRequest, type TestCaller } from './tools-support'
+import { readResult, routeArgs } from '../../../tests/support/requests'
+import { balanceOf, fileOf, fixture, newUser, newVisitor, randomIp, toolRequest, type TestCaller } from '../../../tests/support/tools'
 
 const PATH = '/api/svg2image/convert/'
 const svgFile = (text: string | Buffer, name = 'drawing.svg') => fileOf(Buffer.from(text), name, 'image/svg+xml')

@@ -6,8 +6,8 @@ import { getDb } from '~/db/db.server'
 import { resetSvgRenderersForTests } from '~/features/tools/svg-converter.server'
 import { RENDER_TIMEOUT_MESSAGE } from '~/features/tools/svg-renderer-pool.server'
 import { action } from '~/routes/api.svg2image.convert'
-import { readResult, routeArgs } from '../support/requests'
-import { balanceOf, fileOf, newUser, randomIp, toolRequest, type TestCaller } from './tools-support'
+import { readResult, routeArgs } from '../../../tests/support/requests'
+import { balanceOf, fileOf, newUser, randomIp, toolRequest, type TestCaller } from '../../../tests/support/tools'
 
 /** Seconds of blurring for resvg: far over a 50 ms limit. */
 const slow = `<svg xmlns="http://www.w3.org/2000/svg" width="3000" height="3000"><filter id="f"><feGaussianBlur stdDeviation="40"/><feGaussianBlur stdDeviation="40"/><feGaussianBlur stdDeviation="40"/></filter><rect width="3000" height="3000" fill="#0a0" filter="url(#f)"/></svg>`
