@@ -18,6 +18,9 @@ export default defineConfig({
           include: ['app/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           exclude: integration,
           env: testEnv,
+          // A safety net for a hung test, not a speed check: some units run real processes and models,
+          // and on a busy machine 5 s (vitest's default) fails them for being slow, not wrong.
+          testTimeout: 60_000,
         },
       },
       {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
 import { getDb } from '~/db/db.server'
-import { resetSvgRenderersForTests } from '~/features/tools/svg-converter.server'
+import { resetSvgRenderersForTests, svgRenderers } from '~/features/tools/svg-converter.server'
 import { RENDER_TIMEOUT_MESSAGE } from '~/features/tools/svg-renderer-pool.server'
 import { action } from '~/routes/api.svg2image.convert'
 import { readResult, routeArgs } from '../../../tests/support/requests'
@@ -42,6 +42,9 @@ describe('SVG renders over their time limit', () => {
     const run = await getDb().selectFrom('tool_runs').select(['outcome']).where('account_id', '=', user.accountId).executeTakeFirstOrThrow()
     expect(run.outcome).toBe('failed')
 
+    // The next conversion must render, not beat 50 ms on a busy machine: the limit goes back up
+    // on the same pool, whose killed renderer has been replaced.
+    svgRenderers().options.timeoutMs = 60_000
     const next = await convert(user, square)
     expect(next.status).toBe(200)
     expect(await balanceOf(user)).toBe(balance - 1)
