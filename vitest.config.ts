@@ -1,3 +1,4 @@
+import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from 'vitest/config'
 
@@ -10,6 +11,10 @@ const integration = ['app/**/*.integration.test.{ts,tsx}']
 export default defineConfig({
   resolve: { alias },
   test: {
+    // At least two workers: vitest's default is one fewer than the cores, one on a two-core machine, and
+    // the integration files spend much of their time waiting on PostgreSQL, child processes and model
+    // threads; a second worker fills those waits (decision 121).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         resolve: { alias },
@@ -45,8 +50,7 @@ export default defineConfig({
                 env: { ...testEnv, TEST_DB: 'postgres' },
                 globalSetup: ['tests/support/global-setup.ts'],
                 setupFiles: ['tests/support/setup-db.ts'],
-                // One database for every file: files run one after another, tests use their own rows.
-                fileParallelism: false,
+                // Files run in parallel: each vitest worker has a schema of its own (tests/support/setup-db.ts).
                 testTimeout: 60_000,
                 hookTimeout: 60_000,
               },
