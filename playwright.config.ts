@@ -24,7 +24,10 @@ const chromium = {
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: `test-results/${PORT}`,
-  timeout: 60_000,
+  // A safety net, not a speed check: journeys wait on real work (model runs, server starts) until this
+  // limit (UNTIL_TEST_TIMEOUT in tests/e2e/support/test.ts), and on a machine whose cores are busy
+  // elsewhere a model run takes several times as long (decision 121).
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,

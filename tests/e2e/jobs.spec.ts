@@ -3,7 +3,7 @@
 // The enhancer on a 300×300 photo runs tile by tile for a few seconds, so progress has room to move.
 import { type Page } from '@playwright/test'
 import { fixture, isNoJs } from './support/tools'
-import { expect, test } from './support/test'
+import { expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
 
 /**
  * Every progress percentage the page shows, as it shows it: with JavaScript each change of the
@@ -44,7 +44,7 @@ test('the enhancer\'s progress moves with the work, and the result arrives', asy
   await page.getByTestId('file-input').setInputFiles(fixture('photos/group-nasa-astronaut-class.jpg'))
   await page.getByTestId('process-button').click()
   await expect(page).toHaveURL(/[?&]job=[0-9a-f-]{36}/, { timeout: 30_000 })
-  await expect(page.getByTestId('download-box')).toContainText('Enhancement ready', { timeout: 120_000 })
+  await expect(page.getByTestId('download-box')).toContainText('Enhancement ready', UNTIL_TEST_TIMEOUT)
   // Before the result the bar showed the job running (a value short of 100, rising). With JavaScript
   // the page reads it every 400 ms, so several values; without it the page reloads once a second, and the
   // enhancer's own work holds the server's event loop for seconds at a time (web + worker in one

@@ -60,8 +60,6 @@ test.describe('production server', () => {
 test.describe('a second server process', () => {
   test('sends HSTS behind an https proxy and stops cleanly on SIGTERM', async ({}, info) => {
     test.skip(info.project.name !== 'js', 'one process check is enough')
-    // A whole production server starts here: on a busy machine that alone may take a minute.
-    test.setTimeout(120_000)
     const port = Number(process.env.E2E_PORT ?? 3210) + 44
     const server = studio(port, `tests/.tmp/e2e-shutdown-${port}-${Date.now()}`, { TRUST_PROXY: 'true' })
     try {
