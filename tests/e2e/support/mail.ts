@@ -16,7 +16,8 @@ export async function waitForMail<T>(mailDir: string, pick: (mail: Mail) => T | 
     const names = (await readdir(mailDir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort().reverse()
     for (const name of names) {
       const mail = await readMail(path.join(mailDir, name))
-      const picked = mail && pick(mail)
+      if (!mail) continue
+      const picked = pick(mail)
       if (picked !== undefined) return picked
     }
     await folderChange(mailDir)
