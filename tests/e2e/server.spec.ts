@@ -5,7 +5,13 @@ import { readFileSync } from 'node:fs'
 import { expect, test } from './support/test'
 
 test.describe('production server', () => {
-  test('sends the security headers on pages', async ({ request }) => {
+  // The tests below that take only `request` speak HTTP without a browser: the project's JavaScript
+  // setting changes nothing for them, so they run in the js project only.
+  const httpOnly = (info: { project: { name: string } }) =>
+    test.skip(info.project.name === 'no-js', 'HTTP only: no browser, so the no-js twin would repeat it')
+
+  test('sends the security headers on pages', async ({ request }, info) => {
+    httpOnly(info)
     const response = await request.get('/')
     const headers = response.headers()
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'")
@@ -42,7 +48,8 @@ test.describe('production server', () => {
     expect(violations, browserName).toEqual([])
   })
 
-  test('refuses a cookie-carrying POST from another site', async ({ request }) => {
+  test('refuses a cookie-carrying POST from another site', async ({ request }, info) => {
+    httpOnly(info)
     const response = await request.post('/contact', {
       headers: { origin: 'https://evil.example', cookie: 'fs_visitor=x' },
       form: { full_name: 'x' },
@@ -50,7 +57,8 @@ test.describe('production server', () => {
     expect(response.status()).toBe(403)
   })
 
-  test('answers /healthz with the database state', async ({ request }) => {
+  test('answers /healthz with the database state', async ({ request }, info) => {
+    httpOnly(info)
     const response = await request.get('/healthz')
     expect(response.status()).toBe(200)
     expect((await response.json()).database).toMatchObject({ ok: true, kind: 'pglite' })
