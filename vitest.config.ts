@@ -1,15 +1,20 @@
+import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 const alias = { '~': path.resolve(__dirname, 'app') }
 const testEnv = { NODE_ENV: 'test' as const, DATA_DIR: 'tests/.tmp/data', LOG_LEVEL: 'silent' }
-const integration = ['app/**/*.integration.test.{ts,tsx}', 'tests/integration/**/*.test.ts']
+const integration = ['app/**/*.integration.test.{ts,tsx}']
 
 // Unit tests prove rules without a database. Integration tests run through loaders, actions and
 // resource routes, once on PGlite and once on PostgreSQL when TEST_DATABASE_URL is set.
 export default defineConfig({
   resolve: { alias },
   test: {
+    // At least two workers: vitest's default is one fewer than the cores, one on a two-core machine, and
+    // the integration files spend much of their time waiting on PostgreSQL, child processes and model
+    // threads; a second worker fills those waits (decision 121).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         resolve: { alias },
@@ -18,6 +23,9 @@ export default defineConfig({
           include: ['app/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           exclude: integration,
           env: testEnv,
+          // A safety net for a hung test, not a speed check: some units run real processes and models,
+          // and on a busy machine 5 s (vitest's default) fails them for being slow, not wrong.
+          testTimeout: 60_000,
         },
       },
       {
@@ -42,8 +50,7 @@ export default defineConfig({
                 env: { ...testEnv, TEST_DB: 'postgres' },
                 globalSetup: ['tests/support/global-setup.ts'],
                 setupFiles: ['tests/support/setup-db.ts'],
-                // One database for every file: files run one after another, tests use their own rows.
-                fileParallelism: false,
+                // Files run in parallel: each vitest worker has a schema of its own (tests/support/setup-db.ts).
                 testTimeout: 60_000,
                 hookTimeout: 60_000,
               },

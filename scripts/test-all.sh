@@ -41,10 +41,18 @@ trap 'bash scripts/test-postgres.sh stop' EXIT
 npx tsx scripts/install-models.ts --if-missing || exit 1
 
 status=0
-echo "== typecheck"; npx tsc || status=1
+# The typecheck and the production build run beside vitest: vitest's workers spend much of their time
+# waiting (on PostgreSQL, renderer processes, model threads), and these two fill those gaps. Their output
+# is printed when they end, so the vitest report stays readable (decision 121).
+echo "== typecheck and production build (beside the unit and integration tests)"
+npx tsc >tests/.tmp/tsc.log 2>&1 & tsc_pid=$!
+npx remix vite:build >tests/.tmp/build.log 2>&1 & build_pid=$!
 echo "== unit and integration tests"
 npx vitest run --reporter=default --reporter=json --outputFile.json=tests/.tmp/vitest.json || status=1
-echo "== production build"; npx remix vite:build || exit 1
+echo "== typecheck"
+if wait $tsc_pid; then echo "typecheck passed"; else cat tests/.tmp/tsc.log; status=1; fi
+echo "== production build"
+if wait $build_pid; then tail -3 tests/.tmp/build.log; else cat tests/.tmp/build.log; exit 1; fi
 echo "== browser tests"
 CI=1 npx playwright test || status=1
 

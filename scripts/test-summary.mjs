@@ -17,7 +17,7 @@ if (vitestFile && existsSync(vitestFile)) {
 // counted as skipped, with the reason, rather than vanishing from the count.
 const postgresMissing = process.env.POSTGRES_SKIPPED_REASON
 if (postgresMissing && vitestFile && existsSync(vitestFile)) {
-  const integration = /(\.integration\.test\.tsx?|[\\/]tests[\\/]integration[\\/].*\.test\.ts)$/
+  const integration = /\.integration\.test\.tsx?$/
   const files = JSON.parse(readFileSync(vitestFile, 'utf8')).testResults ?? []
   const missing = files.filter((f) => integration.test(f.name)).reduce((n, f) => n + f.assertionResults.length, 0)
   skipped += missing

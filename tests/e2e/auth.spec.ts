@@ -1,13 +1,10 @@
 // Account journeys, with JavaScript (project js) and without (project no-js): register, open the
 // mailed link, verify, see the 50 credits, sign out, sign back in from a protected page; reset a
 // forgotten password; the sign-in rate limit; cross-site posts refused.
-import { readdir, readFile } from 'node:fs/promises'
-import path from 'node:path'
 import { type Page, type TestInfo } from '@playwright/test'
+import { MAIL_DIR, waitForMail } from './support/mail'
 import { expect, test } from './support/test'
 
-const PORT = Number(process.env.E2E_PORT ?? 3210)
-const MAIL_DIR = path.resolve(`tests/.tmp/e2e-data-${PORT}/mail`)
 const PASSWORD = 'a-long-enough-password'
 
 const isNoJs = (info: TestInfo) => info.project.name === 'no-js'
@@ -16,18 +13,10 @@ const uniqueEmail = (label: string, info: TestInfo) =>
 
 /** The link in the newest mail to `to` whose subject matches, from the server's outbox folder. */
 async function mailedLink(to: string, subject: RegExp): Promise<string> {
-  for (let attempt = 0; attempt < 75; attempt++) {
-    const names = (await readdir(MAIL_DIR).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort().reverse()
-    for (const name of names) {
-      const mail = JSON.parse(await readFile(path.join(MAIL_DIR, name), 'utf8')) as { to: string; subject: string; link?: string; html: string; text: string }
-      if (mail.to !== to || !subject.test(mail.subject) || !mail.link) continue
-      expect(mail.text).toContain(mail.link)
-      expect(mail.html).toContain('<a href=')
-      return mail.link
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`no mail matching ${subject} for ${to} in ${MAIL_DIR}`)
+  const mail = await waitForMail(MAIL_DIR, (m) => (m.to === to && subject.test(m.subject) && m.link ? m : undefined))
+  expect(mail.text).toContain(mail.link)
+  expect(mail.html).toContain('<a href=')
+  return mail.link!
 }
 
 /** Usable on a phone: nothing scrolls sideways at 360 px. Screenshots at both widths for review. */

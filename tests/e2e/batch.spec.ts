@@ -8,7 +8,7 @@ import yauzl from 'yauzl'
 import { fixture, isNoJs, screenshots, signInNewUser } from './support/tools'
 import { expectAccessible } from './support/workspace'
 import { NO_MODELS_PORT } from '../../playwright.config'
-import { expect, test } from './support/test'
+import { expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
 
 function zipNames(bytes: Buffer): Promise<string[]> {
   return new Promise((resolve, reject) =>
@@ -39,7 +39,7 @@ async function chooseTool(page: Page, name: string) {
 /** Follows the batch to its end (the page refreshes itself without JavaScript, polls with it). */
 async function untilComplete(page: Page, heading: RegExp) {
   await expect(page).toHaveURL(/[?&]batch=[0-9a-f-]{36}/, { timeout: 30_000 })
-  await expect(page.getByRole('heading', { name: heading })).toBeVisible({ timeout: 90_000 })
+  await expect(page.getByRole('heading', { name: heading })).toBeVisible(UNTIL_TEST_TIMEOUT)
 }
 
 async function downloadAll(page: Page): Promise<string[]> {

@@ -5,7 +5,13 @@ import { readFileSync } from 'node:fs'
 import { expect, test } from './support/test'
 
 test.describe('production server', () => {
-  test('sends the security headers on pages', async ({ request }) => {
+  // The tests below that take only `request` speak HTTP without a browser: the project's JavaScript
+  // setting changes nothing for them, so they run in the js project only.
+  const httpOnly = (info: { project: { name: string } }) =>
+    test.skip(info.project.name === 'no-js', 'HTTP only: no browser, so the no-js twin would repeat it')
+
+  test('sends the security headers on pages', async ({ request }, info) => {
+    httpOnly(info)
     const response = await request.get('/')
     const headers = response.headers()
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'")
@@ -42,7 +48,8 @@ test.describe('production server', () => {
     expect(violations, browserName).toEqual([])
   })
 
-  test('refuses a cookie-carrying POST from another site', async ({ request }) => {
+  test('refuses a cookie-carrying POST from another site', async ({ request }, info) => {
+    httpOnly(info)
     const response = await request.post('/contact', {
       headers: { origin: 'https://evil.example', cookie: 'fs_visitor=x' },
       form: { full_name: 'x' },
@@ -50,7 +57,8 @@ test.describe('production server', () => {
     expect(response.status()).toBe(403)
   })
 
-  test('answers /healthz with the database state', async ({ request }) => {
+  test('answers /healthz with the database state', async ({ request }, info) => {
+    httpOnly(info)
     const response = await request.get('/healthz')
     expect(response.status()).toBe(200)
     expect((await response.json()).database).toMatchObject({ ok: true, kind: 'pglite' })
@@ -60,44 +68,28 @@ test.describe('production server', () => {
 test.describe('a second server process', () => {
   test('sends HSTS behind an https proxy and stops cleanly on SIGTERM', async ({}, info) => {
     test.skip(info.project.name !== 'js', 'one process check is enough')
-    const port = 3290 + (process.pid % 7)
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: String(port),
-        DATA_DIR: `tests/.tmp/e2e-shutdown-${port}`,
-        TRUST_PROXY: 'true',
-        LOG_LEVEL: 'info',
-        BUILD_DIR: process.env.BUILD_DIR ?? 'build',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    child.stdout.on('data', (d) => (output += d))
-    child.stderr.on('data', (d) => (output += d))
+    const port = Number(process.env.E2E_PORT ?? 3210) + 44
+    const server = studio(port, `tests/.tmp/e2e-shutdown-${port}-${Date.now()}`, { TRUST_PROXY: 'true' })
     try {
-      await expect
-        .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status, {
-          timeout: 60_000,
-        })
-        .toBe(200)
+      await healthy(port, server)
       const secure = await fetch(`http://127.0.0.1:${port}/about`, { headers: { 'x-forwarded-proto': 'https' } })
       expect(secure.headers.get('strict-transport-security')).toContain('max-age=')
 
-      child.kill('SIGTERM')
-      const [code] = await once(child, 'exit')
-      expect(code, output).toBe(0)
-      expect(output).toContain('shutting down')
-      expect(output).toContain('"stopped"')
+      server.child.kill('SIGTERM')
+      const [code] = await once(server.child, 'exit')
+      expect(code, server.output()).toBe(0)
+      expect(server.output()).toContain('shutting down')
+      expect(server.output()).toContain('"stopped"')
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL')
+      if (server.child.exitCode === null) server.child.kill('SIGKILL')
     }
   })
 })
 
 /** A production server of its own on `port` (a fresh PGlite in `dataDir` unless it exists), and its output. */
-function studio(port: number, dataDir: string, env: Record<string, string> = {}): { child: ChildProcess; output: () => string } {
+type Studio = { child: ChildProcess; output: () => string }
+
+function studio(port: number, dataDir: string, env: Record<string, string> = {}): Studio {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), PUBLIC_URL: `http://localhost:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'info', BUILD_DIR: process.env.BUILD_DIR ?? 'build', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -108,14 +100,19 @@ function studio(port: number, dataDir: string, env: Record<string, string> = {})
   return { child, output: () => output }
 }
 
-async function healthy(port: number): Promise<{ queue: { waiting: number; running: number } }> {
+/**
+ * /healthz of the studio on `port` once it answers 200. Waits as long as the test may run (the
+ * test's own timeout is the one limit), and fails at once with the output if the process exits.
+ */
+async function healthy(port: number, server: Studio): Promise<{ queue: { waiting: number; running: number } }> {
   let health: { queue: { waiting: number; running: number } } | null = null
   await expect
     .poll(async () => {
+      if (server.child.exitCode !== null) throw new Error(`the studio on port ${port} exited (${server.child.exitCode}):\n${server.output()}`)
       const response = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null)
       health = response?.ok ? await response.json() : null
       return response?.status
-    }, { timeout: 90_000 })
+    }, { timeout: 0 })
     .toBe(200)
   return health!
 }
@@ -130,11 +127,11 @@ test.describe('a synchronous run when its server shuts down', () => {
     const web = studio(port, dataDir, { WORKER_CONCURRENCY: '0' })
     let restarted: ReturnType<typeof studio> | null = null
     try {
-      await healthy(port)
+      await healthy(port, web)
       const form = new FormData()
       form.append('image', new Blob([readFileSync('tests/fixtures/photos/noface-rocket.jpg')], { type: 'image/jpeg' }), 'rocket.jpg')
       const answer = fetch(`http://127.0.0.1:${port}/api/remove-bg/`, { method: 'POST', body: form })
-      await expect.poll(async () => (await healthy(port)).queue.waiting, { timeout: 60_000 }).toBe(1)
+      await expect.poll(async () => (await healthy(port, web)).queue.waiting, { timeout: 0 }).toBe(1)
 
       web.child.kill('SIGTERM')
       const response = await answer
@@ -153,13 +150,13 @@ test.describe('a synchronous run when its server shuts down', () => {
 
       // The studio comes back (with a worker): the client follows the URL it was given.
       restarted = studio(port, dataDir, { WORKER_CONCURRENCY: '1' })
-      await healthy(port)
+      await healthy(port, restarted)
       let job: { status?: string; remaining?: number } = {}
       await expect
         .poll(async () => {
           job = await (await fetch(`http://127.0.0.1:${port}${jobUrl}`, { headers: { cookie } })).json()
           return job.status
-        }, { timeout: 120_000 })
+        }, { timeout: 0 })
         .toBe('succeeded')
       expect(job.remaining).toBe(4)
       const result = await fetch(`http://127.0.0.1:${port}${body.answer_url}`, { headers: { cookie } })

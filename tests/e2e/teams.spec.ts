@@ -8,10 +8,10 @@
 // owner sets caps and roles, makes and revokes a team key, removes a member and cannot leave alone.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { type Browser, type Page, type TestInfo } from '@playwright/test'
 import { capMessage, INVITE_NEW_ACCOUNT_NOTE, INVITE_REVOKED, INVITE_USED, LAST_OWNER } from '../../app/features/teams/messages'
+import { waitForMail } from './support/mail'
 import { expect, test } from './support/test'
 import { fixture, isNoJs, PORT, screenshots, signInNewUser, waitForVerificationLink } from './support/tools'
 import { expectAccessible } from './support/workspace'
@@ -38,18 +38,12 @@ async function grantTeam(teamId: string, amount: number, reason: string) {
 
 /** The invite link in the newest mail to `to` (the server's outbox folder). */
 async function mailedInviteLink(to: string): Promise<string> {
-  for (let attempt = 0; attempt < 75; attempt++) {
-    const names = (await readdir(MAIL_DIR).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort().reverse()
-    for (const name of names) {
-      const mail = JSON.parse(await readFile(path.join(MAIL_DIR, name), 'utf8')) as { to: string; link?: string; text: string; html: string }
-      const link = mail.link ?? /https?:\/\/\S+\/teams\/invites\/\S+/.exec(mail.text)?.[0]
-      if (mail.to.toLowerCase() !== to.toLowerCase() || !link?.includes('/teams/invites/')) continue
-      expect(mail.text).toContain(link)
-      return link
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`no invite mail for ${to} in ${MAIL_DIR}`)
+  const [mail, link] = await waitForMail(MAIL_DIR, (m) => {
+    const found = m.link ?? /https?:\/\/\S+\/teams\/invites\/\S+/.exec(m.text)?.[0]
+    return m.to.toLowerCase() === to.toLowerCase() && found?.includes('/teams/invites/') ? ([m, found] as const) : undefined
+  })
+  expect(mail.text).toContain(link)
+  return link
 }
 
 const pathOf = (link: string) => new URL(link).pathname

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { type Page, type TestInfo } from '@playwright/test'
 import { clickDownload, fixture, isNoJs, pixelAt, screenshots, signInNewUser } from './support/tools'
-import { expect, test } from './support/test'
+import { expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
 
 
 async function open(page: Page, info: TestInfo, path: string, name: string) {
@@ -155,7 +155,7 @@ test('face restorer: a restored portrait at twice the size', async ({ page }, in
   await screenshots(page, info, 'face-restorer-before')
   await page.getByTestId('file-input').setInputFiles(fixture('photos/degraded-face-astronaut-128px-q35.jpg'))
   await page.getByTestId('process-button').click()
-  await expect(page.getByTestId('download-box')).toContainText('Portrait ready', { timeout: 45_000 })
+  await expect(page.getByTestId('download-box')).toContainText('Portrait ready', UNTIL_TEST_TIMEOUT)
   await expect(page.getByTestId('credits-remaining')).toContainText('Credits remaining: 3')
   const file = await clickDownload(page, page.getByTestId('download-link'))
   // At 2×, as GFPGAN's --upscale 2 (decision 019).
@@ -170,7 +170,7 @@ test('image enhancer: demo before upload, an upscaled PNG after', async ({ page 
   await screenshots(page, info, 'image-enhancer-before')
   await page.getByTestId('file-input').setInputFiles(fixture('photos/degraded-face-astronaut-128px-q35.jpg'))
   await page.getByTestId('process-button').click()
-  await expect(page.getByTestId('download-box')).toContainText('Enhancement ready', { timeout: 45_000 })
+  await expect(page.getByTestId('download-box')).toContainText('Enhancement ready', UNTIL_TEST_TIMEOUT)
   if (!isNoJs(info)) await expect(page.getByText('Image enhanced', { exact: true })).toBeVisible()
   const file = await clickDownload(page, page.getByTestId('download-link'))
   expect(file.name).toBe('degraded-face-astronaut-128px-q35-enhanced.png')

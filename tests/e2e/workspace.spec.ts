@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises'
 import { type Page, type TestInfo } from '@playwright/test'
 import sharp from 'sharp'
-import { expect, test } from './support/test'
+import { expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
 import { fixture, isNoJs, signInNewUser, spendVisitorCredits } from './support/tools'
 import { MODEL_MISSING_TITLE } from '../../app/features/tools/ui/workspace-state'
 import { NO_MODELS_PORT } from '../../playwright.config'
@@ -58,7 +58,7 @@ for (const size of SIZES) {
         await expectState(page, `${tool.slug}-processing-${size.name}`, { mask: [page.getByTestId('progress-panel')] })
         held.release()
 
-        await expect(stage(page)).toHaveAttribute('data-phase', 'done', { timeout: 45_000 })
+        await expect(stage(page)).toHaveAttribute('data-phase', 'done', UNTIL_TEST_TIMEOUT)
         await expect(page.getByTestId('download-link')).toBeInViewport({ ratio: 1 })
         await expect(page.getByTestId('state-done')).toBeInViewport()
         await expect(page.getByTestId('state-done')).toBeFocused()
@@ -89,7 +89,7 @@ for (const size of SIZES) {
       await expect(page.locator('[data-testid="stage"] img:not([src^="/samples"])')).toHaveCount(0)
       await expectState(page, `tiff-chosen-${size.name}`)
       await page.getByTestId('process-button').click()
-      await expect(stage(page)).toHaveAttribute('data-phase', 'done', { timeout: 45_000 })
+      await expect(stage(page)).toHaveAttribute('data-phase', 'done', UNTIL_TEST_TIMEOUT)
       // No broken image: the result alone, said so.
       const shown = page.getByTestId('result-image')
       await expect(shown).toBeVisible()
@@ -101,7 +101,7 @@ for (const size of SIZES) {
       await open(page, info, '/tools/face-blurrer', 'Face blurrer')
       await page.getByTestId('file-input').setInputFiles(fixture('photos/noface-rocket.jpg'))
       await page.getByTestId('process-button').click()
-      await expect(stage(page)).toHaveAttribute('data-phase', 'no-face', { timeout: 45_000 })
+      await expect(stage(page)).toHaveAttribute('data-phase', 'no-face', UNTIL_TEST_TIMEOUT)
       await expect(page.getByTestId('state-no-face')).toContainText('No faces found: nothing was blurred and you were not charged')
       await expect(page.getByText('Image secured')).toHaveCount(0)
       await expect(page.getByTestId('download-link')).toHaveCount(0)
@@ -121,7 +121,7 @@ for (const size of SIZES) {
       const png = await readFile(fixture('photos/product-router-alpha-groundtruth.png'))
       await page.getByTestId('file-input').setInputFiles({ name: 'damaged.png', mimeType: 'image/png', buffer: png.subarray(0, 400) })
       await page.getByTestId('process-button').click()
-      await expect(stage(page)).toHaveAttribute('data-phase', 'failed', { timeout: 45_000 })
+      await expect(stage(page)).toHaveAttribute('data-phase', 'failed', UNTIL_TEST_TIMEOUT)
       const panel = page.getByTestId('state-failed')
       await expect(panel).toContainText('The image could not be read')
       await expect(panel).toContainText('You were not charged')
@@ -176,7 +176,7 @@ for (const size of SIZES) {
         await page.getByTestId('file-input').setInputFiles(fixture(tool.file))
         await expect(page.getByTestId('chosen-no-js')).toContainText('File chosen. Press')
         await page.getByTestId('process-button').click()
-        await expect(stage(page)).toHaveAttribute('data-phase', 'done', { timeout: 45_000 })
+        await expect(stage(page)).toHaveAttribute('data-phase', 'done', UNTIL_TEST_TIMEOUT)
         await expect(page.getByTestId('download-box')).toContainText(tool.done)
         await expect(page.getByTestId('download-link')).toBeInViewport({ ratio: 1 })
         await expectState(page, `${tool.slug}-done-${size.name}`)
@@ -202,7 +202,7 @@ test('samples to try, a pasted image and a dropped one: all checked, a sample ru
   await expect(page.getByTestId('file-summary')).toContainText('router.jpg')
   await expect(page.getByTestId('file-summary')).toContainText('image/jpeg')
   await page.getByTestId('process-button').click()
-  await expect(stage(page)).toHaveAttribute('data-phase', 'done', { timeout: 45_000 })
+  await expect(stage(page)).toHaveAttribute('data-phase', 'done', UNTIL_TEST_TIMEOUT)
   await expect(page.getByTestId('credits-remaining')).toContainText('4')
 
   // Ctrl/Cmd+V: a pasted image file is taken like a chosen one.
@@ -237,7 +237,7 @@ test('the keyboard alone: choose with the file control, run with Enter, land on 
   await input.setInputFiles(fixture('photos/group-nasa-astronaut-class-2.png'))
   await page.getByTestId('process-button').focus()
   await page.keyboard.press('Enter')
-  await expect(page.getByTestId('state-done')).toBeFocused({ timeout: 45_000 })
+  await expect(page.getByTestId('state-done')).toBeFocused(UNTIL_TEST_TIMEOUT)
   await page.keyboard.press('Tab')
   await expect(page.getByTestId('compare-range')).toBeFocused()
 })

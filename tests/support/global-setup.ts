@@ -1,7 +1,8 @@
 // Once per test run: bring a test database to the latest migration.
 // - PGlite: the migrated database is saved as a dump that every test file loads (0.5 s) instead of
 //   creating one (3-6 s).
-// - PostgreSQL: a schema of this run's own, dropped at the end, so concurrent runs never collide.
+// - PostgreSQL: a schema per vitest worker of this run, dropped at the end, so concurrent files and
+//   concurrent runs never collide.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -20,19 +21,16 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const runId = `${process.pid}_${Date.now()}`
   if (project.config.env?.TEST_DB === 'postgres') {
+    // Each vitest worker migrates a schema of its own on first use (tests/support/setup-db.ts), named
+    // after this one: files run in parallel and never share rows. All of them go at the end.
     const schema = `test_${runId}`
-    const admin = createPostgresHandle(process.env.TEST_DATABASE_URL!, 1)
-    await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(admin.db)
-    await admin.db.destroy()
-    const handle = createPostgresHandle(process.env.TEST_DATABASE_URL!, 2, schema)
-    await migrateToLatest(handle.db, { schema })
-    await handle.db.destroy()
     project.provide('pgSchema', schema)
     project.provide('pgliteDump', '')
     return async () => {
       const cleanup = createPostgresHandle(process.env.TEST_DATABASE_URL!, 1)
-      await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(cleanup.db)
-      await sql`DROP SCHEMA IF EXISTS ${sql.id(`${schema}_boss`)} CASCADE`.execute(cleanup.db)
+      const { rows } = await sql<{ name: string }>`
+        SELECT schema_name AS name FROM information_schema.schemata WHERE schema_name LIKE ${`${schema}%`}`.execute(cleanup.db)
+      for (const { name } of rows) await sql`DROP SCHEMA ${sql.id(name)} CASCADE`.execute(cleanup.db)
       await cleanup.db.destroy()
     }
   }

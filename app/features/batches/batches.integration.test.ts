@@ -16,7 +16,7 @@ import { createEndpoint } from '~/features/webhooks/endpoints.server'
 import { action as postBatch } from '~/routes/api.batches._index'
 import { loader as getBatch } from '~/routes/api.batches.$id'
 import { loader as getDownload } from '~/routes/api.batches.$id.download'
-import { fileOf, fixture, newVisitor } from '../../../tests/integration/tools-support'
+import { fileOf, fixture, newVisitor } from '../../../tests/support/tools'
 import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
 
 beforeAll(() => {

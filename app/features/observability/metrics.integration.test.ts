@@ -15,7 +15,7 @@ import { action as createWebhook } from '~/routes/api.webhooks'
 import { action as blurAction } from '~/routes/api.face-blur.blur'
 import { action as removeBgAction } from '~/routes/api.remove-bg'
 import { jsonRequest, answerOf, readResult, routeArgs } from '../../../tests/support/requests'
-import { fileOf, fixture, newVisitor, toolRequest } from '../../../tests/integration/tools-support'
+import { fileOf, fixture, newVisitor, toolRequest } from '../../../tests/support/tools'
 import { answerMetrics } from './http-metrics.server'
 import { metricsText } from './metrics.server'
 

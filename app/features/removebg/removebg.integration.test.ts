@@ -17,7 +17,7 @@ import { resolveCaller } from '~/features/account/caller.server'
 import { deduct, ensureUserAccount, getBalance, grant } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { action, loader } from '~/routes/api.v1[.]0.removebg'
-import { fixture, fileOf } from '../../../tests/integration/tools-support'
+import { fixture, fileOf } from '../../../tests/support/tools'
 import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
 import { MISSING_KEY, NO_SOURCE, REQUEST_TOO_LARGE, TYPE_UNSUPPORTED } from './adapter.server'
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { ToolError } from './errors.server'
 import { checkOutputSize, convertSvg, parseBackground } from './svg-converter.server'
 import { sanitizeSvg } from './svg-sanitize.server'
 
@@ -93,20 +92,6 @@ describe('convertSvg', () => {
     const clock = await sanitizeSvg(fixture('openclipart-analog-clock-gradient-text.svg'))
     const out = await convertSvg(clock, { format: 'png', scale: 1 })
     expect(out.width).toBe(Math.ceil(clock.width))
-  })
-
-  it('a file that crashes resvg costs one child process and a clean 422, nothing more', async () => {
-    const camera = await sanitizeSvg(fixture('openclipart-digital-camera-gradients.svg'))
-    const outcome = await convertSvg(camera, { format: 'png', scale: 1 }).catch((e) => e)
-    // resvg 2.6.2 aborts on this file; should a later resvg render it, a PNG is fine too.
-    if (outcome instanceof ToolError) {
-      expect(outcome.status).toBe(422)
-      expect(outcome.message).toMatch(/could not be rendered/)
-    } else {
-      expect(outcome.contentType).toBe('image/png')
-    }
-    const after = await convertSvg(await svg('<rect width="4" height="4"/>'), { format: 'png', scale: 1 })
-    expect(after.width).toBe(40)
   })
 
   it('refuses an output over the pixel cap before rendering', async () => {

@@ -1,12 +1,12 @@
 // Helpers for the tool-screen journeys: fixtures, reading downloads, signing a user in through the
 // API, spending a visitor's credits, and screenshots at phone and desktop widths.
-import { readdir, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { expect, type Download, type Page, type TestInfo } from '@playwright/test'
 import sharp from 'sharp'
+import { MAIL_DIR, waitForMail } from './mail'
 
 export const PORT = Number(process.env.E2E_PORT ?? 3210)
-const MAIL_DIR = path.resolve(`tests/.tmp/e2e-data-${PORT}/mail`)
 
 export const fixture = (name: string) => path.resolve('tests/fixtures', name)
 
@@ -62,17 +62,11 @@ export async function signInNewUser(page: Page): Promise<string> {
 
 /** The newest verification link mailed to `email` in a server's outbox (this suite's by default). */
 export async function waitForVerificationLink(email: string, mailDir = MAIL_DIR): Promise<URL> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const names = await readdir(mailDir).catch(() => [] as string[])
-    for (const name of names.filter((n) => n.endsWith('.json')).sort().reverse()) {
-      const mail = JSON.parse(await readFile(path.join(mailDir, name), 'utf8')) as { to: string; link?: string; text: string }
-      if (mail.to.toLowerCase() !== email.toLowerCase()) continue
-      const link = mail.link ?? /https?:\/\/\S+/.exec(mail.text)?.[0]
-      if (link && new URL(link).searchParams.get('token')) return new URL(link)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`no verification mail for ${email} in ${mailDir}`)
+  return waitForMail(mailDir, (mail) => {
+    if (mail.to.toLowerCase() !== email.toLowerCase()) return undefined
+    const link = mail.link ?? /https?:\/\/\S+/.exec(mail.text)?.[0]
+    return link && new URL(link).searchParams.get('token') ? new URL(link) : undefined
+  })
 }
 
 /** The token of the newest verification mail to `email` in a server's outbox (this suite's by default). */

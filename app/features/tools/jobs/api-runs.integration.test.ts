@@ -14,7 +14,7 @@ import { stopBoss } from '~/features/queue/boss.server'
 import { createEndpoint } from '~/features/webhooks/endpoints.server'
 import { action as removeBg } from '~/routes/api.remove-bg'
 import { action as postJob } from '~/routes/api.jobs._index'
-import { fileOf, fixture } from '../../../../tests/integration/tools-support'
+import { fileOf, fixture } from '../../../../tests/support/tools'
 import { BASE, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 
 beforeAll(() => {

@@ -12,7 +12,7 @@ import { stopBoss } from '~/features/queue/boss.server'
 import { teamAccount } from '~/features/teams/membership.server'
 import { acceptInvite, createTeam, inviteMember } from '~/features/teams/teams.server'
 import { action as blurAction } from '~/routes/api.face-blur.blur'
-import { fileOf, fixture } from '../../../../tests/integration/tools-support'
+import { fileOf, fixture } from '../../../../tests/support/tools'
 import { formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import { KEY_REUSED_MESSAGE } from './submit.server'
 

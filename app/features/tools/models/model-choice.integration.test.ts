@@ -18,7 +18,7 @@ import { loader as models } from '~/routes/api.models._index'
 import { action as removeBg } from '~/routes/api.remove-bg'
 import { action as removerPage, loader as removerPageLoader } from '~/routes/tools.background-remover'
 import type { ToolPageResult } from '../ui/page-result'
-import { fixture } from '../../../../tests/integration/tools-support'
+import { fixture } from '../../../../tests/support/tools'
 import { BASE, cookieFrom, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import { MODEL_CHOICE_MESSAGE } from '../runners/background-remover.server'
 

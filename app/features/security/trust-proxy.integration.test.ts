@@ -9,7 +9,7 @@ import { parseTrustProxy } from '~/config.server'
 import { createVerifiedUser, uniqueAddress } from '~/features/auth/testing.server'
 import { CLIENT_ADDRESS_HEADER, passClientAddress } from '~/features/security/client-address.server'
 import { action as loginAction } from '~/routes/login'
-import { routeArgs } from '../support/requests'
+import { routeArgs } from '../../../tests/support/requests'
 
 const servers: Array<{ close: () => void }> = []
 afterEach(() => {

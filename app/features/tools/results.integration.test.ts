@@ -5,8 +5,8 @@ import { getDb } from '~/db/db.server'
 import { readResult as readStored, storeResult, sweepExpiredResults } from '~/features/tools/results.server'
 import { action as restoreAction } from '~/routes/api.face-retouch.restore'
 import { loader as resultLoader } from '~/routes/api.results.$id'
-import { BASE, readResult, routeArgs } from '../support/requests'
-import { balanceOf, fileOf, fixture, newUser, newVisitor, toolRequest, type TestCaller } from './tools-support'
+import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
+import { balanceOf, fileOf, fixture, newUser, newVisitor, toolRequest, type TestCaller } from '../../../tests/support/tools'
 
 const getResult = async (id: string, caller: TestCaller | null, query = '') =>
   readResult(

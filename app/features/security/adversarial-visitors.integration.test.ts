@@ -14,7 +14,7 @@ import { passClientAddress } from '~/features/security/client-address.server'
 import { consumeRateLimit } from '~/features/security/rate-limit.server'
 import { TOOL_RUN_RATE } from '~/features/tools/submission.server'
 import { action as blurAction } from '~/routes/api.face-blur.blur'
-import { fixture } from './tools-support'
+import { fixture } from '../../../tests/support/tools'
 
 const servers: Array<{ close: () => void }> = []
 afterEach(() => {

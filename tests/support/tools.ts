@@ -6,7 +6,7 @@ import { createSession } from '~/features/auth/session.server'
 import { resolveCaller } from '~/features/account/caller.server'
 import { charge } from '~/features/credits/ledger.server'
 import { insertJob, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
-import { BASE, formRequest } from '../support/requests'
+import { BASE, formRequest } from './requests'
 
 export const fixture = (path: string) => readFileSync(`tests/fixtures/${path}`)
 

@@ -14,8 +14,8 @@ import { action as login } from '~/routes/api.auth.login'
 import { action as register } from '~/routes/api.auth.register'
 import { loader as balance } from '~/routes/api.credits.balance'
 import { action as blurAction } from '~/routes/api.face-blur.blur'
-import { BASE, jsonRequest, readResult, routeArgs } from '../support/requests'
-import { fileOf, fixture, toolRequest } from './tools-support'
+import { BASE, jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
+import { fileOf, fixture, toolRequest } from '../../../tests/support/tools'
 
 const servers: Array<{ close: () => void }> = []
 afterEach(() => {

@@ -17,7 +17,7 @@ import { action as patchMember } from '~/routes/api.teams.$id.members.$userId'
 import { action as revokeInviteRoute } from '~/routes/api.teams.$id.invites.$inviteId'
 import { action as deleteWebhook } from '~/routes/api.webhooks.$id'
 import { action as redeliver } from '~/routes/api.webhooks.deliveries.$id.redeliver'
-import { BASE, jsonRequest, answerOf, readResult, routeArgs } from '../support/requests'
+import { BASE, jsonRequest, answerOf, readResult, routeArgs } from '../../../tests/support/requests'
 
 beforeAll(() => {
   process.env.WEBHOOKS_ALLOW_PRIVATE = 'true'

@@ -5,8 +5,8 @@ import { WDN_MISSING_NOTE, WDN_MODEL } from '~/features/tools/models/denoise-mod
 import { requireModels, useModelsFolder } from '~/features/tools/models/fixtures.test-support'
 import { SR_MODEL } from '~/features/tools/models/super-resolution.server'
 import { action as enhanceAction } from '~/routes/api.image-scaler.scale'
-import { readResult, routeArgs } from '../support/requests'
-import { balanceOf, fileOf, fixture, newVisitor, toolRequest, type TestCaller } from './tools-support'
+import { readResult, routeArgs } from '../../../tests/support/requests'
+import { balanceOf, fileOf, fixture, newVisitor, toolRequest, type TestCaller } from '../../../tests/support/tools'
 
 vi.setConfig({ testTimeout: 120_000 })
 

@@ -8,7 +8,7 @@ import { action as resetConfirm } from '~/routes/api.auth.password-reset.confirm
 import { action as resetRequest } from '~/routes/api.auth.password-reset'
 import { action as register } from '~/routes/api.auth.register'
 import { action as verify } from '~/routes/api.auth.verify-email'
-import { jsonRequest, readResult, routeArgs } from '../support/requests'
+import { jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
 
 type Handler = (args: ReturnType<typeof routeArgs>) => Promise<unknown> | unknown
 const post = async (handler: Handler, path: string, body: unknown) =>

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { stopBoss } from '~/features/queue/boss.server'
 import { startJobWorker } from '~/features/tools/jobs/worker.server'
 import { loader } from '~/routes/healthz'
-import { readResult } from '../support/requests'
+import { readResult } from '../../tests/support/requests'
 
 describe('GET /healthz', () => {
   it('reports the database as reachable, naming its kind', async () => {

@@ -13,8 +13,8 @@ import { action as blurAction } from '~/routes/api.face-blur.blur'
 import { action as enhanceAction } from '~/routes/api.image-scaler.scale'
 import { action as removeBgAction } from '~/routes/api.remove-bg'
 import { loader as healthz } from '~/routes/healthz'
-import { readResult, routeArgs } from '../support/requests'
-import { balanceOf, fileOf, fixture, newVisitor, randomIp, toolRequest, type TestCaller } from './tools-support'
+import { readResult, routeArgs } from '../../../tests/support/requests'
+import { balanceOf, fileOf, fixture, newVisitor, randomIp, toolRequest, type TestCaller } from '../../../tests/support/tools'
 
 type Action = typeof blurAction
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { action, loader } from '~/routes/api.$'
-import { BASE, readResult, routeArgs } from '../support/requests'
+import { BASE, readResult, routeArgs } from '../../tests/support/requests'
 
 describe('unknown /api/* paths', () => {
   it('answer JSON 404 to reads and writes alike', async () => {

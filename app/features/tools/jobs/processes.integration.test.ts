@@ -13,8 +13,8 @@ import { stopBoss } from '~/features/queue/boss.server'
 import { findJob } from '~/features/tools/jobs/jobs.server'
 import { action as postJob } from '~/routes/api.jobs._index'
 import { action as removeBg } from '~/routes/api.remove-bg'
-import { balanceOf, fileOf, fixture, newUser, type TestCaller } from './tools-support'
-import { formRequest, readResult, routeArgs } from '../support/requests'
+import { balanceOf, fileOf, fixture, newUser, type TestCaller } from '../../../../tests/support/tools'
+import { formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 
 const onPostgres = process.env.TEST_DB === 'postgres'
 const database = `jobs_processes_${process.pid}_${Date.now()}`
