@@ -24,7 +24,7 @@ describe('POST /api/svg2image/convert/', () => {
     const visitor = await newVisitor()
     const answer = await convert(visitor, { svg: svgFile(square), format: 'png', scale: '1' })
     expect(answer.status).toBe(401)
-    expect(answer.body).toEqual({ error: SVG_SIGN_IN_MESSAGE, remaining: 5 })
+    expect(answer.body).toEqual({ error: SVG_SIGN_IN_MESSAGE, detail: SVG_SIGN_IN_MESSAGE, remaining: 5 })
     expect(answer.headers.get('X-Credits-Remaining')).toBe('5')
     expect(await balanceOf(visitor)).toBe(5)
 
@@ -143,7 +143,7 @@ describe('POST /api/svg2image/convert/', () => {
       expect(await balanceOf(user)).toBe(balance - 1)
     } else {
       expect(answer.status).toBe(422)
-      expect(answer.body).toEqual({ error: expect.stringMatching(/could not be rendered/), remaining: balance })
+      expect(answer.body).toEqual({ error: expect.stringMatching(/could not be rendered/), detail: expect.stringMatching(/could not be rendered/), remaining: balance })
       expect(await balanceOf(user)).toBe(balance)
       const run = await getDb()
         .selectFrom('tool_runs')
@@ -197,7 +197,7 @@ describe('POST /api/svg2image/convert/', () => {
     await charge({ accountId: user.accountId, amount: balance, toolSlug: 'test', idempotencyKey: 'drain' })
     const answer = await convert(user, { svg: svgFile(square), format: 'png', scale: '1' })
     expect(answer.status).toBe(402)
-    expect(answer.body).toEqual({ error: 'Not enough credits: this run costs 1 and your balance is 0.', remaining: 0 })
+    expect(answer.body).toEqual({ error: 'Not enough credits: this run costs 1 and your balance is 0.', detail: 'Not enough credits: this run costs 1 and your balance is 0.', remaining: 0 })
     expect(answer.headers.get('X-Credits-Remaining')).toBe('0')
   })
 

@@ -1,6 +1,6 @@
 // Shared plumbing of the /api/auth endpoints: reading a JSON or form body, and error answers in the
 // contract's shape ({error, detail}; the message is in both so any client finds it).
-import type { z } from 'zod'
+import { safeParse, type $ZodError, type $ZodType, type output } from 'zod/v4/core'
 import type { SessionUser } from './session.server'
 
 export class BadRequest extends Error {}
@@ -31,7 +31,7 @@ export function errorResponse(status: number, message: string, extra: Record<str
 }
 
 /** 400 with the first problem as the message and every problem by field. */
-export function validationError(error: z.ZodError): Response {
+export function validationError(error: $ZodError): Response {
   const errors: Record<string, string[]> = {}
   for (const issue of error.issues) {
     const field = issue.path.join('.') || 'non_field_errors'
@@ -48,8 +48,8 @@ export function publicUser(user: SessionUser) {
   return { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name }
 }
 
-/** Parses the body with a schema, answering 400 for anything unreadable or invalid. */
-export async function parseBody<S extends z.ZodType>(request: Request, schema: S): Promise<{ data: z.output<S> } | { response: Response }> {
+/** Parses the body with a schema (zod or zod/mini), answering 400 for anything unreadable or invalid. */
+export async function parseBody<S extends $ZodType>(request: Request, schema: S): Promise<{ data: output<S> } | { response: Response }> {
   let body: Record<string, unknown>
   try {
     body = await readBody(request)
@@ -57,7 +57,7 @@ export async function parseBody<S extends z.ZodType>(request: Request, schema: S
     if (error instanceof BadRequest) return { response: errorResponse(400, error.message) }
     throw error
   }
-  const parsed = schema.safeParse(body)
+  const parsed = safeParse(schema, body)
   if (!parsed.success) return { response: validationError(parsed.error) }
   return { data: parsed.data }
 }

@@ -9,7 +9,7 @@ import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
 import { callerRateKey, resolveCaller, type Caller } from '~/features/credits/caller.server'
 import { consumeRateLimit } from '~/features/security/rate-limit.server'
 import { MEGABYTE, TOOLS, type ToolSlug } from '~/features/tools/catalog'
-import { ToolError, tooLarge } from '~/features/tools/errors.server'
+import { ToolError, toolErrorBody, tooLarge } from '~/features/tools/errors.server'
 import { ALL_OPTION_FIELDS, TOOL_MESSAGE } from '~/features/tools/jobs/api.server'
 import { contentDisposition, INVALID_TOKEN_MESSAGE, missingModel, SVG_SIGN_IN_MESSAGE, TOOL_RUN_RATE } from '~/features/tools/submission.server'
 import { anyToolFormLimits, readMultipartForm } from '~/features/tools/upload.server'
@@ -24,7 +24,7 @@ export const BATCH_NOT_DONE = 'The batch has not ended yet: download it once eve
 const MAX_ZIP_ENTRIES = 1_000
 
 function errorResponse(status: number, error: string, headers: Record<string, string> = {}) {
-  return Response.json({ error, remaining: null }, { status, headers: { ...NO_STORE, [CREDITS_CHARGED_HEADER]: '0', ...headers } })
+  return Response.json(toolErrorBody(error, null), { status, headers: { ...NO_STORE, [CREDITS_CHARGED_HEADER]: '0', ...headers } })
 }
 
 /**

@@ -56,7 +56,13 @@ export const badRequest = (message: string) => new ToolError(400, message)
 export const unsupportedType = (message: string) => new ToolError(415, message)
 export const tooLarge = (message: string) => new ToolError(413, message)
 
+/** What a tool, job or batch endpoint answers on an error (the /api docs' Errors section): the message
+ * as `error` and `detail`, and the caller's balance as `remaining` where it is known (else null). */
+export function toolErrorBody(error: string, remaining: number | null) {
+  return { error, detail: error, remaining }
+}
+
 /** The tool endpoints take POST only. */
 export function methodNotAllowed(): Response {
-  return Response.json({ error: 'Use POST with a multipart/form-data body.', remaining: null }, { status: 405, headers: { Allow: 'POST' } })
+  return Response.json(toolErrorBody('Use POST with a multipart/form-data body.', null), { status: 405, headers: { Allow: 'POST' } })
 }

@@ -8,7 +8,7 @@ import { MEGABYTE, TOOLS, type ToolSlug } from '../catalog'
 import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
 import { creditsCharged, findOwnedJob, isFinished, jobView, type ToolJobInfo } from './jobs.server'
 import { acceptToolRun, answerFromJob, submissionResponse } from './submit.server'
-import { ToolError } from '../errors.server'
+import { ToolError, toolErrorBody } from '../errors.server'
 import { jobUrl } from './view'
 import { runnerFor } from '../runners/index.server'
 import { anyToolFormLimits, readMultipartForm, type MultipartForm } from '../upload.server'
@@ -39,7 +39,7 @@ function jobJson(job: ToolJobInfo, remaining: number | null) {
 }
 
 function errorResponse(status: number, error: string, remaining: number | null = null, headers: Record<string, string> = {}) {
-  return Response.json({ error, remaining }, { status, headers: { ...NO_STORE, ...headers } })
+  return Response.json(toolErrorBody(error, remaining), { status, headers: { ...NO_STORE, ...headers } })
 }
 
 export async function submitJob(request: Request): Promise<Response> {
