@@ -1,7 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
+import path from 'node:path'
 import { brotliCompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findAssets, measurePage } from './page-weight'
+import { DEFAULT_PAGES, findAssets, measurePage, PAGES } from './page-weight'
+
+describe('PAGES', () => {
+  it('lists every page route, so the suite weighs every page', () => {
+    const routes = path.resolve(__dirname, '../app/routes')
+    const pageRoutes = readdirSync(routes).filter((name) => {
+      if (!name.endsWith('.tsx') || name.includes('.test.')) return false
+      const source = readFileSync(path.join(routes, name), 'utf8')
+      // A layout (it renders its children's <Outlet />) is weighed with each child page.
+      return /export default/.test(source) && !/<Outlet\b/.test(source)
+    })
+    expect(pageRoutes.length).toBeGreaterThan(20)
+    const listed = new Set(PAGES.map((p) => p.route))
+    expect(pageRoutes.filter((route) => !listed.has(route))).toEqual([])
+    expect([...listed].filter((route) => !pageRoutes.includes(route))).toEqual([])
+  })
+
+  it('weighs the pages a visitor can open when run by hand without a cookie', () => {
+    expect(DEFAULT_PAGES).toContain('/')
+    expect(DEFAULT_PAGES).toContain('/tools/batch')
+    expect(DEFAULT_PAGES.some((p) => p.startsWith('/dashboard') || p.startsWith('/console'))).toBe(false)
+  })
+})
 
 const PAGE = `<!DOCTYPE html><html><head>
 <link rel="modulepreload" href="/assets/manifest-1.js"/>

@@ -1,6 +1,6 @@
 // Reading a request body, once: JSON for API clients, or a urlencoded/multipart form (fields only;
 // file uploads are read by the tools' own multipart reader, features/tools/upload.server.ts).
-import type { z } from 'zod'
+import { safeParse, type $ZodType, type output } from 'zod/v4/core'
 import { errorResponse, validationError } from './errors.server'
 
 export class BadRequest extends Error {}
@@ -26,8 +26,8 @@ export async function readBody(request: Request): Promise<Record<string, unknown
   return parsed as Record<string, unknown>
 }
 
-/** Parses the body with a schema, answering 400 for anything unreadable or invalid. */
-export async function parseBody<S extends z.ZodType>(request: Request, schema: S): Promise<{ data: z.output<S> } | { response: Response }> {
+/** Parses the body with a schema (zod or zod/mini), answering 400 for anything unreadable or invalid. */
+export async function parseBody<S extends $ZodType>(request: Request, schema: S): Promise<{ data: output<S> } | { response: Response }> {
   let body: Record<string, unknown>
   try {
     body = await readBody(request)
@@ -35,7 +35,7 @@ export async function parseBody<S extends z.ZodType>(request: Request, schema: S
     if (error instanceof BadRequest) return { response: errorResponse(400, error.message) }
     throw error
   }
-  const parsed = schema.safeParse(body)
+  const parsed = safeParse(schema, body)
   if (!parsed.success) return { response: validationError(parsed.error) }
   return { data: parsed.data }
 }

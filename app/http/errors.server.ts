@@ -1,10 +1,10 @@
-// Error answers, once each. The API has two shapes and keeps both (clients rely on them):
-// - the account endpoints (/api/auth, /api/keys, /api/teams, /api/webhooks, /api/credits) answer
-//   {error, detail}: the message in both, so any client finds it;
-// - the run endpoints (the tools, /api/jobs, /api/batches) answer {error, remaining}: remaining is the
-//   balance after the refusal, when known.
+// Error answers, once each. Every error carries the message as `error` and `detail` (so any client
+// finds it); the account endpoints (/api/auth, /api/keys, /api/teams, /api/webhooks, /api/credits) add
+// `errors` by field on a 400; the run endpoints (the tools, /api/jobs, /api/batches) add `remaining`,
+// the balance after the refusal (null where the call did not say whose balance it was). The /api
+// docs' Errors section says the same.
 // The remove.bg compatible endpoint speaks remove.bg's own shape (features/removebg/adapter.server.ts).
-import type { z } from 'zod'
+import type { $ZodError } from 'zod/v4/core'
 import { NO_STORE } from './headers'
 
 export function errorResponse(status: number, message: string, extra: Record<string, unknown> = {}, headers?: HeadersInit): Response {
@@ -12,7 +12,7 @@ export function errorResponse(status: number, message: string, extra: Record<str
 }
 
 /** 400 with the first problem as the message and every problem by field. */
-export function validationError(error: z.ZodError): Response {
+export function validationError(error: $ZodError): Response {
   const errors: Record<string, string[]> = {}
   for (const issue of error.issues) {
     const field = issue.path.join('.') || 'non_field_errors'
@@ -26,12 +26,17 @@ export function methodNotAllowed(allowed: string): Response {
   return errorResponse(405, `Method not allowed. Use ${allowed}.`, {}, { Allow: allowed })
 }
 
-/** A run endpoint's refusal: {error, remaining}, never cached. */
+/** A run endpoint's refusal as a body: {error, detail, remaining}. */
+export function runErrorBody(error: string, remaining: number | null) {
+  return { error, detail: error, remaining }
+}
+
+/** A run endpoint's refusal: {error, detail, remaining}, never cached. */
 export function runErrorResponse(status: number, error: string, remaining: number | null = null, headers: Record<string, string> = {}): Response {
-  return Response.json({ error, remaining }, { status, headers: { ...NO_STORE, ...headers } })
+  return Response.json(runErrorBody(error, remaining), { status, headers: { ...NO_STORE, ...headers } })
 }
 
 /** The tool endpoints take POST only (the run shape, as their other refusals). */
 export function runMethodNotAllowed(): Response {
-  return Response.json({ error: 'Use POST with a multipart/form-data body.', remaining: null }, { status: 405, headers: { Allow: 'POST' } })
+  return Response.json(runErrorBody('Use POST with a multipart/form-data body.', null), { status: 405, headers: { Allow: 'POST' } })
 }

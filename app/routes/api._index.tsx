@@ -11,8 +11,9 @@ import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER, TEST_MODE_VALUE, TEST_RESUL
 import { SEAT_RULE } from '~/features/teams/messages'
 import { TOOL_LIST } from '~/catalog/tools'
 import { MODEL_HEADER } from '~/features/tools/models/model-choices'
-import { WEBHOOK_EVENTS } from '~/features/webhooks/schemas'
+import { WEBHOOK_EVENTS } from '~/features/webhooks/events'
 import { buttonClass } from '~/ui/button'
+import { CodeBlock } from '~/ui/code-block'
 
 export const meta: MetaFunction = () => [
   { title: 'API | Facet Studio' },
@@ -39,18 +40,6 @@ const SECTIONS = [
   ['teams', 'Teams'],
   ['reference', 'Reference'],
 ] as const
-
-function Code({ children, label }: { children: string; label: string }) {
-  return (
-    <figure className="m-0 mt-4 overflow-hidden rounded-xl bg-slate-900">
-      <figcaption className="border-b border-white/10 px-4 py-2 text-xs text-slate-400">{label}</figcaption>
-      {/* Focusable: a block that scrolls sideways must be reachable by keyboard. */}
-      <pre tabIndex={0} aria-label={label} className="overflow-x-auto p-4 text-sm leading-relaxed text-emerald-200">
-        <code>{children}</code>
-      </pre>
-    </figure>
-  )
-}
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -114,12 +103,15 @@ const STATUSES: Array<[string, string]> = [
 
 export default function ApiDocs() {
   const facts = useLoaderData<typeof loader>()
-  const curl = `curl ${facts.origin}/api/remove-bg/ \\
+  const curl = `# One Idempotency-Key per run: send the same one again only to retry that run.
+KEY=$(openssl rand -hex 16)
+curl --fail-with-body ${facts.origin}/api/remove-bg/ \\
   -H "Authorization: Bearer $FACET_API_KEY" \\
-  -H "Idempotency-Key: order-1042-photo-1" \\
+  -H "Idempotency-Key: $KEY" \\
   -F "image=@product.jpg" \\
   -F "background=white" \\
-  -o cutout.png -D headers.txt`
+  -o cutout.png -D headers.txt \\
+  || { cat cutout.png; echo; rm -f cutout.png; false; }   # a refusal is JSON: show it, keep no broken PNG`
   const javascript = `import { readFile, writeFile } from 'node:fs/promises'
 
 const form = new FormData()
@@ -127,7 +119,11 @@ form.append('image', new Blob([await readFile('product.jpg')], { type: 'image/jp
 
 const response = await fetch('${facts.origin}/api/remove-bg/', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${process.env.FACET_API_KEY}\` },
+  headers: {
+    Authorization: \`Bearer \${process.env.FACET_API_KEY}\`,
+    // One key per run: reuse it only to retry this same run after a lost answer.
+    'Idempotency-Key': crypto.randomUUID(),
+  },
   body: form,
 })
 if (!response.ok) throw new Error((await response.json()).error)
@@ -214,7 +210,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               Keys carry a checksum, so a mistyped key is refused at once and a leaked one can be recognised by secret scanners. A key can use every endpoint except
               creating and revoking keys, which needs you signed in. Scripts can also sign in with a password and send the session token:
             </p>
-            <Code label="Sign in with a password (session token)">{login}</Code>
+            <CodeBlock label="Sign in with a password (session token)">{login}</CodeBlock>
             <p>
               A call with no key and no token runs as a visitor. Free credits for visitors are counted per network address and day, not per cookie: past them the answer
               is 402, naming where to sign up and (with <code>Retry-After</code>) when they renew at 00:00 UTC. A studio may also require an account for the API (401).
@@ -223,8 +219,8 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
 
           <Section id="first-call" title="Your first call">
             <p>Remove the background of a product photo. The answer is the PNG itself; the headers carry your balance and the credits the call took.</p>
-            <Code label="curl">{curl}</Code>
-            <Code label="JavaScript (Node 18 or newer)">{javascript}</Code>
+            <CodeBlock label="curl">{curl}</CodeBlock>
+            <CodeBlock label="JavaScript (Node 18 or newer)">{javascript}</CodeBlock>
           </Section>
 
           <Section id="tools" title="Tools">
@@ -268,8 +264,9 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
 
           <Section id="errors" title="Errors">
             <p>
-              Errors are JSON: <code>{'{"error": "…", "detail": "…"}'}</code> (the same message in both), with <code>errors</code> by field on a 400 and{' '}
-              <code>remaining</code> on tool errors.
+              Errors are JSON: <code>{'{"error": "…", "detail": "…"}'}</code> (the same message in both). A 400 adds <code>errors</code>, every problem by field.
+              The tool, job and batch endpoints add <code>remaining</code>: your balance after the failure, or <code>null</code> where the call did not say whose
+              balance it was. The remove.bg-compatible endpoint answers remove.bg&apos;s own <code>{'{"errors": [{"title", "code"}]}'}</code> instead.
             </p>
             <Table head={['Status', 'Meaning']} rows={STATUSES.map(([status, meaning]) => [<code key="s">{status}</code>, meaning])} />
           </Section>
@@ -324,7 +321,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               {facts.retrySchedule.join(', ')} ({facts.attempts} attempts over about a day). Redirects are not followed, and only public addresses are called. The dashboard
               lists each delivery’s attempts and last answer, and redelivers on request.
             </p>
-            <Code label="Verify a signature (Node, the standardwebhooks package)">{verify}</Code>
+            <CodeBlock label="Verify a signature (Node, the standardwebhooks package)">{verify}</CodeBlock>
           </Section>
 
           <Section id="teams" title="Teams">

@@ -18,7 +18,7 @@ export async function loader() {
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') {
-    return Response.json({ error: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
+    return Response.json({ error: 'Method not allowed.', detail: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
   }
   const limit = await consumeRateLimit(ANALYTICS_RATE_LIMIT, clientAddress(request))
   if (!limit.ok) return tooManyRequests(limit, 'Too many analytics events. Please slow down.')

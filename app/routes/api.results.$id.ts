@@ -5,8 +5,8 @@ import { resolveCaller } from '~/features/account/caller.server'
 import { readResult } from '~/features/tools/results.server'
 import { contentDisposition } from '~/features/tools/submission.server'
 
-const notFound = () =>
-  Response.json({ error: 'This result does not exist or has expired.' }, { status: 404, headers: { 'Cache-Control': 'no-store' } })
+const RESULT_NOT_FOUND = 'This result does not exist or has expired.'
+const notFound = () => Response.json({ error: RESULT_NOT_FOUND, detail: RESULT_NOT_FOUND }, { status: 404, headers: { 'Cache-Control': 'no-store' } })
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const resolution = await resolveCaller(request, { create: false })

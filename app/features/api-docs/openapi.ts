@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document of every /api endpoint, served at /api/openapi.json. Tool endpoints,
 // key and webhook rules come from the modules that define them; a test sends real requests and
 // checks the real answers against this document.
-import { API_KEY_ENVIRONMENTS, API_KEY_NAME_MAX } from '~/features/api-keys/schemas'
+import { API_KEY_ENVIRONMENTS, API_KEY_NAME_MAX } from '~/features/api-keys/limits'
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER } from '~/features/api-keys/environments'
-import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '~/features/webhooks/schemas'
+import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '~/features/webhooks/events'
 import { TOOL_APIS } from './tool-fields'
 import { MODEL_CHOICES } from '~/features/tools/models/model-choices'
 import { removeBgPath } from '~/features/removebg/openapi'
@@ -67,12 +67,12 @@ const QUEUE_503 = 'The studio is busy: the queue of waiting runs is full; see Re
 const schemas: Record<string, Schema> = {
   Error: {
     type: 'object',
-    required: ['error'],
+    required: ['error', 'detail'],
     properties: {
       error: { type: 'string', description: 'What went wrong, in words meant for people.' },
       detail: { type: 'string', description: 'The same message (older clients read this field).' },
       errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Every problem, by field (400 only).' },
-      remaining: { type: ['integer', 'null'], description: 'Tool endpoints: the balance after the failure.' },
+      remaining: { type: ['integer', 'null'], description: 'Tool, job and batch endpoints: the balance after the failure, or null where the call did not say whose balance it was.' },
       job_id: { type: 'string', format: 'uuid', description: 'A tool endpoint’s 503 when the studio restarted before the run ended: the run, which goes on.' },
       job_url: { type: 'string', description: 'That run’s GET /api/jobs/<id>/ (also in Location).' },
       answer_url: { type: 'string', description: 'That run’s answer once it has ended (GET /api/jobs/<id>/answer/).' },

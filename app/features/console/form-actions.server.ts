@@ -2,20 +2,20 @@
 // and answer either a 303 with a notice (it worked) or the form's errors with a status (400 for a
 // form filled wrongly, 409 for a refusal such as a balance too low). Anything else is a real failure.
 import { data } from '@remix-run/node'
-import type { z } from 'zod'
+import { safeParse, type $ZodType, type output } from 'zod/v4/core'
 import { OperatorError } from '~/features/operator/errors'
 import type { ConsoleFormReply } from './ui/adjust-forms'
 import type { ConsoleNotice } from './forms'
 import { redirectWithConsoleNotice } from './notice.server'
 
-export async function runConsoleForm<Schema extends z.ZodType>(
+export async function runConsoleForm<Schema extends $ZodType>(
   form: ConsoleFormReply['form'],
   formData: FormData,
   schema: Schema,
-  run: (value: z.infer<Schema>) => Promise<ConsoleNotice>,
+  run: (value: output<Schema>) => Promise<ConsoleNotice>,
   here: string,
 ) {
-  const parsed = schema.safeParse(Object.fromEntries([...formData].filter(([, v]) => typeof v === 'string')))
+  const parsed = safeParse(schema, Object.fromEntries([...formData].filter(([, v]) => typeof v === 'string')))
   if (!parsed.success) {
     const errors: ConsoleFormReply['errors'] = {}
     for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message)

@@ -1,5 +1,6 @@
-// What the team endpoints and forms take. Client-safe: the API and the screens share them.
-import { z } from 'zod'
+// What the team endpoints and forms take. Client-safe: the API and the screens share them (zod/mini:
+// decision 148).
+import { z } from 'zod/mini'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from './roles'
 
 const ROLE = z.enum(TEAM_ROLES, { error: 'role must be owner, admin or member.' })
@@ -7,31 +8,34 @@ const ROLE = z.enum(TEAM_ROLES, { error: 'role must be owner, admin or member.' 
 export const createTeamSchema = z.object({
   name: z
     .string({ error: 'Give the team a name.' })
-    .trim()
-    .min(1, 'Give the team a name.')
-    .max(TEAM_NAME_MAX, `A team name has at most ${TEAM_NAME_MAX} characters.`),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Give the team a name.'),
+      z.maxLength(TEAM_NAME_MAX, `A team name has at most ${TEAM_NAME_MAX} characters.`),
+    ),
 })
 
 export const inviteSchema = z.object({
-  email: z.string({ error: 'Enter the email address to invite.' }).trim().toLowerCase().pipe(z.email({ error: 'Enter a valid email address.' })),
-  role: ROLE.default('member'),
+  email: z.pipe(
+    z.string({ error: 'Enter the email address to invite.' }).check(z.trim(), z.toLowerCase()),
+    z.email({ error: 'Enter a valid email address.' }),
+  ),
+  role: z._default(ROLE, 'member'),
 })
 
 export const acceptInviteSchema = z.object({
-  token: z.string({ error: 'token is required.' }).trim().min(1, 'token is required.').max(200, 'This invite link is not valid.'),
+  token: z
+    .string({ error: 'token is required.' })
+    .check(z.trim(), z.minLength(1, 'token is required.'), z.maxLength(200, 'This invite link is not valid.')),
 })
 
 /** A cap: a whole number of credits, or null (JSON) / '' (a form) for none. */
-const CAP = z.preprocess(
-  (value) => (value === '' ? null : typeof value === 'string' ? Number(value) : value),
-  z
-    .number({ error: `cap must be a whole number of credits from 0 to ${MAX_MONTHLY_CAP}, or null for none.` })
-    .int(`cap must be a whole number of credits from 0 to ${MAX_MONTHLY_CAP}, or null for none.`)
-    .min(0, `cap must be a whole number of credits from 0 to ${MAX_MONTHLY_CAP}, or null for none.`)
-    .max(MAX_MONTHLY_CAP, `cap must be a whole number of credits from 0 to ${MAX_MONTHLY_CAP}, or null for none.`)
-    .nullable(),
+const CAP_RULE = `cap must be a whole number of credits from 0 to ${MAX_MONTHLY_CAP}, or null for none.`
+const CAP = z.pipe(
+  z.transform((value: unknown) => (value === '' ? null : typeof value === 'string' ? Number(value) : value)),
+  z.nullable(z.number({ error: CAP_RULE }).check(z.int(CAP_RULE), z.gte(0, CAP_RULE), z.lte(MAX_MONTHLY_CAP, CAP_RULE))),
 )
 
 export const changeMemberSchema = z
-  .object({ role: ROLE.optional(), cap: CAP.optional() })
-  .refine((v) => v.role !== undefined || v.cap !== undefined, { message: 'Send role, cap or both.' })
+  .object({ role: z.optional(ROLE), cap: z.optional(CAP) })
+  .check(z.refine((v) => v.role !== undefined || v.cap !== undefined, { message: 'Send role, cap or both.' }))

@@ -103,7 +103,7 @@ describe('POST /api/face-blur/blur/', () => {
     for (const [name, fields, status, message] of cases) {
       const answer = await blur(visitor, fields)
       expect([name, answer.status]).toEqual([name, status])
-      expect(answer.body, name).toEqual({ error: expect.stringMatching(message), remaining: 5 })
+      expect(answer.body, name).toEqual({ error: expect.stringMatching(message), detail: expect.stringMatching(message), remaining: 5 })
       expect(answer.headers.get('X-Credits-Remaining'), name).toBe('5')
     }
     expect(await balanceOf(visitor)).toBe(5)
@@ -138,7 +138,7 @@ describe('POST /api/face-blur/blur/', () => {
     const answer = await blur(visitor, { image: photo('degraded-face-crop-64px.jpg'), blur: '32' })
     expect(answer.status).toBe(429)
     expect(Number(answer.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1)
-    expect(answer.body).toEqual({ error: expect.stringMatching(/Too many runs/), remaining: 5 })
+    expect(answer.body).toEqual({ error: expect.stringMatching(/Too many runs/), detail: expect.stringMatching(/Too many runs/), remaining: 5 })
     expect(await balanceOf(visitor)).toBe(5)
   })
 

@@ -37,7 +37,7 @@ describe('SVG renders over their time limit', () => {
 
     const answer = await convert(user, slow)
     expect(answer.status).toBe(422)
-    expect(answer.body).toEqual({ error: RENDER_TIMEOUT_MESSAGE, remaining: balance })
+    expect(answer.body).toEqual({ error: RENDER_TIMEOUT_MESSAGE, detail: RENDER_TIMEOUT_MESSAGE, remaining: balance })
     expect(await balanceOf(user)).toBe(balance)
     const run = await getDb().selectFrom('tool_runs').select(['outcome']).where('account_id', '=', user.accountId).executeTakeFirstOrThrow()
     expect(run.outcome).toBe('failed')

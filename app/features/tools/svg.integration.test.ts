@@ -24,7 +24,7 @@ describe('POST /api/svg2image/convert/', () => {
     const visitor = await newVisitor()
     const answer = await convert(visitor, { svg: svgFile(square), format: 'png', scale: '1' })
     expect(answer.status).toBe(401)
-    expect(answer.body).toEqual({ error: SVG_SIGN_IN_MESSAGE, remaining: 5 })
+    expect(answer.body).toEqual({ error: SVG_SIGN_IN_MESSAGE, detail: SVG_SIGN_IN_MESSAGE, remaining: 5 })
     expect(answer.headers.get('X-Credits-Remaining')).toBe('5')
     expect(await balanceOf(visitor)).toBe(5)
 
@@ -141,7 +141,7 @@ describe('POST /api/svg2image/convert/', () => {
     // The pinned resvg aborts on this file (STACK.md): should an upgrade render it, this fails
     // rather than pass without a crash (find another crashing file then).
     expect(answer.status).toBe(422)
-    expect(answer.body).toEqual({ error: expect.stringMatching(/could not be rendered/), remaining: balance })
+    expect(answer.body).toEqual({ error: expect.stringMatching(/could not be rendered/), detail: expect.stringMatching(/could not be rendered/), remaining: balance })
     expect(await balanceOf(user)).toBe(balance)
     const run = await getDb()
       .selectFrom('tool_runs')
@@ -194,7 +194,7 @@ describe('POST /api/svg2image/convert/', () => {
     await charge({ accountId: user.accountId, amount: balance, toolSlug: 'test', idempotencyKey: 'drain' })
     const answer = await convert(user, { svg: svgFile(square), format: 'png', scale: '1' })
     expect(answer.status).toBe(402)
-    expect(answer.body).toEqual({ error: 'Not enough credits: this run costs 1 and your balance is 0.', remaining: 0 })
+    expect(answer.body).toEqual({ error: 'Not enough credits: this run costs 1 and your balance is 0.', detail: 'Not enough credits: this run costs 1 and your balance is 0.', remaining: 0 })
     expect(answer.headers.get('X-Credits-Remaining')).toBe('0')
   })
 

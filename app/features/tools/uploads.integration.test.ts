@@ -168,7 +168,7 @@ describe('limits that stop the read early', () => {
     const counted = countedStream(body)
     const answer = await blurRaw(visitor, `multipart/form-data; boundary=${boundary}`, counted.stream)
     expect(answer.status).toBe(400)
-    expect(answer.body).toEqual({ error: TOO_MANY_PARTS_MESSAGE, remaining: 5 })
+    expect(answer.body).toEqual({ error: TOO_MANY_PARTS_MESSAGE, detail: TOO_MANY_PARTS_MESSAGE, remaining: 5 })
     // Refused within the first chunks, never the whole 12 MB.
     expect(counted.pulled()).toBeLessThan(1 * MEGABYTE)
     expect(await balanceOf(visitor)).toBe(5)
@@ -181,7 +181,7 @@ describe('limits that stop the read early', () => {
     const counted = countedStream(body)
     const answer = await blurRaw(visitor, `multipart/form-data; boundary=${boundary}`, counted.stream)
     expect(answer.status).toBe(413)
-    expect(answer.body).toEqual({ error: 'File too large (max 15MB)', remaining: 5 })
+    expect(answer.body).toEqual({ error: 'File too large (max 15MB)', detail: 'File too large (max 15MB)', remaining: 5 })
     expect(counted.pulled()).toBeLessThan(16 * MEGABYTE + 256 * 1024)
   })
 
@@ -190,7 +190,7 @@ describe('limits that stop the read early', () => {
     const body = multipart('b', [{ disposition: 'name="blur"', body: '2'.repeat(UPLOAD_LIMITS.fieldBytes + 1) }])
     const answer = await blurRaw(visitor, 'multipart/form-data; boundary=b', body)
     expect(answer.status).toBe(400)
-    expect(answer.body).toEqual({ error: 'The field "blur" is too long.', remaining: 5 })
+    expect(answer.body).toEqual({ error: 'The field "blur" is too long.', detail: 'The field "blur" is too long.', remaining: 5 })
   })
 
   it('a body cut off before its closing boundary, and one without a boundary, are 400 with a clear message', async () => {

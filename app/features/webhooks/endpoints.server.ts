@@ -11,7 +11,7 @@ import { databaseSingleton, existingSingleton } from '~/utils/singleton.server'
 import { isUuid } from '~/utils/uuid'
 import { getBoss } from '~/features/queue/boss.server'
 import { isPublicAddress, resolveHost } from './address-guard.server'
-import { MAX_WEBHOOK_ENDPOINTS, type WebhookEvent } from './schemas'
+import { MAX_WEBHOOK_ENDPOINTS, type WebhookEvent } from './events'
 
 export const WEBHOOK_QUEUE = 'webhook-delivery'
 /** Deliveries listed per endpoint. */
@@ -166,6 +166,18 @@ export async function deleteEndpoint(accountId: string, endpointId: string, db: 
 }
 
 /**
+ * A delivery is read on another host, where the studio's own paths mean nothing: every address the
+ * event carries (`url` and each `…_url`) becomes absolute, on PUBLIC_URL.
+ */
+export function withAbsoluteUrls(data: Record<string, unknown>, base = config().PUBLIC_URL): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(data).map(([key, value]) =>
+      (key === 'url' || key.endsWith('_url')) && typeof value === 'string' && value.startsWith('/') ? [key, new URL(value, base).href] : [key, value],
+    ),
+  )
+}
+
+/**
  * Records an event for every endpoint of the account that listens to it, and queues one delivery
  * job each, all in the caller's transaction: when the work whose outcome the event reports rolls
  * back, no delivery ever existed.
@@ -183,7 +195,7 @@ export async function emitEvent(
       .where(sql<boolean>`${event.type} = any(events)`)
       .execute()
     if (endpoints.length === 0) return []
-    const payload = { type: event.type, timestamp: new Date().toISOString(), data: event.data }
+    const payload = { type: event.type, timestamp: new Date().toISOString(), data: withAbsoluteUrls(event.data) }
     const rows = await trx
       .insertInto('webhook_deliveries')
       .values(endpoints.map((e) => ({ endpoint_id: e.id, event_type: event.type, payload: JSON.stringify(payload), next_attempt_at: new Date() })))

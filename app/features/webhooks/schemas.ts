@@ -1,23 +1,24 @@
-// What a webhook endpoint needs. Client-safe: the API and the dashboard form share it.
-import { z } from 'zod'
+// What a webhook endpoint needs. Client-safe: the API and the dashboard form share it (zod/mini:
+// decision 148).
+import { z } from 'zod/mini'
 
-export const WEBHOOK_EVENTS = ['job.succeeded', 'job.failed', 'batch.completed'] as const
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
-export const WEBHOOK_URL_MAX = 2000
-/** Endpoints one account may register. */
-export const MAX_WEBHOOK_ENDPOINTS = 10
+import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from './events'
 
 export const createWebhookSchema = z.object({
   url: z
     .string({ error: 'Give the endpoint URL.' })
-    .trim()
-    .min(1, 'Give the endpoint URL.')
-    .max(WEBHOOK_URL_MAX, `A webhook URL has at most ${WEBHOOK_URL_MAX} characters.`),
-  events: z
-    .preprocess(
-      (v) => (typeof v === 'string' ? [v] : v),
-      z.array(z.enum(WEBHOOK_EVENTS, { error: `Events are ${WEBHOOK_EVENTS.join(', ')}.` }), { error: 'events must be a list.' }),
-    )
-    .refine((list) => list.length > 0, 'Choose at least one event.')
-    .transform((list) => [...new Set(list)]),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Give the endpoint URL.'),
+      z.maxLength(WEBHOOK_URL_MAX, `A webhook URL has at most ${WEBHOOK_URL_MAX} characters.`),
+    ),
+  events: z.pipe(
+    z.pipe(
+      z.transform((v: unknown) => (typeof v === 'string' ? [v] : v)),
+      z
+        .array(z.enum(WEBHOOK_EVENTS, { error: `Events are ${WEBHOOK_EVENTS.join(', ')}.` }), { error: 'events must be a list.' })
+        .check(z.refine((list) => list.length > 0, 'Choose at least one event.')),
+    ),
+    z.transform((list) => [...new Set(list)]),
+  ),
 })

@@ -1,6 +1,7 @@
 // Webhooks end to end on a real database and a real receiver on 127.0.0.1: registration rules,
 // events that exist only when their transaction commits, signatures checked with the
 // standardwebhooks library, a retry after a 500, and redelivery by the owner.
+import { config } from '~/config.server'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
@@ -150,7 +151,7 @@ describe('delivering events', () => {
     const verifier = new Webhook(made.body.secret)
     const start = received.length
     scripted.push(500)
-    const [id] = await executeTx(getDb(), (trx) => emitEvent({ accountId, type: 'job.succeeded', data: { id: 'job_42', tool: 'background-remover' } }, trx))
+    const [id] = await executeTx(getDb(), (trx) => emitEvent({ accountId, type: 'job.succeeded', data: { id: 'job_42', tool: 'background-remover', result_url: '/api/results/r_42' } }, trx))
 
     const done = await until('a successful second attempt', async () => {
       const row = await delivery(id)
@@ -162,7 +163,8 @@ describe('delivering events', () => {
     for (const attempt of attempts) {
       expect(attempt.headers['webhook-id']).toBe(`msg_${id}`)
       const payload = verifier.verify(attempt.body, attempt.headers as Record<string, string>) as { type: string; data: unknown }
-      expect(payload).toMatchObject({ type: 'job.succeeded', data: { id: 'job_42', tool: 'background-remover' } })
+      // The receiver is another host: the studio's paths arrive as absolute addresses on PUBLIC_URL.
+      expect(payload).toMatchObject({ type: 'job.succeeded', data: { id: 'job_42', tool: 'background-remover', result_url: `${new URL(config().PUBLIC_URL).origin}/api/results/r_42` } })
     }
     // A forged signature is refused by the same library.
     expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(attempts[0].body, attempts[0].headers as Record<string, string>)).toThrow()

@@ -1,11 +1,12 @@
 // The /api page's "Switch from remove.bg" part: what changes (the base URL and the key), what is
 // honoured as remove.bg documents it, and what answers 400 instead of a silent difference.
+import { CodeBlock } from '~/ui/code-block'
 import { REMOVEBG_PARAMETERS } from '../openapi'
 
 export const SWITCH_SECTION = { id: 'remove-bg', title: 'Switch from remove.bg by changing the base URL' } as const
 
 export function SwitchFromRemoveBg({ origin }: { origin: string }) {
-  const curl = `curl -H "X-Api-Key: $FACET_KEY" \\
+  const curl = `curl --fail-with-body -H "X-Api-Key: $FACET_KEY" \\
   -F image_file=@photo.jpg -F size=auto \\
   -o no-bg.png ${origin}/api/v1.0/removebg`
   return (
@@ -18,12 +19,7 @@ export function SwitchFromRemoveBg({ origin }: { origin: string }) {
         <code>X-Foreground-Top/Left/Width/Height</code> and <code>X-RateLimit-*</code>; errors as <code>{'{"errors": [{"title", "code"}]}'}</code> with 400, 402, 403
         and 429. It runs through the same queue, charge and refund as <code>/api/remove-bg/</code>.
       </p>
-      <figure className="m-0 mt-4 overflow-hidden rounded-xl bg-slate-900">
-        <figcaption className="border-b border-white/10 px-4 py-2 text-xs text-slate-400">curl, as for remove.bg</figcaption>
-        <pre tabIndex={0} aria-label="curl, as for remove.bg" className="overflow-x-auto p-4 text-sm leading-relaxed text-emerald-200">
-          <code>{curl}</code>
-        </pre>
-      </figure>
+      <CodeBlock label="curl, as for remove.bg">{curl}</CodeBlock>
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">remove.bg parameters and how the studio takes them</caption>

@@ -1,6 +1,6 @@
 // The team screens' forms: their zod schemas (conform validates with them in the browser and in the
-// route actions), and the notices a successful form redirects with. Client-safe.
-import { z } from 'zod'
+// route actions), and the notices a successful form redirects with. Client-safe (zod/mini: decision 148).
+import { z } from 'zod/mini'
 import { KEY_REVOKED } from '~/features/api-keys/messages'
 import { createApiKeySchema } from '~/features/api-keys/schemas'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES, type TeamRole } from '../roles'
@@ -17,29 +17,32 @@ const role = z.enum(TEAM_ROLES, { error: 'Choose a role: owner, admin or member.
 export const createTeamFormSchema = createTeamSchema
 export const inviteFormSchema = inviteSchema
 
-export const roleFormSchema = z.object({ member: z.string().min(1), role })
+export const roleFormSchema = z.object({ member: z.string().check(z.minLength(1)), role })
 
 /** An empty cap clears it: the member then spends without a monthly limit. */
 export const capFormSchema = z.object({
-  member: z.string().min(1),
-  cap: z.coerce
-    .number({ error: 'A cap is a whole number of credits.' })
-    .int('A cap is a whole number of credits.')
-    .min(0, 'A cap cannot be negative.')
-    .max(MAX_MONTHLY_CAP, `A cap is at most ${MAX_MONTHLY_CAP.toLocaleString('en-US')} credits.`)
-    .optional(),
+  member: z.string().check(z.minLength(1)),
+  cap: z.optional(
+    z.coerce
+      .number({ error: 'A cap is a whole number of credits.' })
+      .check(
+        z.int('A cap is a whole number of credits.'),
+        z.gte(0, 'A cap cannot be negative.'),
+        z.lte(MAX_MONTHLY_CAP, `A cap is at most ${MAX_MONTHLY_CAP.toLocaleString('en-US')} credits.`),
+      ),
+  ),
 })
 
-export const memberFormSchema = z.object({ member: z.string().min(1) })
+export const memberFormSchema = z.object({ member: z.string().check(z.minLength(1)) })
 /** The header switch: a team id, or empty for the viewer's own balance. */
-export const workingAsFormSchema = z.object({ team: z.string().trim().optional() })
+export const workingAsFormSchema = z.object({ team: z.optional(z.string().check(z.trim())) })
 
 export const leaveFormSchema = z.object({})
 
 /** A team key: the key form's own fields (the team is the page's). */
-export const teamKeyFormSchema = createApiKeySchema.pick({ name: true, environment: true })
-export const keyIdFormSchema = z.object({ key: z.string().min(1) })
-export const inviteIdFormSchema = z.object({ invite: z.string().min(1) })
+export const teamKeyFormSchema = z.pick(createApiKeySchema, { name: true, environment: true })
+export const keyIdFormSchema = z.object({ key: z.string().check(z.minLength(1)) })
+export const inviteIdFormSchema = z.object({ invite: z.string().check(z.minLength(1)) })
 
 /** What a form that worked says, once, on the page it redirects to (by key: redirectWithNotice). */
 export const TEAM_NOTICES = {

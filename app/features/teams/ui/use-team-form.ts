@@ -4,14 +4,14 @@ import { useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useActionData } from '@remix-run/react'
 import type { SubmissionResult } from '@conform-to/react'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 
 export interface TeamFormReplyData {
   form: string
   result: SubmissionResult<string[]>
 }
 
-export function useTeamForm<Schema extends z.ZodObject>(id: string, schema: Schema) {
+export function useTeamForm<Schema extends z.ZodMiniObject>(id: string, schema: Schema) {
   const reply = useActionData() as TeamFormReplyData | undefined
   return useForm<z.input<Schema>, z.output<Schema>>({
     id,

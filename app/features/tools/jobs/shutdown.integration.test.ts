@@ -71,7 +71,7 @@ describe('a shutdown while requests wait for their jobs', () => {
     expect(handedBack.headers.get('Retry-After')).toBe(String(HANDED_BACK_RETRY_SECONDS))
     expect(handedBack.headers.get('Location')).toBe(`/api/jobs/${jobId}/`)
     expect(handedBack.headers.get('X-Credits-Charged')).toBe('1')
-    expect(handedBack.body).toEqual({ error: handedBackMessage(jobId), remaining: 4, job_id: jobId, job_url: `/api/jobs/${jobId}/`, answer_url: `/api/jobs/${jobId}/answer/` })
+    expect(handedBack.body).toEqual({ error: handedBackMessage(jobId), detail: handedBackMessage(jobId), remaining: 4, job_id: jobId, job_url: `/api/jobs/${jobId}/`, answer_url: `/api/jobs/${jobId}/answer/` })
     // The run goes on: still queued, charged once, not refunded.
     expect(await findJob(jobId)).toMatchObject({ status: 'queued', refunded: false })
     expect(await balanceOf(sender)).toBe(4)

@@ -15,6 +15,7 @@ import { chargeRun } from '~/features/account/charge.server'
 import { clientAddress, consumeRateLimit, retryAtSentence } from '~/features/security/rate-limit.server'
 import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { RunTimeoutError, ToolError } from '../errors.server'
+import { runErrorBody } from '~/http/errors.server'
 import { readResult } from '../results.server'
 import { resultUrl } from '../ui/page-result'
 import { recordToolRun } from '../runs.server'
@@ -429,7 +430,7 @@ export function submissionResponse(submission: ToolSubmission): Response {
   if (!submission.ok) {
     headers.delete('Content-Disposition')
     headers.delete('Content-Type')
-    const body: Record<string, unknown> = { error: submission.error, remaining: submission.remaining }
+    const body: Record<string, unknown> = runErrorBody(submission.error, submission.remaining)
     if (runner.engine) body.gfpgan_available = submission.gfpganAvailable ?? false
     if (submission.job) Object.assign(body, { job_id: submission.job.id, job_url: submission.job.url, answer_url: submission.job.answerUrl })
     return Response.json(body, { status: submission.status, headers })
