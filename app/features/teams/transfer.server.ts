@@ -16,14 +16,15 @@ import { TeamError } from './teams.server'
 import {
   MAX_TRANSFER,
   movable,
+  TRANSFER_AMOUNT_MESSAGE,
   TRANSFER_IN_DESCRIPTION,
   TRANSFER_RATE_LIMITED,
   transferOutDescription,
+  TRANSFERS_PER_HOUR,
   transferTooLarge,
 } from './transfer'
 
-/** Transfers one user may make per hour (each is two ledger rows and an audit row). */
-export const TEAM_TRANSFER_RATE: RateLimitRule = { name: 'team-transfer', points: 20, durationSeconds: 3600 }
+export const TEAM_TRANSFER_RATE: RateLimitRule = { name: 'team-transfer', points: TRANSFERS_PER_HOUR, durationSeconds: 3600 }
 
 export interface TransferDone {
   id: string
@@ -45,7 +46,7 @@ export async function transferAllowance(userId: string, db: DbOrTx = getDb()): P
 
 export async function moveCreditsToTeam(userId: string, teamId: string, amount: number, dbOrTx: DbOrTx = getDb()): Promise<TransferDone> {
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_TRANSFER) {
-    throw new TeamError(400, `Enter a whole number of credits, from 1 to ${MAX_TRANSFER.toLocaleString('en-US')}.`)
+    throw new TeamError(400, TRANSFER_AMOUNT_MESSAGE)
   }
   const limited = await consumeRateLimit(TEAM_TRANSFER_RATE, userId)
   if (!limited.ok) throw new TeamError(429, `${TRANSFER_RATE_LIMITED} Try again in ${Math.ceil(limited.retryAfterSeconds / 60)} minutes.`)

@@ -8,13 +8,15 @@ export const MAX_TRANSFER = 1_000_000
 
 const AMOUNT_MESSAGE = `Enter a whole number of credits, from 1 to ${MAX_TRANSFER.toLocaleString('en-US')}.`
 
-export const transferSchema = z.object({
-  amount: z.coerce
-    .number({ error: AMOUNT_MESSAGE })
-    .int(AMOUNT_MESSAGE)
-    .min(1, AMOUNT_MESSAGE)
-    .max(MAX_TRANSFER, AMOUNT_MESSAGE),
-})
+export const TRANSFER_AMOUNT_MESSAGE = AMOUNT_MESSAGE
+
+const amount = (number: z.ZodNumber) => number.int(AMOUNT_MESSAGE).min(1, AMOUNT_MESSAGE).max(MAX_TRANSFER, AMOUNT_MESSAGE)
+
+/** The team page's form (its field is text, so it is coerced). */
+export const transferFormSchema = z.object({ amount: amount(z.coerce.number({ error: AMOUNT_MESSAGE })) })
+
+/** POST /api/teams/<id>/transfers/: a JSON number (a string or a boolean is refused, not coerced). */
+export const transferApiSchema = z.object({ amount: amount(z.number({ error: AMOUNT_MESSAGE })) })
 
 /** What a user may move now: the balance above the daily floor (the floor stays theirs: decision 140). */
 export function movable(balance: number, dailyFloor: number): number {
@@ -36,6 +38,9 @@ export function transferTooLarge(amount: number, balance: number, dailyFloor: nu
 export function transferDone(amount: number, teamName: string): string {
   return `${credits(amount)} moved to ${teamName}.`
 }
+
+/** Transfers one user may make per hour (each is two ledger rows and an audit row). */
+export const TRANSFERS_PER_HOUR = 20
 
 export const TRANSFER_RATE_LIMITED = 'Too many transfers in a short time.'
 

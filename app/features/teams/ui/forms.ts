@@ -53,6 +53,7 @@ export const TEAM_NOTICES = {
   'key-revoked': KEY_REVOKED,
   left: 'You left the team.',
   'not-a-member': 'You are not a member of that team any more: you work on your own balance.',
+  transferred: 'Your credits were moved to the team: its balance above includes them.',
   joined: 'Welcome to the team. Choose it under “Working as” in the header to spend its credits.',
 } as const
 export type TeamNotice = keyof typeof TEAM_NOTICES
