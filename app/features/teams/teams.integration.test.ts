@@ -340,7 +340,7 @@ describe('working as the team', () => {
     expect(resolved.balance).toBe(40)
     const { viewer } = await loadViewer(pageRequest(cookie))
     expect(viewer.credits).toEqual({ source: 'team', balance: 40 })
-    expect(viewer.workingTeam).toEqual({ id: team.id, name: team.name })
+    expect(viewer.workingTeam).toEqual({ id: team.id, name: team.name, cap: null })
     expect(viewer.teams).toEqual([{ id: team.id, name: team.name, role: 'member' }])
 
     await removeMember(owner.user.id, team.id, member.user.id)
