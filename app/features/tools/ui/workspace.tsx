@@ -227,10 +227,10 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     stage = (
       <>
         {panel}
-        {phase === 'no-credits' || phase === 'over-cap' ? null : (
+        {phase === 'no-credits' ? null : (
           <DropTarget tool={tool} phase={phase} message={ws.rejection} dragging={dragging} hydrated={hydrated} processLabel={props.processLabel} />
         )}
-        {hydrated && phase !== 'no-credits' && phase !== 'over-cap' ? <Samples tool={tool} onPick={(file) => void ws.choose(file)} disabled={locked} /> : null}
+        {hydrated && phase !== 'no-credits' ? <Samples tool={tool} onPick={(file) => void ws.choose(file)} disabled={locked} /> : null}
       </>
     )
   }
@@ -268,10 +268,10 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
               accept={tool.accept}
               // Without JavaScript the browser itself refuses a post with no file; with it, the button does.
               required={!hydrated}
-              disabled={locked || phase === 'no-credits' || (phase === 'over-cap' && !hasFile)}
+              disabled={locked || phase === 'no-credits'}
               // Its own name: the drop target (its visible label) is not shown in every state.
               aria-label={tool.fileField === 'svg' ? 'Choose an SVG file' : 'Choose an image'}
-              aria-describedby={phase === 'no-credits' || phase === 'over-cap' || phase === 'model-missing' ? undefined : `${inputId(tool)}-hint`}
+              aria-describedby={phase === 'no-credits' || phase === 'model-missing' ? undefined : `${inputId(tool)}-hint`}
               onChange={(event) => void ws.choose(event.currentTarget.files?.[0] ?? null)}
               className="peer sr-only"
               data-testid="file-input"
