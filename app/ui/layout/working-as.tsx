@@ -83,7 +83,7 @@ export function WorkingAsMenu({ viewer }: { viewer: Viewer }) {
   return (
     <details ref={ref} className="group relative" data-testid="working-as-menu">
       <summary
-        className={`flex cursor-pointer list-none items-center gap-1.5 rounded-full border border-indigo-200 bg-indigo-50 py-1 pl-2.5 pr-2 text-indigo-800 hover:bg-indigo-100 ${focusRing} [&::-webkit-details-marker]:hidden`}
+        className={`flex cursor-pointer list-none items-center gap-1 rounded-full border border-indigo-200 bg-indigo-50 px-2 py-1 text-indigo-800 hover:bg-indigo-100 sm:gap-1.5 sm:pl-2.5 ${focusRing} [&::-webkit-details-marker]:hidden`}
         data-testid="credits-button"
       >
         <svg viewBox="0 0 20 20" className="h-4 w-4 shrink-0" aria-hidden="true">
@@ -93,13 +93,14 @@ export function WorkingAsMenu({ viewer }: { viewer: Viewer }) {
         </svg>
         <span className="flex min-w-0 flex-col leading-tight">
           <span className="sr-only">Working as </span>
-          <span className="max-w-[6.5rem] truncate text-[11px] font-medium text-indigo-700 sm:max-w-40" data-testid="working-as-name" title={current}>
+          <span className="max-w-[4.5rem] truncate text-[11px] font-medium text-indigo-700 sm:max-w-40" data-testid="working-as-name" title={current}>
             {current}
           </span>
           <span className="sr-only">: </span>
           <span className="whitespace-nowrap text-sm font-semibold">{creditsLabel(viewer.credits)}</span>
         </span>
-        <svg viewBox="0 0 20 20" className="h-4 w-4 shrink-0 transition-transform group-open:rotate-180" aria-hidden="true">
+        {/* The chevron from 640 px up: on a phone the header has no room for it. */}
+        <svg viewBox="0 0 20 20" className="hidden h-4 w-4 shrink-0 transition-transform group-open:rotate-180 sm:block" aria-hidden="true">
           <path d="M5 7.5 10 12.5 15 7.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
         </svg>
       </summary>
