@@ -297,7 +297,7 @@ describe('the team account in the shared ledger', () => {
     for (let i = 0; i < 6; i++) await runCharge(account.accountId, member.user.id, 3)
     const refused = await runCharge(account.accountId, member.user.id, 3)
     expect(refused).toMatchObject({ ok: false, status: 402, reason: 'cap', message: capMessage(20, team.name, 18) })
-    expect(refused.ok ? null : refused.message).toBe(`This run would pass your monthly cap of 20 credits on team ${team.name} (18 used this month).`)
+    expect(refused.ok ? null : refused.message).toBe(`This run would pass your monthly cap of 20 credits on team ${team.name} (18 used this month). To use your own credits instead, switch to your own balance.`)
     expect((await runCharge(account.accountId, member.user.id, 2)).ok).toBe(true)
 
     const second = await addMember(team.id, owner.user.id)
