@@ -22,7 +22,7 @@ async function apiTeam(page: Page, name: string): Promise<string> {
 }
 
 test('a member moves their own credits into the team from the team page', async ({ page }, info) => {
-  test.setTimeout(180_000)
+  test.setTimeout(300_000)
   await signInNewUser(page) // 50 credits: the welcome bonus
   const name = `Fund ${info.project.name} ${Date.now()}`
   const teamId = await apiTeam(page, name)
@@ -69,7 +69,7 @@ async function workAsFromPill(page: Page, info: TestInfo, label: string) {
 }
 
 test('accept with “Use the team’s credits now”; the pill names the team on a phone; past the cap, “Use my own credits”', async ({ page, browser }, info) => {
-  test.setTimeout(240_000)
+  test.setTimeout(300_000)
   // The owner funds the team from their own welcome bonus (no operator needed).
   await signInNewUser(page)
   const teamName = `Phone Crew ${info.project.name}`
