@@ -188,7 +188,7 @@ describe('team screens', () => {
     expect(to.status).toBe(303)
     expect(to.headers.get('location')).toBe('/tools/background-remover')
     const { viewer } = await loadViewer(new Request(BASE + '/', { headers: { cookie: owner.cookie } }))
-    expect(viewer.workingTeam).toEqual({ id: teamId, name: 'Studio North' })
+    expect(viewer.workingTeam).toEqual({ id: teamId, name: 'Studio North', cap: null })
     expect(viewer.credits).toEqual({ source: 'team', balance: 0 })
 
     const back = await readResult(await workingAsAction(post(owner, '/teams/working-as', { team: '', from: 'https://evil.example/' })))

@@ -24,6 +24,9 @@ import {
   teamKeyFormSchema,
 } from '~/features/teams/ui/forms'
 import { managesTeam } from '~/features/teams/roles'
+import { transferFormSchema } from '~/features/teams/transfer'
+import { moveCreditsToTeam, transferAllowance } from '~/features/teams/transfer.server'
+import { TransferSection } from '~/features/teams/ui/transfer-form'
 import { Notice } from '~/features/teams/ui/parts'
 import {
   ActivitySection,
@@ -66,8 +69,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const rows: TeamActivityRow[] = activity.map((entry) => ({ ...entry, at: entry.at.toISOString() }))
   // The team's keys, for the owners and admins who manage them (as GET /api/teams/<id>/ has them).
   const keys: TeamKeyRow[] = managesTeam(view.viewerRole) ? (await listTeamApiKeys(view.id)).map(publicKey) : []
+  const own = await transferAllowance(user.id)
   const { notice, headers } = await takeNotice(request)
-  return data({ team, activity: rows, keys, viewerUserId: user.id, notice }, { headers })
+  return data({ team, activity: rows, keys, own, viewerUserId: user.id, notice }, { headers })
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -150,6 +154,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!revoked.ok) return data<TeamFormReply>({ form: id, result: submission.reply({ formErrors: [revoked.message] }) }, { status: revoked.status })
       return redirectWithNotice(here, 'key-revoked')
     }
+    case 'transfer': {
+      const submission = parseWithZod(form, { schema: transferFormSchema })
+      if (submission.status !== 'success') return invalidReply('transfer', submission)
+      try {
+        await moveCreditsToTeam(user.id, teamId, submission.value.amount)
+        return redirectWithNotice(here, 'transferred')
+      } catch (error) {
+        return teamErrorReply('transfer', submission, error)
+      }
+    }
     case 'leave': {
       const submission = parseWithZod(form, { schema: leaveFormSchema })
       try {
@@ -165,7 +179,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function TeamPage() {
-  const { team, activity, keys, viewerUserId, notice } = useLoaderData<typeof loader>()
+  const { team, activity, keys, own, viewerUserId, notice } = useLoaderData<typeof loader>()
   const manager = managesTeam(team.viewerRole)
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-10 sm:px-6">
@@ -190,6 +204,7 @@ export default function TeamPage() {
           <MembersSection team={team} viewerUserId={viewerUserId} />
         </div>
         <div className="min-w-0 space-y-6 lg:col-start-2 lg:row-span-2 lg:row-start-1">
+          <TransferSection teamName={team.name} own={own} />
           <InvitesSection team={team} />
           <KeysAndLeave team={team} keys={keys} />
         </div>

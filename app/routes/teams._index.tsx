@@ -99,7 +99,7 @@ export default function TeamsPage() {
             Create a team
           </h2>
           <CreateTeamForm />
-          <p className="mt-3 text-sm text-slate-600">You become its owner. A new team starts at 0 credits; an operator adds them.</p>
+          <p className="mt-3 text-sm text-slate-600">You become its owner. A new team starts at 0 credits: its members move their own credits in from the team’s page.</p>
         </section>
       </div>
     </div>

@@ -10,10 +10,11 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
 import { requireUser } from '~/features/account/guards.server'
 import { getAuthentication } from '~/features/account/authentication.server'
-import { redirectWithNotice, teamErrorReply } from '~/features/teams/team-forms.server'
+import { invalidReply, redirectWithNotice, teamErrorReply } from '~/features/teams/team-forms.server'
 import { INVITE_EXPIRED, INVITE_NEW_ACCOUNT_NOTE, INVITE_REVOKED, INVITE_USED, wrongAddress } from '~/features/teams/messages'
-import { acceptInvite, describeInvite } from '~/features/teams/teams.server'
-import { leaveFormSchema as emptyFormSchema, ROLE_LABELS } from '~/features/teams/ui/forms'
+import { joinTeam } from '~/features/teams/join.server'
+import { describeInvite } from '~/features/teams/teams.server'
+import { acceptFormSchema, ROLE_LABELS, WORK_AS_TEAM } from '~/features/teams/ui/forms'
 import { FormError } from '~/features/teams/ui/parts'
 import { useTeamForm } from '~/features/teams/ui/use-team-form'
 import { buttonClass } from '~/ui/button'
@@ -53,25 +54,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user } = await requireUser(request)
-  const submission = parseWithZod(await request.formData(), { schema: emptyFormSchema })
+  const { user, sessionId } = await requireUser(request)
+  const submission = parseWithZod(await request.formData(), { schema: acceptFormSchema })
+  if (submission.status !== 'success') return invalidReply('accept', submission)
   try {
-    const { teamId } = await acceptInvite(user.id, params.token ?? '')
-    return redirectWithNotice(`/teams/${teamId}`, 'joined')
+    const workAsTeam = submission.value.then === WORK_AS_TEAM
+    const { teamId } = await joinTeam({ userId: user.id, sessionId }, params.token ?? '', { workAsTeam })
+    return redirectWithNotice(`/teams/${teamId}`, workAsTeam ? 'joined-working' : 'joined')
   } catch (error) {
     return teamErrorReply('accept', submission, error)
   }
 }
 
-function AcceptForm() {
-  const [form] = useTeamForm('accept', emptyFormSchema)
+/** Two ways to accept: and work as the team at once (its credits on the tools), or just join. */
+function AcceptForm({ teamName }: { teamName: string }) {
+  const [form] = useTeamForm('accept', acceptFormSchema)
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
+  const pending = navigation.formData?.get('then')
   return (
     <Form method="post" {...getFormProps(form)} className="mt-6 space-y-3">
       <FormError errors={form.errors} />
-      <button type="submit" className={buttonClass('primary', 'w-full')} disabled={busy}>
-        {busy ? 'Joining...' : 'Accept the invite'}
+      <button type="submit" name="then" value={WORK_AS_TEAM} className={buttonClass('primary', 'w-full')} disabled={busy}>
+        {busy && pending === WORK_AS_TEAM ? 'Joining...' : 'Use the team’s credits now'}
+      </button>
+      <p className="text-xs text-slate-600 [overflow-wrap:anywhere]">Joins {teamName} and spends its credits on the tools in this browser. Switch back any time from your credits in the header.</p>
+      <button type="submit" className={buttonClass('secondary', 'w-full')} disabled={busy}>
+        {busy && pending !== WORK_AS_TEAM ? 'Joining...' : 'Accept the invite'}
       </button>
     </Form>
   )
@@ -109,7 +118,7 @@ export default function TeamInvitePage() {
             <p className="text-xs text-slate-600">{INVITE_NEW_ACCOUNT_NOTE}</p>
           </div>
         ) : invite.sameAddress ? (
-          <AcceptForm />
+          <AcceptForm teamName={invite.teamName} />
         ) : (
           <div className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900 [overflow-wrap:anywhere]" role="alert" data-testid="invite-wrong-address">
             You are signed in as {invite.signedInAs}. {invite.wrongAddress}

@@ -8,16 +8,17 @@
 // owner sets caps and roles, makes and revokes a team key, removes a member and cannot leave alone.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import path from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { type Browser, type Page, type TestInfo } from '@playwright/test'
 import { capMessage, INVITE_NEW_ACCOUNT_NOTE, INVITE_REVOKED, INVITE_USED, LAST_OWNER } from '../../app/features/teams/messages'
 import { waitForMail } from './support/mail'
 import { expect, test } from './support/test'
-import { fixture, isNoJs, PORT, screenshots, signInNewUser, waitForVerificationLink } from './support/tools'
+import { fixture, isNoJs, screenshots, signInNewUser, waitForVerificationLink } from './support/tools'
+import { E2E_DATA_DIR, E2E_MAIL_DIR, mailedInviteLink } from './support/teams'
 import { expectAccessible } from './support/workspace'
 
-const DATA_DIR = path.resolve(`tests/.tmp/e2e-data-${PORT}`)
-const MAIL_DIR = path.join(DATA_DIR, 'mail')
+const DATA_DIR = E2E_DATA_DIR
+const MAIL_DIR = E2E_MAIL_DIR
 const PASSWORD = 'a-long-enough-password'
 
 const uniqueEmail = (label: string, info: TestInfo) =>
@@ -34,16 +35,6 @@ async function grantTeam(teamId: string, amount: number, reason: string) {
   child.stderr.on('data', (d) => (output += d))
   const [code] = await once(child, 'exit')
   expect(code, output).toBe(0)
-}
-
-/** The invite link in the newest mail to `to` (the server's outbox folder). */
-async function mailedInviteLink(to: string): Promise<string> {
-  const [mail, link] = await waitForMail(MAIL_DIR, (m) => {
-    const found = m.link ?? /https?:\/\/\S+\/teams\/invites\/\S+/.exec(m.text)?.[0]
-    return m.to.toLowerCase() === to.toLowerCase() && found?.includes('/teams/invites/') ? ([m, found] as const) : undefined
-  })
-  expect(mail.text).toContain(link)
-  return link
 }
 
 const pathOf = (link: string) => new URL(link).pathname
@@ -85,7 +76,9 @@ async function workAs(page: Page, info: TestInfo, label: string, expectedCredits
   await form.getByLabel('Working as').selectOption({ label })
   if (isNoJs(info)) await form.getByRole('button', { name: 'Switch' }).click()
   else await expect(form.getByRole('button', { name: 'Switch' })).toHaveCount(0)
-  await expect(page.getByTestId('credits-button')).toHaveText(expectedCredits)
+  // The pill names the balance spent (the team, or the own balance) over its credits.
+  await expect(page.getByTestId('credits-button')).toContainText(expectedCredits)
+  await expect(page.getByTestId('working-as-name')).toHaveText(label)
   await expect(form.getByLabel('Working as')).toHaveValue(label === 'Your balance' ? '' : /.+/)
 }
 
@@ -169,29 +162,38 @@ test('invite, accept, work as the team: the run is charged to the team and shown
   await invitee.page.getByTestId('process-button').click()
   await expect(invitee.page.getByTestId('download-box')).toContainText('Cutout ready')
   await invitee.page.reload()
-  await expect(invitee.page.getByTestId('credits-button')).toHaveText('19 credits')
+  await expect(invitee.page.getByTestId('credits-button')).toContainText('19 credits')
   await expect(invitee.page.getByTestId('working-as-menu').locator('summary')).toContainText(teamName)
-  // On a phone the switch is in the menu.
+  // On a phone the pill names the team in the header too, and the menu says it as well.
   await invitee.page.setViewportSize({ width: 360, height: 800 })
+  await expect(invitee.page.getByTestId('working-as-name')).toBeInViewport()
+  await expect(invitee.page.getByTestId('working-as-name')).toHaveText(teamName)
   await invitee.page.getByTestId('mobile-menu').locator('summary').click()
   await expect(invitee.page.getByTestId('mobile-working-as-form').getByLabel('Working as')).toHaveValue(teamId)
-  await expect(invitee.page.getByTestId('mobile-credits-button')).toHaveText('19 credits')
+  await expect(invitee.page.getByTestId('mobile-credits-button')).toHaveText(`${teamName} · 19 credits`)
   await invitee.page.screenshot({ path: `test-results/screenshots/team-switch-menu-${info.project.name}-360.png` })
   await invitee.page.setViewportSize({ width: 1280, height: 720 })
 
-  // The owner caps the member at the 1 credit already spent: the next run is refused, naming the
-  // cap, and charges nothing.
+  // The owner caps the member at the 1 credit already spent: the tool page says so before any upload
+  // (the run cannot be sent), and the credits stay where they were.
   await page.goto(`/teams/${teamId}`)
   const capped = page.getByTestId('team-member').filter({ hasText: inviteeEmail })
   await capped.getByLabel(`Monthly cap for ${inviteeEmail}`).fill('1')
   await capped.getByRole('button', { name: 'Save cap' }).click()
   await expect(page.getByTestId('team-notice')).toContainText('The monthly cap was saved.')
   await invitee.page.goto('/tools/background-remover')
+  await expect(invitee.page.getByTestId('cap-headroom')).toHaveText(`Your monthly cap on ${teamName}: 0 of 1 credit left.`)
   await invitee.page.getByTestId('file-input').setInputFiles(fixture('photos/product-router-alpha-groundtruth.png'))
-  await invitee.page.getByTestId('process-button').click()
-  await expect(invitee.page.getByTestId('error-box')).toContainText(capMessage(1, teamName, 1))
+  await expect(invitee.page.getByTestId('state-over-cap')).toContainText('This run costs 1 credit and 0 credits of your monthly cap')
+  await expect(invitee.page.getByTestId('process-button')).toBeDisabled()
+  // The server refuses it anyway, naming the cap and charging nothing.
+  const refusedRun = await invitee.page.request.post('/api/remove-bg/', {
+    multipart: { image: { name: 'router.png', mimeType: 'image/png', buffer: await readFile(fixture('photos/product-router-alpha-groundtruth.png')) } },
+  })
+  expect(refusedRun.status()).toBe(402)
+  expect((await refusedRun.json()).error).toBe(capMessage(1, teamName, 1))
   await invitee.page.reload()
-  await expect(invitee.page.getByTestId('credits-button')).toHaveText('19 credits')
+  await expect(invitee.page.getByTestId('credits-button')).toContainText('19 credits')
 
   // Back to the own balance (the welcome bonus is untouched).
   await workAs(invitee.page, info, 'Your balance', '50 credits')

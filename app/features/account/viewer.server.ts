@@ -3,6 +3,7 @@
 // user's teams for the header's switcher. Page views never create visitors
 // (bots crawl pages); a browser without a visitor cookie is shown the guest allowance it would get.
 import type { Viewer } from '~/features/account/viewer'
+import { capHeadroom } from '~/features/teams/headroom.server'
 import { listTeamsForUser } from '~/features/teams/teams.server'
 import { resolveCaller } from '~/features/account/caller.server'
 
@@ -24,7 +25,7 @@ export async function loadViewer(
           user: resolved.user,
           credits: { source: caller.teamId ? 'team' : caller.source, balance: resolved.balance },
           teams,
-          workingTeam: working ? { id: working.id, name: working.name } : null,
+          workingTeam: working ? { id: working.id, name: working.name, cap: await capHeadroom(caller, undefined, options.now) } : null,
         },
         headers,
       }

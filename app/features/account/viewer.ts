@@ -1,4 +1,5 @@
 // Who is looking at the page, as the layout needs it. Client-safe: types only.
+import type { CapHeadroom } from '~/features/teams/headroom'
 import type { TeamRole } from '~/features/teams/roles'
 
 export interface ViewerUser {
@@ -26,8 +27,11 @@ export interface Viewer {
   credits: ViewerCredits | null
   /** The teams the user belongs to ([] when signed out), for the header's switcher. */
   teams: ViewerTeam[]
-  /** The team this browser session works as, or null (own balance). */
-  workingTeam: { id: string; name: string } | null
+  /**
+   * The team this browser session works as, or null (own balance); `cap`: what is left of the
+   * user's monthly cap on it (null: no cap).
+   */
+  workingTeam: { id: string; name: string; cap?: CapHeadroom | null } | null
   /** The user is an operator (OPERATOR_EMAILS): the header links to the console. */
   operator?: boolean
 }

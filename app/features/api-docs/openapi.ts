@@ -10,6 +10,7 @@ import { removeBgPath } from '~/features/removebg/openapi'
 import { MAX_BATCH_FILES } from '~/catalog/batches'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/roles'
 import { SEAT_RULE } from '~/features/teams/messages'
+import { MAX_TRANSFER, TRANSFER_AMOUNT_MESSAGE, TRANSFERS_PER_HOUR } from '~/features/teams/transfer'
 
 type Schema = Record<string, unknown>
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
@@ -547,7 +548,7 @@ export function openApiDocument() {
       get: { tags: ['Teams'], summary: 'Your teams and your role in each', security: SIGNED_IN, responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('TeamSummary') } } }, 'The teams.'), '401': auth401, '403': error('Called with a team key.') } },
       post: {
         tags: ['Teams'],
-        summary: 'Create a team: you are its owner; it starts with 0 credits (an operator grants them)',
+        summary: 'Create a team: you are its owner; it starts with 0 credits (its members move credits in, or an operator grants them)',
         security: SIGNED_IN,
         requestBody: jsonBody({ type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: TEAM_NAME_MAX } } }),
         responses: { '201': json(ref('NewTeam'), 'Created.'), '400': error('Invalid name.'), '401': auth401, '403': error('Called with a team key.'), '409': error('You own too many teams already.') },
@@ -569,6 +570,39 @@ export function openApiDocument() {
         security: SIGNED_IN,
         parameters: [idParam('The team id.'), { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }],
         responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('TeamActivity') } } }, 'The activity.'), '400': error('limit is out of range.'), '401': auth401, '403': error('Called with a team key.'), '404': error('No such team, or you are not in it.') },
+      },
+    },
+    '/api/teams/{id}/transfers/': {
+      post: {
+        tags: ['Teams'],
+        summary: 'Move credits from your own balance into the team (any member: owner, admin or member)',
+        description: `Takes \`amount\` credits off your own account and adds them to the team's, in one ledger transaction (both entries, or neither), recorded in the audit log. The credits under the daily floor (USER_DAILY_FLOOR) stay with you: you may move the balance above it. At most ${TRANSFERS_PER_HOUR} transfers an hour.`,
+        security: SIGNED_IN,
+        parameters: [idParam('The team id.')],
+        requestBody: jsonBody({ type: 'object', required: ['amount'], properties: { amount: { type: 'integer', minimum: 1, maximum: MAX_TRANSFER } } }),
+        responses: {
+          '201': json(
+            {
+              type: 'object',
+              required: ['id', 'team_id', 'amount', 'balance', 'team_balance'],
+              additionalProperties: false,
+              properties: {
+                id: { type: 'string', format: 'uuid', description: 'The transfer (its two ledger rows carry it).' },
+                team_id: { type: 'string', format: 'uuid' },
+                amount: { type: 'integer' },
+                balance: { type: 'integer', description: 'Your own balance after the transfer.' },
+                team_balance: { type: 'integer', description: 'The team’s balance after the transfer.' },
+              },
+            },
+            'Moved.',
+          ),
+          '400': error(TRANSFER_AMOUNT_MESSAGE),
+          '401': auth401,
+          '402': error('More than your balance above the daily floor: the message says how much you may move.'),
+          '403': error('Called with a team key.'),
+          '404': error('No such team, or you are not in it.'),
+          '429': error('Too many transfers; try again later.'),
+        },
       },
     },
     '/api/teams/{id}/invites/': {

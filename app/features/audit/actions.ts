@@ -3,6 +3,7 @@
 export const AUDIT_ACTIONS = {
   'credits.grant': 'Credits granted to a user',
   'team.credits.grant': 'Credits granted to a team',
+  'team.credits.transfer': 'Credits moved into a team by a member',
   'team.seats.set': 'Team seats changed',
   'team.invite.send': 'Invite sent',
   'team.invite.revoke': 'Invite withdrawn',

@@ -6,10 +6,13 @@ const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-
 
 export function CreditsButton({
   credits,
+  team = null,
   className = '',
   testId = 'credits-button',
 }: {
   credits: Viewer['credits']
+  /** The team whose credits are spent (working as a team): named before the count. */
+  team?: string | null
   className?: string
   testId?: string
 }) {
@@ -23,6 +26,12 @@ export function CreditsButton({
         <circle cx="10" cy="10" r="7.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
         <path d="M10 6v8M7.5 8.5h4a1.5 1.5 0 0 1 0 3h-3" fill="none" stroke="currentColor" strokeWidth="1.5" />
       </svg>
+      {team ? (
+        <>
+          <span className="max-w-40 truncate">{team}</span>
+          <span aria-hidden="true">{' · '}</span>
+        </>
+      ) : null}
       {creditsLabel(credits)}
     </Link>
   )

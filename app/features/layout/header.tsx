@@ -83,11 +83,11 @@ export function SiteHeader({ viewer }: { viewer: Viewer }) {
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-2">
-          <CreditsButton credits={viewer.credits} />
+          {/* A member of a team: the pill names the balance spent and opens "Working as", at every width. */}
+          {viewer.user && viewer.teams.length > 0 ? <WorkingAsMenu viewer={viewer} /> : <CreditsButton credits={viewer.credits} />}
           <div className="hidden items-center gap-2 lg:flex">
             {viewer.user ? (
               <>
-                <WorkingAsMenu viewer={viewer} />
                 {viewer.operator ? (
                   <Link to="/console" className={`rounded-full px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100 ${focusRing}`}>
                     Console

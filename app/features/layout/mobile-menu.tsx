@@ -35,7 +35,7 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
         <nav aria-label="Mobile" className="mx-auto max-w-6xl px-4 py-3">
           {/* The account row comes first, so 'Sign out' is never below the fold of the panel. */}
           <div className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-3 pb-3">
-            <CreditsButton credits={viewer.credits} testId="mobile-credits-button" />
+            <CreditsButton credits={viewer.credits} team={viewer.workingTeam?.name} testId="mobile-credits-button" />
             {viewer.user ? (
               <>
                 <Link

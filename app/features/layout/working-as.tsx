@@ -2,10 +2,11 @@
 // one of the teams. A real form posting to /teams/working-as, so it works without JavaScript (with a
 // Switch button); with JavaScript the choice is sent as soon as it changes and the page's data (the
 // credit count among it) reloads.
-import { useFetcher, useLocation } from '@remix-run/react'
+import { Link, useFetcher, useLocation } from '@remix-run/react'
 import type { Viewer } from '~/features/account/viewer'
 import { useHydrated } from '~/ui/use-hydrated'
 import { useClosingDetails } from '~/features/layout/disclosure'
+import { creditsLabel } from '~/features/layout/nav'
 
 export const WORKING_AS_ACTION = '/teams/working-as'
 export const OWN_BALANCE_LABEL = 'Your balance'
@@ -70,9 +71,11 @@ export function WorkingAsForm({
   )
 }
 
-/** The desktop header's compact form of the switch: a disclosure (it opens without JavaScript)
- * whose button names the current choice (the words from 1280 px up: below that the header has no
- * room), and whose panel holds the form. */
+/**
+ * The header's credits pill for a signed-in user who belongs to a team, at every width: it names the
+ * balance being spent (the team's name, or "Your balance") over its credits, and opens the "Working
+ * as" switch (a disclosure: it opens without JavaScript), with the way to the credits page.
+ */
 export function WorkingAsMenu({ viewer }: { viewer: Viewer }) {
   const ref = useClosingDetails()
   if (!viewer.user || viewer.teams.length === 0) return null
@@ -80,24 +83,38 @@ export function WorkingAsMenu({ viewer }: { viewer: Viewer }) {
   return (
     <details ref={ref} className="group relative" data-testid="working-as-menu">
       <summary
-        className={`flex cursor-pointer list-none items-center gap-1.5 rounded-full border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 ${focusRing} [&::-webkit-details-marker]:hidden`}
+        className={`flex cursor-pointer list-none items-center gap-1 rounded-full border border-indigo-200 bg-indigo-50 px-2 py-1 text-indigo-800 hover:bg-indigo-100 sm:gap-1.5 sm:pl-2.5 ${focusRing} [&::-webkit-details-marker]:hidden`}
+        data-testid="credits-button"
       >
         <svg viewBox="0 0 20 20" className="h-4 w-4 shrink-0" aria-hidden="true">
           <circle cx="7" cy="7" r="2.75" fill="none" stroke="currentColor" strokeWidth="1.6" />
           <circle cx="13.5" cy="8" r="2.25" fill="none" stroke="currentColor" strokeWidth="1.6" />
           <path d="M2.5 16c.6-2.6 2.3-4 4.5-4s3.9 1.4 4.5 4M11.5 12.3c.6-.2 1.3-.3 2-.3 1.9 0 3.4 1.2 4 3.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
         </svg>
-        <span className="sr-only">Working as: {current}</span>
-        <span className="hidden max-w-32 truncate xl:inline-block" aria-hidden="true">
-          {current}
+        <span className="flex min-w-0 flex-col leading-tight">
+          <span className="sr-only">Working as </span>
+          <span className="max-w-[4.5rem] truncate text-[11px] font-medium text-indigo-700 sm:max-w-40" data-testid="working-as-name" title={current}>
+            {current}
+          </span>
+          <span className="sr-only">: </span>
+          <span className="whitespace-nowrap text-sm font-semibold">{creditsLabel(viewer.credits)}</span>
         </span>
-        <svg viewBox="0 0 20 20" className="h-4 w-4 shrink-0 transition-transform group-open:rotate-180" aria-hidden="true">
+        {/* The chevron from 640 px up: on a phone the header has no room for it. */}
+        <svg viewBox="0 0 20 20" className="hidden h-4 w-4 shrink-0 transition-transform group-open:rotate-180 sm:block" aria-hidden="true">
           <path d="M5 7.5 10 12.5 15 7.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
         </svg>
       </summary>
-      <div className="absolute right-0 top-full z-50 mt-2 w-72 rounded-2xl border border-slate-200 bg-white p-4 shadow-xl">
-        <WorkingAsForm viewer={viewer} idPrefix="header" selectClass="flex-1" />
+      <div className="absolute right-0 top-full z-50 mt-2 w-[min(18rem,calc(100vw-1.5rem))] rounded-2xl border border-slate-200 bg-white p-4 shadow-xl">
+        <WorkingAsForm viewer={viewer} idPrefix="header" selectClass="flex-1" stacked />
         <p className="mt-2 text-xs text-slate-600">The tools, the batch screen and this browser’s API calls spend the chosen balance.</p>
+        <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+          <Link to="/credits" className="font-semibold text-indigo-700 underline underline-offset-2">
+            Credits and history
+          </Link>
+          <Link to="/teams" className="font-semibold text-indigo-700 underline underline-offset-2">
+            Your teams
+          </Link>
+        </p>
       </div>
     </details>
   )

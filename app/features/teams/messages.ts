@@ -46,7 +46,7 @@ export function wrongAddress(inviteEmail: string): string {
 
 /** The 402 of a run that would pass the member's monthly cap (nothing is charged). */
 export function capMessage(cap: number, teamName: string, used: number): string {
-  return `This run would pass your monthly cap of ${cap} ${cap === 1 ? 'credit' : 'credits'} on team ${teamName} (${used} used this month).`
+  return `This run would pass your monthly cap of ${cap} ${cap === 1 ? 'credit' : 'credits'} on team ${teamName} (${used} used this month). To use your own credits instead, switch to your own balance.`
 }
 
 /** The 402 of a batch whose items would pass the member's monthly cap, before anything runs. */

@@ -26,7 +26,7 @@ describe('team input', () => {
   })
 
   it('names the cap, the team and the month’s use in the 402 message', () => {
-    expect(capMessage(20, 'Acme', 18)).toBe('This run would pass your monthly cap of 20 credits on team Acme (18 used this month).')
-    expect(capMessage(1, 'Acme', 1)).toBe('This run would pass your monthly cap of 1 credit on team Acme (1 used this month).')
+    expect(capMessage(20, 'Acme', 18)).toBe('This run would pass your monthly cap of 20 credits on team Acme (18 used this month). To use your own credits instead, switch to your own balance.')
+    expect(capMessage(1, 'Acme', 1)).toBe('This run would pass your monthly cap of 1 credit on team Acme (1 used this month). To use your own credits instead, switch to your own balance.')
   })
 })

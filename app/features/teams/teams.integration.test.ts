@@ -297,7 +297,7 @@ describe('the team account in the shared ledger', () => {
     for (let i = 0; i < 6; i++) await runCharge(account.accountId, member.user.id, 3)
     const refused = await runCharge(account.accountId, member.user.id, 3)
     expect(refused).toMatchObject({ ok: false, status: 402, reason: 'cap', message: capMessage(20, team.name, 18) })
-    expect(refused.ok ? null : refused.message).toBe(`This run would pass your monthly cap of 20 credits on team ${team.name} (18 used this month).`)
+    expect(refused.ok ? null : refused.message).toBe(`This run would pass your monthly cap of 20 credits on team ${team.name} (18 used this month). To use your own credits instead, switch to your own balance.`)
     expect((await runCharge(account.accountId, member.user.id, 2)).ok).toBe(true)
 
     const second = await addMember(team.id, owner.user.id)
@@ -340,7 +340,7 @@ describe('working as the team', () => {
     expect(resolved.balance).toBe(40)
     const { viewer } = await loadViewer(pageRequest(cookie))
     expect(viewer.credits).toEqual({ source: 'team', balance: 40 })
-    expect(viewer.workingTeam).toEqual({ id: team.id, name: team.name })
+    expect(viewer.workingTeam).toEqual({ id: team.id, name: team.name, cap: null })
     expect(viewer.teams).toEqual([{ id: team.id, name: team.name, role: 'member' }])
 
     await removeMember(owner.user.id, team.id, member.user.id)

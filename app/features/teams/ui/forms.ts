@@ -39,6 +39,10 @@ export const workingAsFormSchema = z.object({ team: z.optional(z.string().check(
 
 export const leaveFormSchema = z.object({})
 
+/** The invite page's second button: accept and work as the team at once. */
+export const WORK_AS_TEAM = 'work-as-team'
+export const acceptFormSchema = z.object({ then: z.optional(z.literal(WORK_AS_TEAM)) })
+
 /** A team key: the key form's own fields (the team is the page's). */
 export const teamKeyFormSchema = z.pick(createApiKeySchema, { name: true, environment: true })
 export const keyIdFormSchema = z.object({ key: z.string().check(z.minLength(1)) })
@@ -56,7 +60,9 @@ export const TEAM_NOTICES = {
   'key-revoked': KEY_REVOKED,
   left: 'You left the team.',
   'not-a-member': 'You are not a member of that team any more: you work on your own balance.',
-  joined: 'Welcome to the team. Choose it under “Working as” in the header to spend its credits.',
+  transferred: 'Your credits were moved to the team: its balance above includes them.',
+  joined: 'Welcome to the team. To spend its credits, open your credits in the header and choose it under “Working as”.',
+  'joined-working': 'Welcome to the team. You are working as the team: the tools spend its credits. Switch back from your credits in the header.',
 } as const
 export type TeamNotice = keyof typeof TEAM_NOTICES
 

@@ -506,7 +506,7 @@ export function KeysAndLeave({ team, keys }: { team: TeamPageView; keys: TeamKey
           <TeamKeys keys={keys} />
         </>
       ) : (
-        <p className="mt-2 text-sm text-slate-600">Choose the team under “Working as” in the header to spend its credits on the tools.</p>
+        <p className="mt-2 text-sm text-slate-600">To spend the team’s credits on the tools, open your credits in the header and choose the team under “Working as”.</p>
       )}
       <details className="mt-4" open={form.errors ? true : undefined}>
         <summary className="inline-block cursor-pointer list-none rounded text-sm font-medium text-red-700 underline [&::-webkit-details-marker]:hidden">

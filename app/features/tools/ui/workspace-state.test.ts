@@ -104,3 +104,23 @@ describe('the words of the states', () => {
     expect(announcement('failed', { doneTitle: 'x', error: 'Unable to blur faces.' })).toBe('Unable to blur faces. You were not charged: a run that fails is refunded in full.')
   })
 })
+
+describe('a team member past their monthly cap', () => {
+  it('is refused before sending: over-cap before and after choosing a file, not-enough-credits first', () => {
+    expect(workspacePhase({ ...idle, overCap: true })).toBe('over-cap')
+    expect(workspacePhase({ ...idle, overCap: true, status: 'ready' })).toBe('over-cap')
+    expect(workspacePhase({ ...idle, overCap: false, status: 'ready' })).toBe('chosen')
+    // A team balance that is short says so first: the cap is not the reason then.
+    expect(workspacePhase({ ...idle, overCap: true, balance: 0, status: 'ready' })).toBe('no-credits')
+  })
+
+  it('shows a server refusal past the cap (the page post, or a browser run refused meanwhile) as over-cap, not as a failure', () => {
+    const refusedPage = { ok: false as const, status: 402, error: 'This run would pass your monthly cap of 1 credit on team Acme (1 used this month).', remaining: 19 }
+    expect(workspacePhase({ ...idle, pageResult: refusedPage, overCap: true, balance: 19 })).toBe('over-cap')
+    expect(workspacePhase({ ...idle, status: 'error', overCap: true, balance: 19 })).toBe('over-cap')
+    // Without the headroom (not yet re-read) it stays the failure it was.
+    expect(workspacePhase({ ...idle, status: 'error', overCap: false, balance: 19 })).toBe('failed')
+    expect(announcement('over-cap', { doneTitle: '', error: refusedPage.error })).toBe(refusedPage.error)
+  })
+})
+

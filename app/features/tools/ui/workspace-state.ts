@@ -17,6 +17,8 @@ export type WorkspacePhase =
   | 'no-face'
   | 'failed'
   | 'no-credits'
+  /** Working as a team, the run would pass the member's monthly cap: refused before sending. */
+  | 'over-cap'
   | 'sign-in'
   | 'model-missing'
 
@@ -35,6 +37,8 @@ export interface PhaseInput {
   job: JobView | null
   balance: number | null
   cost: number
+  /** Working as a team, a run would pass the member's monthly cap (teams/headroom.ts: passesCap). */
+  overCap?: boolean
 }
 
 export function workspacePhase(input: PhaseInput): WorkspacePhase {
@@ -45,9 +49,11 @@ export function workspacePhase(input: PhaseInput): WorkspacePhase {
   if (status === 'processing') return input.progress?.message === tool.steps[0].message ? 'uploading' : 'processing'
   if (status === 'complete') return input.facesFound === 0 ? 'no-face' : 'done'
   const short = input.balance !== null && input.balance < input.cost
-  // A failure that leaves the balance short (a 402, or a charge elsewhere meanwhile) says what to do about it.
-  if (status === 'error') return input.needsSignIn ? 'sign-in' : short ? 'no-credits' : 'failed'
-  if (status === 'ready') return short ? 'no-credits' : 'chosen'
+  // The balance is short, or (working as a team) the monthly cap is: each says what to do about it.
+  const blocked = short ? 'no-credits' : input.overCap ? 'over-cap' : null
+  // A failure that leaves the balance or the cap short (a 402, or a charge elsewhere meanwhile) says what to do about it.
+  if (status === 'error') return input.needsSignIn ? 'sign-in' : (blocked ?? 'failed')
+  if (status === 'ready') return blocked ?? 'chosen'
   const job = input.job
   if (job) {
     if (job.status === 'queued' || job.status === 'running') return 'processing'
@@ -60,18 +66,19 @@ export function workspacePhase(input: PhaseInput): WorkspacePhase {
     // A 402 with the balance enough for the run is another refusal (a team member's monthly cap):
     // its message, not the not-enough-credits panel, says why.
     if (page.status === 402 && (short || input.balance === null)) return 'no-credits'
+    if (page.status === 402 && input.overCap) return 'over-cap'
     if (page.status === 401 && tool.signInRequired) return 'sign-in'
     return 'failed'
   }
   if (tool.signInRequired && input.needsSignIn) return 'sign-in'
-  return short ? 'no-credits' : 'empty'
+  return blocked ?? 'empty'
 }
 
 /** The phases in which a run is under way: the stage shows the progress and nothing can be changed. */
 export const BUSY_PHASES: readonly WorkspacePhase[] = ['checking', 'uploading', 'processing']
 
 /** The phases that end a run: focus moves to their panel and the live region announces it. */
-export const OUTCOME_PHASES: readonly WorkspacePhase[] = ['done', 'no-face', 'failed', 'no-credits', 'sign-in']
+export const OUTCOME_PHASES: readonly WorkspacePhase[] = ['done', 'no-face', 'failed', 'no-credits', 'over-cap', 'sign-in']
 
 export const NO_FACE_MESSAGE = 'No faces found: nothing was blurred and you were not charged'
 export const NOT_CHARGED_AFTER_FAILURE = 'You were not charged: a run that fails is refunded in full.'
@@ -123,6 +130,8 @@ export function announcement(phase: WorkspacePhase, detail: { doneTitle: string;
       return `${(detail.error ?? 'The run failed').replace(/\.$/, '')}. ${NOT_CHARGED_AFTER_FAILURE}`
     case 'no-credits':
       return detail.error ?? 'Not enough credits for this run.'
+    case 'over-cap':
+      return detail.error ?? 'This run would pass your monthly cap on the team.'
     case 'sign-in':
       return detail.error ?? 'Sign in to use this tool.'
     default:

@@ -4,10 +4,12 @@
 // Every state has its own panel and words (workspace-state.ts). The form is a real multipart POST, so
 // all of it works without JavaScript; the browser run takes it over once hydrated.
 import { UploadIcon } from '~/ui/upload-icon'
-import { Link, useLoaderData } from '@remix-run/react'
+import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react'
 import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
 import { HANDED_BACK_NOTE, TERMINAL_JOB_STATUSES, type JobView } from '~/features/tools/jobs/view'
+import { passesCap, OVER_CAP_TITLE } from '~/features/teams/headroom'
+import { HeadroomLine, OverCapText, UseOwnCreditsForm } from '~/features/teams/ui/cap-headroom'
 import type { Viewer } from '~/features/account/viewer'
 import { useRootData } from '~/features/layout/root-data'
 import { CompareSlider, type CompareImage } from '~/ui/compare-slider'
@@ -92,6 +94,10 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   const shownJob = run.status === 'idle' && !ws.rejection && job && !TERMINAL_JOB_STATUSES.includes(job.status) ? job : null
   const page = run.status === 'idle' && !ws.rejection && !shownJob ? props.pageResult : undefined
   const balance = run.remaining ?? (page ? page.remaining : null) ?? shownJob?.remaining ?? viewer?.credits?.balance ?? null
+  // Working as a team with a monthly cap: what is left of it, and whether this run would pass it.
+  const team = viewer?.workingTeam ?? null
+  const cap = team?.cap ?? null
+  const overCap = passesCap(cap, cost)
 
   const phase = workspacePhase({
     tool,
@@ -106,9 +112,10 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     job: shownJob,
     balance,
     cost,
+    overCap,
   })
   const busy = BUSY_PHASES.includes(phase)
-  const short = balance !== null && balance < cost
+  const short = (balance !== null && balance < cost) || overCap
   const error = ws.rejection ?? run.error ?? (page && !page.ok ? page.error : null) ?? shownJob?.error ?? null
 
   // The live region speaks when a run ends, once per outcome.
@@ -117,6 +124,15 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     if (!OUTCOME_PHASES.includes(phase) || run.status === 'idle' || run.status === 'ready') return
     setSpoken(announcement(phase, { doneTitle: props.doneTitle, error }))
   }, [phase, run.status, error, props.doneTitle])
+
+  // A refused browser run re-reads the page's data: a cap reached meanwhile (another tab, a team key)
+  // then shows as the over-cap panel, with its way on, instead of a failure.
+  const revalidator = useRevalidator()
+  const refusedAsTeam = run.status === 'error' && team !== null
+  useEffect(() => {
+    if (refusedAsTeam) revalidator.revalidate()
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refusedAsTeam])
 
   const [dragging, setDragging] = useState(false)
   const locked = busy || phase === 'model-missing'
@@ -165,6 +181,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     'no-face': () => outcome('No faces found', 'amber', <p>{NO_FACE_MESSAGE}. Try a photo in which the faces are clearly visible.</p>),
     failed: () => outcome('The run failed', 'red', <FailedText error={error} />),
     'no-credits': () => outcome('Not enough credits', 'amber', <NoCreditsText cost={cost} balance={balance} signedIn={signedIn} allowances={allowances} />),
+    'over-cap': () => (team && cap ? outcome(OVER_CAP_TITLE, 'amber', <OverCapText teamName={team.name} cap={cap} cost={cost} error={error} />) : null),
     'sign-in': () => outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} />),
   }
   const panel = PANELS[phase]?.() ?? null
@@ -271,6 +288,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
                 </span>
                 <CreditsLine balance={balance} />
               </p>
+              {team && cap ? <HeadroomLine teamName={team.name} cap={cap} /> : null}
               <ProcessButton
                 disabled={!hasFile || busy || short}
                 blocked={phase === 'model-missing' || (short && !hasFile && !hydrated)}
@@ -285,6 +303,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
           </section>
         </div>
       </ToolForm>
+      {phase === 'over-cap' ? <UseOwnCreditsForm /> : null}
       <p role="status" aria-live="polite" className="sr-only" data-testid="announcer">
         {spoken}
       </p>

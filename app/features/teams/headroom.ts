@@ -1,0 +1,37 @@
+// A team member's monthly cap as the screens show it before a run: how much of it is left, whether a
+// run of a given cost would pass it, and the words for both. Client-safe and pure (the tool pages
+// and the header use it); the numbers come from headroom.server.ts.
+export interface CapHeadroom {
+  /** The member's monthly cap on the team they work as. */
+  limit: number
+  /** Spent of it since the 1st (UTC), net of refunds. */
+  used: number
+  /** What a run may still take: never below 0. */
+  left: number
+}
+
+export function headroomOf(limit: number, used: number): CapHeadroom {
+  return { limit, used, left: Math.max(0, limit - used) }
+}
+
+/** A run of `cost` would pass the cap (the server would refuse it with a 402, charging nothing). */
+export function passesCap(cap: CapHeadroom | null | undefined, cost: number): boolean {
+  return cap !== null && cap !== undefined && cost > cap.left
+}
+
+function credits(n: number): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? 'credit' : 'credits'}`
+}
+
+/** The line under a tool's cost: "Your monthly cap on Acme: 3 of 10 credits left." */
+export function headroomText(teamName: string, cap: CapHeadroom): string {
+  return `Your monthly cap on ${teamName}: ${cap.left.toLocaleString('en-US')} of ${credits(cap.limit)} left.`
+}
+
+export const OVER_CAP_TITLE = 'Past your monthly cap'
+export const USE_OWN_CREDITS = 'Use my own credits'
+
+/** The over-cap panel's sentence, before anything is sent. */
+export function overCapText(teamName: string, cap: CapHeadroom, cost: number): string {
+  return `This run costs ${credits(cost)} and ${credits(cap.left)} of your monthly cap on ${teamName} ${cap.left === 1 ? 'is' : 'are'} left (${cap.used.toLocaleString('en-US')} of ${cap.limit.toLocaleString('en-US')} used). It resets on the 1st (UTC); a team owner or admin can raise it. Meanwhile you can run it on your own credits.`
+}
