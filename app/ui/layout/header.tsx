@@ -7,7 +7,7 @@ import { useClosingDetails } from './disclosure'
 import { CreditsButton, LogoutForm } from './account-controls'
 import { MobileMenu } from './mobile-menu'
 import { WorkingAsMenu } from './working-as'
-import { BATCH_LINK, dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from './nav'
+import { BATCH_LINK, dashboardLabel, HISTORY_LINK, PRIMARY_LINKS, TOOL_LINKS } from './nav'
 
 export const SOLID_AFTER_PX = 12
 
@@ -85,6 +85,9 @@ export function SiteHeader({ viewer }: { viewer: Viewer }) {
         <div className="ml-auto flex items-center gap-2">
           <CreditsButton credits={viewer.credits} />
           <div className="hidden items-center gap-2 lg:flex">
+            <NavLink to={HISTORY_LINK.to} className={navLinkClass}>
+              {HISTORY_LINK.label}
+            </NavLink>
             {viewer.user ? (
               <>
                 <WorkingAsMenu viewer={viewer} />
