@@ -51,6 +51,7 @@ function readJobs(scope: HistoryScope, now: Date, db: DB) {
       'j.error',
       'j.refunded',
       'j.batch_id',
+      'j.batch_position',
       'j.created_at',
       'c.delta as charge_delta',
       'r.id as kept_result_id',
@@ -97,6 +98,7 @@ export async function listHistory(scope: HistoryScope, options: { now?: Date; db
   const batchById = new Map(batches.map((b) => [b.id, b]))
   const entries: HistoryEntry[] = []
   const grouped = new Map<string, { kind: 'batch' } & HistoryBatch>()
+  const positions = new Map<string, number>()
   for (const row of rows) {
     const run = runOf(row, now)
     const batch = row.batch_id ? batchById.get(row.batch_id) : undefined
@@ -128,11 +130,14 @@ export async function listHistory(scope: HistoryScope, options: { now?: Date; db
       entries.push(group)
     }
     group.items.push(run)
+    positions.set(run.id, row.batch_position ?? 0)
     if (run.state === 'done' || run.state === 'no_face') group.done++
     if (run.state === 'no_face') group.noFace++
     if (run.state === 'failed') group.failed++
     group.credits += run.credits ?? 0
   }
+  // A batch's files in the order they were sent.
+  for (const group of grouped.values()) group.items.sort((a, b) => positions.get(a.id)! - positions.get(b.id)!)
   return entries
 }
 
