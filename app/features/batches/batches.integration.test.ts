@@ -195,10 +195,11 @@ describe('a face-blur batch with a photo that has no face', () => {
     const owner = await user()
     const accepted = await post(owner, [
       ['tool', 'face-blurrer'],
+      ['blur', '32'],
       ['image', fileOf(fixture('photos/portrait-astronaut.png'), 'astronaut.png', 'image/png')],
       ['image', fileOf(fixture('photos/noface-coffee.png'), 'coffee.png', 'image/png')],
     ])
-    expect(accepted.status).toBe(202)
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(202)
     const { id } = accepted.body
     const batch = await ended(owner, id)
     const cost = toolCost('face-blurrer')
