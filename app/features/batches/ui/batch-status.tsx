@@ -99,8 +99,8 @@ export function BatchStatus({ batch, focusOnMount = false }: { batch: BatchStatu
             Download all
           </a>
           <span className="text-sm text-emerald-950">
-            One zip of the {batch.done} result{batch.done === 1 ? '' : 's'} under their original names
-            {batch.failed > 0 ? ', with errors.json naming the files that failed' : ''}.
+            One zip of the {batch.done} result{batch.done === 1 ? '' : 's'} under their original names, with manifest.json listing every file
+            {batch.failed > 0 || batch.no_face > 0 ? ' and errors.json naming the files that failed or had no face' : ''}.
           </span>
         </div>
       ) : null}
@@ -123,18 +123,16 @@ export function BatchStatus({ batch, focusOnMount = false }: { batch: BatchStatu
             <span className="min-w-0 truncate font-medium text-slate-900" title={item.name}>
               {item.name}
             </span>
-            {item.state === 'waiting' || item.state === 'running' ? (
-              <span
-                role="progressbar"
-                aria-label={`${item.name} progress`}
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={item.progress}
-                className="h-1.5 overflow-hidden rounded-full bg-slate-200"
-              >
-                <span className="block h-full rounded-full bg-indigo-600" style={{ width: `${item.progress}%` }} />
-              </span>
-            ) : null}
+            <span
+              role="progressbar"
+              aria-label={`${item.name} progress`}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={item.progress}
+              className="h-1.5 overflow-hidden rounded-full bg-slate-200"
+            >
+              <span className={`block h-full rounded-full ${item.state === 'failed' ? 'bg-red-500' : 'bg-indigo-600'}`} style={{ width: `${item.progress}%` }} />
+            </span>
             <span className="text-slate-700" data-testid="item-outcome">
               {item.state === 'failed' ? (
                 <span className="text-red-800">{item.status_text}</span>
