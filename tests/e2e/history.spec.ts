@@ -38,7 +38,8 @@ async function expectRunListed(page: Page) {
 }
 
 test('a guest finds their run in history, signs up, and still finds it there', async ({ page }, info) => {
-  test.setTimeout(120_000)
+  // A long journey (a run, two widths, two downloads, axe, a sign-up): generous for a loaded machine.
+  test.setTimeout(300_000)
   await page.goto('/tools/background-remover')
   await page.getByTestId('file-input').setInputFiles(fixture(`photos/${FILE}`))
   await page.getByTestId('process-button').click()
