@@ -14,9 +14,9 @@ async function openHistory(page: Page, width: 360 | 1280) {
   await page.setViewportSize({ width, height: 800 })
   if (width === 360) {
     await page.getByTestId('mobile-menu').locator('summary').click()
-    await page.getByTestId('mobile-menu-panel').getByRole('link', { name: 'History' }).click()
+    await page.getByTestId('mobile-menu-panel').getByRole('link', { name: 'History', exact: true }).click()
   } else {
-    await page.getByTestId('site-header').getByRole('link', { name: 'History' }).click()
+    await page.getByTestId('site-header').getByRole('link', { name: 'History', exact: true }).click()
   }
   await expect(page).toHaveURL(/\/history$/)
   await expect(page.getByRole('heading', { level: 1, name: 'History' })).toBeVisible()
@@ -58,7 +58,7 @@ test('a guest finds their run in history, signs up, and still finds it there', a
   await expectAccessible(page, 'history')
 
   // From history to an account, in this browser.
-  const email = `history-${info.project.name}-${Date.now()}@example.com`
+  const email = `kept-${info.project.name}-${Date.now()}@example.com`
   await page.getByTestId('history-keep').getByRole('link', { name: 'Create an account' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Create your account' })).toBeVisible()
   await page.getByLabel('Email', { exact: true }).fill(email)
@@ -69,7 +69,10 @@ test('a guest finds their run in history, signs up, and still finds it there', a
   const link = await waitForVerificationLink(email)
   await page.goto(link.pathname + link.search)
   if (isNoJs(info)) await page.getByRole('button', { name: 'Confirm my email' }).click()
+  // The sign-up started from history: verified and signed in, the browser is back there.
+  await expect(page).toHaveURL(/\/history$/, { timeout: 60_000 })
   await expect(page.getByTestId('dashboard-button')).toBeVisible()
+  await expectRunListed(page)
 
   for (const width of [1280, 360] as const) {
     await page.goto('/')
