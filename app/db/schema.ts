@@ -130,6 +130,16 @@ export interface ResultsTable {
   expires_at: Timestamp
 }
 
+/** A result's small picture (migrations/0110), sealed like the result; deleted with it. */
+export interface ResultThumbnailsTable {
+  result_id: string
+  content_type: string
+  iv: Buffer
+  auth_tag: Buffer
+  ciphertext: Buffer
+  created_at: CreatedAt
+}
+
 export type ToolJobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
 
 export interface ToolJobsTable {
@@ -330,6 +340,7 @@ export interface Database {
   credit_packages: CreditPackagesTable
   tool_runs: ToolRunsTable
   results: ResultsTable
+  result_thumbnails: ResultThumbnailsTable
   tool_jobs: ToolJobsTable
   batches: BatchesTable
   analytics_events: AnalyticsEventsTable

@@ -284,8 +284,11 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               repeated file fields, or one zip of them ({facts.batchMaxMegabytes} MB in all); more files, in the form or in the zip, answer 400 naming the limit (none is
               dropped). It answers <code>202 {'{id, url, total, skipped}'}</code>, <code>skipped</code> listing the zip&apos;s folders and hidden files (such as{' '}
               <code>__MACOSX/</code> or <code>.DS_Store</code>), which are not run;{' '}
-              <code>GET /api/batches/&lt;id&gt;/</code> reports each item, and <code>GET /api/batches/&lt;id&gt;/download/</code> is a zip of the results under their
-              original names, with <code>errors.json</code> for the items that failed. Each item is charged when it runs and refunded if it fails; a batch your balance
+              <code>GET /api/batches/&lt;id&gt;/</code> reports each item (<code>{'{name, status, state, status_text, progress, credits_charged, result_url, thumbnail_url, error}'}</code>;{' '}
+              <code>state</code> is waiting, running, done, no_face or failed, <code>no_face</code> being a face tool&apos;s file with no face in it: delivered unchanged, not
+              charged), and <code>GET /api/batches/&lt;id&gt;/download/</code> is a zip of the results under their original names, with <code>manifest.json</code> listing every
+              file in order as <code>{'{name, file, state, status_text, credits_charged, error}'}</code> (<code>file</code>: its result&apos;s name in the zip, or null) and{' '}
+              <code>errors.json</code> (<code>{'[{name, error}]'}</code>) for the items that failed or found no face. Each item is charged when it runs and refunded if it fails; a batch your balance
               cannot pay for in full is refused before anything runs, saying how many items it covers. A test key runs everything free, with results of at most{' '}
               {TEST_RESULT_MAX_PIXELS / 1_000_000} megapixels. The <code>job.succeeded</code>, <code>job.failed</code> and <code>batch.completed</code> webhooks tell you when work ends.
             </p>

@@ -83,6 +83,10 @@ export default function CreditsRoute() {
           {page.signedIn
             ? 'Your account balance, usage and recent activity.'
             : `Your guest balance refreshes to ${page.guestDailyCredits} free credits every day.`}
+          {' '}
+          <Link to="/history" className={`font-semibold text-indigo-700 underline underline-offset-2 ${focusRing}`}>
+            Your runs of the last 24 hours
+          </Link>
         </p>
       </header>
 

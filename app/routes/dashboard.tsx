@@ -62,6 +62,9 @@ export default function DashboardPage() {
           <Link to="/credits" className={buttonClass('secondary')}>
             Manage credits
           </Link>
+          <Link to="/history" className={buttonClass('secondary')}>
+            History
+          </Link>
           <Link to="/tools/background-remover" className={buttonClass('primary')}>
             Start a tool
           </Link>

@@ -87,7 +87,14 @@ test('background remover: three files, one broken, each file followed to its end
   await expect(page.getByRole('heading', { name: /^Batch (running|complete): \d done, \d failed, 3 in all$/ })).toBeVisible()
   await untilComplete(page, /Batch complete: 2 done, 1 failed, 3 in all/)
   await expect(page.getByRole('progressbar', { name: 'noface-rocket.jpg progress' })).toHaveAttribute('aria-valuenow', '100')
-  await expect(files.nth(0)).toContainText('Done: download')
+  await expect(files.nth(0)).toContainText('Done')
+  await expect(files.nth(0).getByRole('link', { name: 'Download the result of noface-rocket.jpg' })).toBeVisible()
+  // A thumbnail grid: each result's picture is the server's small one, never the full image scaled down.
+  const thumbnail = files.nth(0).locator('img')
+  await expect(thumbnail).toHaveAttribute('src', /^\/api\/results\/[0-9a-f-]{36}\/thumbnail$/)
+  await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0)
+  expect(await thumbnail.evaluate((img: HTMLImageElement) => Math.max(img.naturalWidth, img.naturalHeight))).toBeLessThanOrEqual(160)
+  await expect(files.nth(2).locator('img')).toHaveCount(0)
   await expect(files.nth(2)).toContainText(/Failed: .*damaged or truncated/)
   if (!isNoJs(info)) expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true)
   // An ended batch's page no longer refreshes itself.
@@ -99,7 +106,7 @@ test('background remover: three files, one broken, each file followed to its end
   const one = await page.request.get((await files.nth(0).getByRole('link').getAttribute('href'))!)
   expect(one.status()).toBe(200)
   expect(one.headers()['content-type']).toBe('image/png')
-  expect(await downloadAll(page)).toEqual(['errors.json', 'noface-rocket.png', 'product-gameboy-white-bg.png'])
+  expect(await downloadAll(page)).toEqual(['errors.json', 'manifest.json', 'noface-rocket.png', 'product-gameboy-white-bg.png'])
 
   // A reload, or a later visit, shows the batch where it is; another browser gets nothing.
   await page.reload()
@@ -132,7 +139,7 @@ test('SVG converter: two SVGs to WebP at 2×, a PNG refused, one zip of .webp fi
   }
   await page.getByRole('button', { name: 'Run the batch' }).click()
   await untilComplete(page, /Batch complete: 2 done, 0 failed, 2 in all/)
-  expect(await downloadAll(page)).toEqual(['openclipart-stopwatch.webp', 'tango-user-home.webp'])
+  expect(await downloadAll(page)).toEqual(['manifest.json', 'openclipart-stopwatch.webp', 'tango-user-home.webp'])
 })
 
 test('a file of the wrong type is refused and charges nothing', async ({ page }, info) => {

@@ -59,6 +59,7 @@ const rateHeaders = {
   'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
 }
 
+const RUN_STATE: Schema = { enum: ['waiting', 'running', 'done', 'no_face', 'failed'], description: 'What became of the file: `no_face` is a face-tool run that found no face (its image is delivered unchanged and it is not charged).' }
 const SKIPPED_ENTRIES: Schema = { type: 'array', items: { type: 'object', required: ['name', 'reason'], additionalProperties: false, properties: { name: { type: 'string' }, reason: { enum: ['folder', 'hidden'] } } }, description: 'Entries of the zip that are not files of the batch (folders, hidden files such as .DS_Store or __MACOSX/), skipped and listed here.' }
 
 /** Single runs: the queue's limit (503) and one account's share of it (429), docs/decisions/085. */
@@ -285,7 +286,7 @@ const schemas: Record<string, Schema> = {
   },
   Batch: {
     type: 'object',
-    required: ['id', 'tool', 'status', 'total', 'skipped', 'done', 'failed', 'items'],
+    required: ['id', 'tool', 'status', 'total', 'skipped', 'done', 'failed', 'no_face', 'items'],
     properties: {
       id: { type: 'string', format: 'uuid' },
       tool: { enum: TOOL_APIS.map((a) => a.tool.slug) },
@@ -294,12 +295,23 @@ const schemas: Record<string, Schema> = {
       skipped: SKIPPED_ENTRIES,
       done: { type: 'integer' },
       failed: { type: 'integer' },
+      no_face: { type: 'integer', description: 'Of `done`: face-tool files in which no face was found (delivered unchanged, not charged).' },
       items: {
         type: 'array',
         items: {
           type: 'object',
-          required: ['name', 'status', 'progress', 'result_url', 'error'],
-          properties: { name: { type: 'string' }, status: { enum: ['queued', 'running', 'succeeded', 'failed'] }, progress: { type: 'integer' }, result_url: nullable('string'), error: nullable('string') },
+          required: ['name', 'status', 'state', 'status_text', 'progress', 'credits_charged', 'result_url', 'thumbnail_url', 'error'],
+          properties: {
+            name: { type: 'string' },
+            status: { enum: ['queued', 'running', 'succeeded', 'failed'], description: 'The job’s status. A face tool’s file with no face in it has `succeeded` (its image is delivered unchanged); `state` tells it apart.' },
+            state: RUN_STATE,
+            status_text: { type: 'string', description: 'The state in words, as the studio shows it: `Waiting`, `Running: 40%`, `Done`, `No face found (not charged)`, `Failed: …`.' },
+            progress: { type: 'integer' },
+            credits_charged: { type: 'integer', description: 'Credits this file took and kept (0 while waiting, when refunded, and for a test key).' },
+            result_url: nullable('string'),
+            thumbnail_url: nullable('string', { description: 'A WebP at most 160 pixels on a side of the result, for its owner while the result lasts.' }),
+            error: nullable('string'),
+          },
           additionalProperties: false,
         },
       },
@@ -538,7 +550,9 @@ export function openApiDocument() {
     '/api/batches/{id}/download/': {
       get: {
         tags: ['Batches'],
-        summary: 'A completed batch’s results as a zip, under the files’ own names, with errors.json for failed files',
+        summary: 'A completed batch’s results as a zip, under the files’ own names, with manifest.json and errors.json',
+        description:
+          'The zip holds each result under its file’s own name (made unique), then `manifest.json`: an array with one entry per file of the batch, in the order sent, `{name, file, state, status_text, credits_charged, error}` (`file`: the result’s name in the zip, or null when it has none; `state`: `done`, `no_face`, `failed`; `credits_charged`: credits the file took and kept). When any file failed or found no face, `errors.json` lists them as `{name, error}` (a no-face file’s error is `No face found (not charged)`; its unchanged image is still in the zip).',
         security: ANYONE,
         parameters: [idParam('The batch id.')],
         responses: { '200': { description: 'The zip.', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } }, '404': error('Unknown, or another account’s batch.'), '409': error('The batch has not ended yet.') },

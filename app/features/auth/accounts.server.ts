@@ -5,6 +5,7 @@
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { sendMailInBackground } from '~/features/mail/mailer.server'
 import { grantWelcomeBonus } from '~/features/credits/ledger.server'
+import { carryGuestRuns } from '~/features/history/carry.server'
 import { accountExistsMail, appLink, passwordResetMail, verificationMail } from './emails.server'
 import { hashPassword } from './password.server'
 import { DEFAULT_AFTER_SIGN_IN } from './redirect'
@@ -112,7 +113,11 @@ export type VerifyOutcome =
  * Spends a verification token: marks the email verified, grants the welcome bonus once, signs in.
  * One transaction: a failure at any step leaves the link unspent, the account as it was and no bonus.
  */
-export async function verifyEmail(token: string, options: { userAgent?: string | null } = {}, db: DbOrTx = getDb()): Promise<VerifyOutcome> {
+export async function verifyEmail(
+  token: string,
+  options: { userAgent?: string | null; /** The verifying browser's guest: its runs move into the account (decision 136). */ visitorId?: string | null } = {},
+  db: DbOrTx = getDb(),
+): Promise<VerifyOutcome> {
   return executeTx(db, async (trx): Promise<VerifyOutcome> => {
     const spent = await spendToken(token, 'verify_email', trx)
     if (!spent.ok) return { ok: false, error: VERIFY_ERRORS[spent.reason] }
@@ -124,6 +129,7 @@ export async function verifyEmail(token: string, options: { userAgent?: string |
       .executeTakeFirstOrThrow()
     await retireTokens(user.id, 'verify_email', trx)
     const bonus = await grantWelcomeBonus(user.id, trx)
+    await carryGuestRuns(options.visitorId ?? null, user.id, trx)
     const session = await createSession(user.id, { userAgent: options.userAgent, db: trx })
     return { ok: true, user, session, balance: bonus.balance, bonusGranted: bonus.granted }
   })

@@ -10,6 +10,7 @@ import { resetConfigForTests } from '~/config.server'
 import { getDb } from '~/db/db.server'
 import { createApiKey } from '~/features/api-keys/keys.server'
 import { createVerifiedUser, uniqueAddress } from '~/features/auth/testing.server'
+import { toolCost } from '~/features/credits/costs.server'
 import { ensureUserAccount } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { createEndpoint } from '~/features/webhooks/endpoints.server'
@@ -135,10 +136,21 @@ describe('a batch of 10 with one broken file', () => {
     const { id } = accepted.body
 
     const batch = await ended(owner, id)
-    expect(batch).toMatchObject({ id, tool: 'background-remover', status: 'completed', total: 10, done: 9, failed: 1 })
+    expect(batch).toMatchObject({ id, tool: 'background-remover', status: 'completed', total: 10, done: 9, failed: 1, no_face: 0 })
     expect(batch.items).toHaveLength(10)
-    expect(batch.items[0]).toEqual({ name: 'shot-0.jpg', status: 'succeeded', progress: 100, result_url: expect.stringMatching(/^\/api\/results\//), error: null })
-    expect(batch.items[9]).toMatchObject({ name: 'broken.png', status: 'failed', result_url: null, error: expect.stringMatching(/damaged or truncated/) })
+    const resultId = batch.items[0].result_url.split('/').pop()
+    expect(batch.items[0]).toEqual({
+      name: 'shot-0.jpg',
+      status: 'succeeded',
+      state: 'done',
+      status_text: 'Done',
+      progress: 100,
+      credits_charged: 1,
+      result_url: `/api/results/${resultId}`,
+      thumbnail_url: `/api/results/${resultId}/thumbnail`,
+      error: null,
+    })
+    expect(batch.items[9]).toMatchObject({ name: 'broken.png', status: 'failed', state: 'failed', status_text: expect.stringMatching(/^Failed: .*damaged or truncated/), credits_charged: 0, result_url: null, thumbnail_url: null, error: expect.stringMatching(/damaged or truncated/) })
 
     const rows = await ledger(owner.accountId)
     expect(rows.filter((r) => r.kind === 'consume')).toHaveLength(10)
@@ -150,12 +162,20 @@ describe('a batch of 10 with one broken file', () => {
     expect(download.headers.get('Content-Type')).toBe('application/zip')
     const files = await unzip(download.body)
     const names = [...files.keys()].sort()
-    expect(names).toHaveLength(10)
+    expect(names).toHaveLength(11)
     expect(names).toContain('errors.json')
+    expect(names).toContain('manifest.json')
     // Two files were sent as shot-0.jpg: both results are kept, under distinct names.
     expect(names).toContain('shot-0.png')
     expect(names).toContain('shot-0 (2).png')
-    for (const name of names.filter((n) => n !== 'errors.json')) expect((await sharp(files.get(name)!).metadata()).format).toBe('png')
+    for (const name of names.filter((n) => !n.endsWith('.json'))) expect((await sharp(files.get(name)!).metadata()).format).toBe('png')
+    const manifest = JSON.parse(files.get('manifest.json')!.toString())
+    expect(manifest).toHaveLength(10)
+    expect(manifest[0]).toEqual({ name: 'shot-0.jpg', file: 'shot-0.png', state: 'done', status_text: 'Done', credits_charged: 1, error: null })
+    expect(manifest[8]).toMatchObject({ name: 'shot-0.jpg', file: 'shot-0 (2).png', state: 'done' })
+    expect(manifest[9]).toMatchObject({ name: 'broken.png', file: null, state: 'failed', credits_charged: 0, error: expect.stringMatching(/damaged or truncated/) })
+    // Every result in the zip is named by the manifest.
+    expect(manifest.map((m: any) => m.file).filter(Boolean).sort()).toEqual(names.filter((n) => !n.endsWith('.json')))
     expect(JSON.parse(files.get('errors.json')!.toString())).toEqual([{ name: 'broken.png', error: expect.stringMatching(/damaged or truncated/) }])
 
     const events = await completedEvents(owner.accountId)
@@ -167,6 +187,37 @@ describe('a batch of 10 with one broken file', () => {
     expect((await batchOf(null, id)).status).toBe(404)
     expect((await readResult(await getDownload(routeArgs(new Request(`${BASE}/api/batches/${id}/download/`, { headers: stranger.headers }), { id })))).status).toBe(404)
     expect((await batchOf(owner, 'not-a-batch')).status).toBe(404)
+  })
+})
+
+describe('a face-blur batch with a photo that has no face', () => {
+  it('says "No face found (not charged)" for it in its items, manifest.json and errors.json, and keeps its image in the zip', async () => {
+    const owner = await user()
+    const accepted = await post(owner, [
+      ['tool', 'face-blurrer'],
+      ['blur', '32'],
+      ['image', fileOf(fixture('photos/portrait-astronaut.png'), 'astronaut.png', 'image/png')],
+      ['image', fileOf(fixture('photos/noface-coffee.png'), 'coffee.png', 'image/png')],
+    ])
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(202)
+    const { id } = accepted.body
+    const batch = await ended(owner, id)
+    const cost = toolCost('face-blurrer')
+    expect(batch).toMatchObject({ status: 'completed', done: 2, failed: 0, no_face: 1 })
+    expect(batch.items.map((i: any) => [i.name, i.status, i.state, i.status_text, i.credits_charged])).toEqual([
+      ['astronaut.png', 'succeeded', 'done', 'Done', cost],
+      ['coffee.png', 'succeeded', 'no_face', 'No face found (not charged)', 0],
+    ])
+    expect(batch.items[1].thumbnail_url).toMatch(/^\/api\/results\/[0-9a-f-]{36}\/thumbnail$/)
+
+    const download = await readResult(await getDownload(routeArgs(new Request(`${BASE}/api/batches/${id}/download/`, { headers: owner.headers }), { id })))
+    const files = await unzip(download.body)
+    expect([...files.keys()]).toEqual(['manifest.json', 'errors.json', 'astronaut.png', 'coffee.png'])
+    expect(JSON.parse(files.get('errors.json')!.toString())).toEqual([{ name: 'coffee.png', error: 'No face found (not charged)' }])
+    expect(JSON.parse(files.get('manifest.json')!.toString())).toEqual([
+      { name: 'astronaut.png', file: 'astronaut.png', state: 'done', status_text: 'Done', credits_charged: cost, error: null },
+      { name: 'coffee.png', file: 'coffee.png', state: 'no_face', status_text: 'No face found (not charged)', credits_charged: 0, error: null },
+    ])
   })
 })
 

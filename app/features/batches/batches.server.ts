@@ -28,10 +28,11 @@ import { readResult } from '~/features/tools/results.server'
 import { EMPTY_FILE_MESSAGE } from '~/features/tools/upload.server'
 import { runnerFor } from '~/features/tools/runners/index.server'
 import { asToolError } from '~/features/tools/submission.server'
+import { RUN_FAILED, type RunState } from '~/features/tools/jobs/run-state'
 import { isUuid } from '~/utils/uuid'
-import { itemsOf, settleBatch, summarise } from './items.server'
+import { itemsOf, itemView, settleBatch, summarise } from './items.server'
 import { batchTooLargeMessage as tooLargeFor, unpaidBatchMessage } from '../../catalog/batches'
-import { writeZip, type NamedBytes, type SkippedEntry } from './zip.server'
+import { uniqueNames, writeZip, type NamedBytes, type SkippedEntry } from './zip.server'
 
 export { batchDownloadUrl, batchUrl } from './items.server'
 
@@ -148,21 +149,48 @@ export function resultName(originalName: string, resultFilename: string | null):
   return `${stem}${ext}`
 }
 
-/** The results under their clients' names (made unique), and errors.json naming each failed file. */
+export const MANIFEST_FILE = 'manifest.json'
+export const RESULT_EXPIRED = 'This result is no longer available: results are kept for 24 hours.'
+
+/** One line of manifest.json: every file of the batch, in order, and what became of it. */
+export interface ManifestEntry {
+  /** The file's name as sent. */
+  name: string
+  /** Its result's name in this zip; null when it has none (failed, or expired). */
+  file: string | null
+  state: RunState
+  status_text: string
+  credits_charged: number
+  error: string | null
+}
+
+/**
+ * The results under their clients' names (made unique); manifest.json listing every file of the
+ * batch with its state and charge; errors.json naming each file that failed or found no face.
+ */
 export async function batchArchive(id: string, accountId: string): Promise<Buffer | null> {
   const batch = await getDb().selectFrom('batches').select('id').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst()
   if (!batch) return null
   const items = await itemsOf(id, getDb())
-  const files: NamedBytes[] = []
-  const errors: Array<{ name: string; error: string }> = []
-  for (const item of items) {
-    if (item.status === 'failed') errors.push({ name: item.original_name, error: item.error ?? 'The run failed.' })
+  const results: Array<NamedBytes & { item: number }> = []
+  const entries: ManifestEntry[] = []
+  for (const [index, item] of items.entries()) {
+    const view = itemView(item)
+    const entry: ManifestEntry = { name: item.original_name, file: null, state: view.state, status_text: view.status_text, credits_charged: view.credits_charged, error: item.status === 'failed' ? (item.error ?? RUN_FAILED) : null }
+    entries.push(entry)
     if (item.status !== 'succeeded' || !item.result_id) continue
     const stored = await readResult(item.result_id, accountId)
-    if (stored) files.push({ name: resultName(item.original_name, item.filename), bytes: stored.bytes })
-    else errors.push({ name: item.original_name, error: 'This result is no longer available: results are kept for 24 hours.' })
+    if (stored) results.push({ name: resultName(item.original_name, item.filename), bytes: stored.bytes, item: index })
+    else entry.error = RESULT_EXPIRED
   }
-  // errors.json first: it keeps its name, a result that happens to share it is renamed.
-  if (errors.length > 0) files.unshift({ name: ERRORS_FILE, bytes: Buffer.from(JSON.stringify(errors, null, 2)) })
+  const errors = entries.filter((e) => e.error !== null || e.state === 'no_face').map((e) => ({ name: e.name, error: e.error ?? e.status_text }))
+  // manifest.json and errors.json first: they keep their names, a result that happens to share one is renamed.
+  const names = uniqueNames([MANIFEST_FILE, ERRORS_FILE, ...results.map((r) => r.name)])
+  results.forEach((result, i) => {
+    entries[result.item]!.file = names[i + 2]!
+  })
+  const files: NamedBytes[] = [{ name: MANIFEST_FILE, bytes: Buffer.from(JSON.stringify(entries, null, 2)) }]
+  if (errors.length > 0) files.push({ name: ERRORS_FILE, bytes: Buffer.from(JSON.stringify(errors, null, 2)) })
+  results.forEach((result, i) => files.push({ name: names[i + 2]!, bytes: result.bytes }))
   return writeZip(files)
 }

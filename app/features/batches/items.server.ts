@@ -10,7 +10,8 @@ import { ITEM_SENDER_LEFT } from '~/features/teams/messages'
 import { emitEvent } from '~/features/webhooks/endpoints.server'
 import { TOOLS, type ToolSlug } from '~/catalog/tools'
 import { creditsCharged, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
-import { resultUrl } from '~/features/tools/ui/page-result'
+import { runState, runStateText } from '~/features/tools/jobs/run-state'
+import { resultUrl, thumbnailUrl } from '~/features/tools/ui/page-result'
 import type { SkippedEntry } from './zip.server'
 
 export function batchUrl(id: string): string {
@@ -109,7 +110,7 @@ export async function settleBatch(batchId: string, trx: Transaction<Database>): 
 export async function itemsOf(batchId: string, db: DbOrTx) {
   return db
     .selectFrom('tool_jobs')
-    .select(['id', 'tool', 'original_name', 'status', 'progress', 'result_id', 'filename', 'error', 'charge_transaction_id', 'refunded', 'account_id'])
+    .select(['id', 'tool', 'original_name', 'status', 'outcome', 'progress', 'result_id', 'filename', 'error', 'charge_transaction_id', 'refunded', 'account_id'])
     .where('batch_id', '=', batchId)
     .orderBy('batch_position')
     .execute()
@@ -118,7 +119,24 @@ export async function itemsOf(batchId: string, db: DbOrTx) {
 type ItemRow = Awaited<ReturnType<typeof itemsOf>>[number]
 type BatchRow = { id: string; tool: string; total: number; status: 'running' | 'completed'; skipped: unknown }
 
+/** One item as GET /api/batches/<id>/ and the batch screen show it (state: run-state.ts). */
+export function itemView(i: ItemRow) {
+  const state = runState(i)
+  return {
+    name: i.original_name,
+    status: i.status,
+    state,
+    status_text: runStateText(state, i),
+    progress: i.progress,
+    credits_charged: creditsCharged(i),
+    result_url: i.result_id ? resultUrl(i.result_id) : null,
+    thumbnail_url: i.result_id ? thumbnailUrl(i.result_id) : null,
+    error: i.error,
+  }
+}
+
 export function summarise(batch: BatchRow, items: ItemRow[]) {
+  const views = items.map(itemView)
   return {
     id: batch.id,
     tool: batch.tool as ToolSlug,
@@ -127,13 +145,9 @@ export function summarise(batch: BatchRow, items: ItemRow[]) {
     skipped: batch.skipped as SkippedEntry[],
     done: items.filter((i) => i.status === 'succeeded').length,
     failed: items.filter((i) => i.status === 'failed').length,
-    items: items.map((i) => ({
-      name: i.original_name,
-      status: i.status,
-      progress: i.progress,
-      result_url: i.result_id ? resultUrl(i.result_id) : null,
-      error: i.error,
-    })),
+    /** Of `done`: the face runs that found no face (delivered unchanged, not charged). */
+    no_face: views.filter((i) => i.state === 'no_face').length,
+    items: views,
   }
 }
 

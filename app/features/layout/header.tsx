@@ -7,7 +7,7 @@ import { useClosingDetails } from '~/features/layout/disclosure'
 import { CreditsButton, LogoutForm } from '~/features/layout/account-controls'
 import { MobileMenu } from '~/features/layout/mobile-menu'
 import { WorkingAsMenu } from '~/features/layout/working-as'
-import { BATCH_LINK, dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from '~/features/layout/nav'
+import { BATCH_LINK, dashboardLabel, HISTORY_LINK, PRIMARY_LINKS, TOOL_LINKS } from '~/features/layout/nav'
 
 export const SOLID_AFTER_PX = 12
 
@@ -86,6 +86,9 @@ export function SiteHeader({ viewer }: { viewer: Viewer }) {
           {/* A member of a team: the pill names the balance spent and opens "Working as", at every width. */}
           {viewer.user && viewer.teams.length > 0 ? <WorkingAsMenu viewer={viewer} /> : <CreditsButton credits={viewer.credits} />}
           <div className="hidden items-center gap-2 lg:flex">
+            <NavLink to={HISTORY_LINK.to} className={navLinkClass}>
+              {HISTORY_LINK.label}
+            </NavLink>
             {viewer.user ? (
               <>
                 {viewer.operator ? (

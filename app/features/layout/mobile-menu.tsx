@@ -4,7 +4,7 @@ import { Link, NavLink } from '@remix-run/react'
 import type { Viewer } from '~/features/account/viewer'
 import { useClosingDetails } from '~/features/layout/disclosure'
 import { CreditsButton, LogoutForm } from '~/features/layout/account-controls'
-import { dashboardLabel, PRIMARY_LINKS, TOOL_LINKS } from '~/features/layout/nav'
+import { dashboardLabel, HISTORY_LINK, PRIMARY_LINKS, TOOL_LINKS } from '~/features/layout/nav'
 import { WorkingAsForm } from '~/features/layout/working-as'
 
 export const MOBILE_MENU_MAX_HEIGHT_PX = 640
@@ -36,6 +36,9 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
           {/* The account row comes first, so 'Sign out' is never below the fold of the panel. */}
           <div className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-3 pb-3">
             <CreditsButton credits={viewer.credits} team={viewer.workingTeam?.name} testId="mobile-credits-button" />
+            <Link to={HISTORY_LINK.to} className={`rounded-full border border-slate-200 px-4 py-1.5 text-sm font-medium text-slate-800 ${focusRing}`}>
+              {HISTORY_LINK.label}
+            </Link>
             {viewer.user ? (
               <>
                 <Link

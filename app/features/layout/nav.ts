@@ -14,6 +14,9 @@ export const TOOL_LINKS = TOOL_LIST.map((t) => ({ to: t.path, label: t.name, des
 /** The batch screen: many files through one tool (after the five tools in the header's Tools menu). */
 export const BATCH_LINK = { to: '/tools/batch', label: 'Batch', description: 'Many files through one tool, downloaded as one zip.' } as const
 
+/** The caller's runs of the last 24 hours (guests and accounts alike): in the header and the mobile menu. */
+export const HISTORY_LINK = { to: '/history', label: 'History' } as const
+
 export const COMPANY_LINKS = [
   { to: '/about', label: 'About' },
   { to: '/pricing', label: 'Pricing' },

@@ -4,12 +4,18 @@
 import { Link } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { TOOLS, type ToolSlug } from '~/catalog/tools'
+import type { RunState } from '~/features/tools/jobs/run-state'
+import { ResultThumbnail } from '~/features/tools/ui/result-thumbnail'
 
 export interface BatchItemView {
   name: string
   status: string
+  state: RunState
+  status_text: string
   progress: number
+  credits_charged: number
   result_url: string | null
+  thumbnail_url: string | null
   error: string | null
 }
 
@@ -21,6 +27,8 @@ export interface BatchStatusView {
   total: number
   done: number
   failed: number
+  /** Of done: face runs that found no face (not charged). */
+  no_face: number
   items: BatchItemView[]
   /** Zip entries that are not files of the batch (batches/zip.server.ts): listed, never run. */
   skipped: Array<{ name: string; reason: 'folder' | 'hidden' }>
@@ -35,13 +43,12 @@ export function skippedSummary(skipped: BatchStatusView['skipped']): string {
 }
 
 export function batchHeading(batch: BatchStatusView): string {
-  return `${batch.status === 'completed' ? 'Batch complete' : 'Batch running'}: ${batch.done} done, ${batch.failed} failed, ${batch.total} in all`
+  const noFace = batch.no_face > 0 ? ` (${batch.no_face} with no face found)` : ''
+  return `${batch.status === 'completed' ? 'Batch complete' : 'Batch running'}: ${batch.done} done${noFace}, ${batch.failed} failed, ${batch.total} in all`
 }
 
 /** Under a batch with failed files: the charges of the others stand. */
 export const FAILED_FILES_NOT_CHARGED = 'A file that fails is not charged: its credits are refunded in full.'
-
-const ITEM_WORDS: Record<string, string> = { queued: 'Waiting', running: 'Running' }
 
 export function BatchStatus({ batch, focusOnMount = false }: { batch: BatchStatusView; focusOnMount?: boolean }) {
   const ended = batch.status === 'completed'
@@ -92,8 +99,8 @@ export function BatchStatus({ batch, focusOnMount = false }: { batch: BatchStatu
             Download all
           </a>
           <span className="text-sm text-emerald-950">
-            One zip of the {batch.done} result{batch.done === 1 ? '' : 's'} under their original names
-            {batch.failed > 0 ? ', with errors.json naming the files that failed' : ''}.
+            One zip of the {batch.done} result{batch.done === 1 ? '' : 's'} under their original names, with manifest.json listing every file
+            {batch.failed > 0 || batch.no_face > 0 ? ' and errors.json naming the files that failed or had no face' : ''}.
           </span>
         </div>
       ) : null}
@@ -109,9 +116,10 @@ export function BatchStatus({ batch, focusOnMount = false }: { batch: BatchStatu
           </ul>
         </details>
       ) : null}
-      <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200" aria-label="Files">
+      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label="Files">
         {batch.items.map((item, i) => (
-          <li key={i} className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1.5 p-3 text-sm sm:grid-cols-[minmax(0,1fr)_8rem_3rem_minmax(0,14rem)]">
+          <li key={i} className="flex min-w-0 flex-col gap-2 rounded-xl border border-slate-200 p-2 text-sm" data-testid="batch-item" data-state={item.state}>
+            <ResultThumbnail src={item.thumbnail_url} state={item.state} />
             <span className="min-w-0 truncate font-medium text-slate-900" title={item.name}>
               {item.name}
             </span>
@@ -121,22 +129,24 @@ export function BatchStatus({ batch, focusOnMount = false }: { batch: BatchStatu
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={item.progress}
-              className="order-3 col-span-2 h-1.5 overflow-hidden rounded-full bg-slate-200 sm:order-none sm:col-span-1"
+              className="h-1.5 overflow-hidden rounded-full bg-slate-200"
             >
-              <span className={`block h-full rounded-full ${item.status === 'failed' ? 'bg-red-500' : 'bg-indigo-600'}`} style={{ width: `${item.progress}%` }} />
+              <span className={`block h-full rounded-full ${item.state === 'failed' ? 'bg-red-500' : 'bg-indigo-600'}`} style={{ width: `${item.progress}%` }} />
             </span>
-            <span className="text-right tabular-nums text-slate-600">{item.progress}%</span>
-            <span className="order-4 col-span-2 text-slate-700 sm:order-none sm:col-span-1" data-testid="item-outcome">
-              {item.status === 'succeeded' && item.result_url ? (
-                <a href={`${item.result_url}?download=1`} className="font-semibold text-indigo-700 underline underline-offset-2">
-                  Done: download<span className="sr-only"> the result of {item.name}</span>
-                </a>
-              ) : item.status === 'failed' ? (
-                <span className="text-red-800">Failed: {item.error}</span>
+            <span className="text-slate-700" data-testid="item-outcome">
+              {item.state === 'failed' ? (
+                <span className="text-red-800">{item.status_text}</span>
+              ) : item.state === 'no_face' ? (
+                <span className="text-amber-900">{item.status_text}</span>
               ) : (
-                (ITEM_WORDS[item.status] ?? item.status)
+                item.status_text
               )}
             </span>
+            {item.result_url && (item.state === 'done' || item.state === 'no_face') ? (
+              <a href={`${item.result_url}?download=1`} className="mt-auto font-semibold text-indigo-700 underline underline-offset-2">
+                Download<span className="sr-only"> the result of {item.name}</span>
+              </a>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -35,6 +35,11 @@ export function resultUrl(resultId: string): string {
   return `/api/results/${encodeURIComponent(resultId)}`
 }
 
+/** A result's small picture (features/history/thumbnails.server.ts), for its owner while it lasts. */
+export function thumbnailUrl(resultId: string): string {
+  return `${resultUrl(resultId)}/thumbnail`
+}
+
 export function downloadUrl(resultId: string): string {
   return `${resultUrl(resultId)}?download=1`
 }
