@@ -16,6 +16,7 @@ import type { ReactNode } from 'react'
 import { config } from '~/config.server'
 import { isOperatorEmail } from '~/features/console/guard.server'
 import { loadViewer } from '~/features/credits/viewer.server'
+import { STORAGE_SENTENCE } from '~/features/site/retention'
 import type { Viewer } from '~/features/viewer'
 import { SiteLayout } from '~/ui/layout/site-layout'
 import { NotFound } from '~/ui/not-found'
@@ -81,7 +82,7 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   const { viewer } = useLoaderData<typeof loader>()
   return (
-    <SiteLayout viewer={viewer}>
+    <SiteLayout viewer={viewer} footerNote={STORAGE_SENTENCE}>
       <Outlet />
     </SiteLayout>
   )
@@ -96,14 +97,14 @@ export function ErrorBoundary() {
   const viewer = rootData?.viewer ?? SIGNED_OUT
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
-      <SiteLayout viewer={viewer}>
+      <SiteLayout viewer={viewer} footerNote={STORAGE_SENTENCE}>
         <NotFound />
       </SiteLayout>
     )
   }
   const status = isRouteErrorResponse(error) ? error.status : 500
   return (
-    <SiteLayout viewer={viewer}>
+    <SiteLayout viewer={viewer} footerNote={STORAGE_SENTENCE}>
       <section className="mx-auto max-w-xl px-4 py-24 text-center">
         <p className="text-6xl font-black text-indigo-600">{status}</p>
         <h1 className="mt-4 text-2xl font-semibold text-slate-900">Something went wrong on our side.</h1>

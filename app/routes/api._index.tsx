@@ -13,6 +13,7 @@ import { TOOL_LIST } from '~/features/tools/catalog'
 import { MODEL_HEADER } from '~/features/tools/models/model-choices'
 import { WEBHOOK_EVENTS } from '~/features/webhooks/schemas'
 import { buttonClass } from '~/ui/button'
+import { formatCredits } from '~/utils/credits-word'
 
 export const meta: MetaFunction = () => [
   { title: 'API | Facet Studio' },
@@ -238,7 +239,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
                   {api.tool.name}: <code>POST {api.tool.apiPath}</code>
                 </h3>
                 <p className="mt-1 text-sm text-slate-600">
-                  {api.tool.description} {facts.costs[api.tool.slug]} {facts.costs[api.tool.slug] === 1 ? 'credit' : 'credits'} a run.
+                  {api.tool.description} {formatCredits(facts.costs[api.tool.slug])} a run.
                   {api.tool.signInRequired ? ' Signed-in callers (a key or a token) only.' : ''}
                 </p>
                 <div className="mt-3">

@@ -142,7 +142,7 @@ for (const size of SIZES) {
       await expect(stage(page)).toHaveAttribute('data-phase', 'no-credits')
       const panel = page.getByTestId('state-no-credits')
       await expect(panel).toContainText('A run costs 2 credits; your balance is 0 credits.')
-      await expect(panel).toContainText('Visitor credits refresh to 5 on your first visit after midnight UTC.')
+      await expect(panel).toContainText('Free credits are shared by the visitors of one network and renew at 00:00 UTC.')
       await expect(page.getByTestId('process-button')).toBeDisabled()
       await expectState(page, `no-credits-${size.name}`)
       await panel.getByRole('link', { name: 'Create a free account for 50 credits' }).click()

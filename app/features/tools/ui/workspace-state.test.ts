@@ -86,7 +86,7 @@ describe('the words of the states', () => {
     const text = notEnoughCreditsText({ cost: 2, balance: 1, signedIn: false, allowances })
     expect(text.lines).toEqual([
       'A run costs 2 credits; your balance is 1 credit.',
-      'Visitor credits refresh to 5 on your first visit after midnight UTC.',
+      'Free credits are shared by the visitors of one network and renew at 00:00 UTC.',
     ])
     expect(text.signUp).toBe('Create a free account for 50 credits')
   })

@@ -5,6 +5,8 @@ import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
 import type { JobView } from '~/features/tools/jobs/view'
 import type { ToolPageResult } from './page-result'
 import type { RunStatus } from './use-tool-run'
+import { guestRenewalRule } from '~/features/credits/guest-rule'
+import { formatCredits } from '~/utils/credits-word'
 
 export type WorkspacePhase =
   | 'empty'
@@ -83,10 +85,6 @@ export interface CreditAllowances {
   signupBonus: number
 }
 
-export function creditsWord(n: number): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'credit' : 'credits'}`
-}
-
 /** The not-enough-credits panel's sentences: the cost, the balance, when it refreshes. */
 export function notEnoughCreditsText({
   cost,
@@ -99,16 +97,16 @@ export function notEnoughCreditsText({
   signedIn: boolean
   allowances: CreditAllowances
 }): { title: string; lines: string[]; signUp: string | null } {
-  const lines = [`A run costs ${creditsWord(cost)}; your balance is ${creditsWord(balance ?? 0)}.`]
+  const lines = [`A run costs ${formatCredits(cost)}; your balance is ${formatCredits(balance ?? 0)}.`]
   if (!signedIn) {
-    lines.push(`Visitor credits refresh to ${allowances.guestDaily} on your first visit after midnight UTC.`)
+    lines.push(`${guestRenewalRule()}.`)
   } else if (allowances.userFloor > 0) {
     lines.push(`A balance under ${allowances.userFloor} is topped up to ${allowances.userFloor} on your first visit after midnight UTC.`)
   }
   return {
     title: 'Not enough credits',
     lines,
-    signUp: signedIn ? null : `Create a free account for ${allowances.signupBonus} credits`,
+    signUp: signedIn ? null : `Create a free account for ${formatCredits(allowances.signupBonus)}`,
   }
 }
 

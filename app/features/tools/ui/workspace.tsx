@@ -25,7 +25,6 @@ import type { ImageSize, RunLike, useWorkspace } from './use-workspace'
 import {
   announcement,
   BUSY_PHASES,
-  creditsWord,
   MODEL_MISSING_TITLE,
   NO_FACE_MESSAGE,
   NOT_CHARGED_AFTER_FAILURE,
@@ -35,6 +34,7 @@ import {
   type CreditAllowances,
   type WorkspacePhase,
 } from './workspace-state'
+import { formatCredits } from '~/utils/credits-word'
 
 const DEFAULT_ALLOWANCES: CreditAllowances = { guestDaily: 5, userFloor: 10, signupBonus: 50 }
 
@@ -267,7 +267,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
             <div className="space-y-2">
               <p className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-sm">
                 <span className="font-semibold text-slate-900" data-testid="tool-cost">
-                  {creditsWord(cost)} per run
+                  {formatCredits(cost)} per run
                 </span>
                 <CreditsLine balance={balance} />
               </p>
