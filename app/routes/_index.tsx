@@ -8,6 +8,7 @@ import { homeFaq } from '~/features/site/faq'
 import { STORAGE_SENTENCE, STORAGE_SHORT } from '~/features/site/retention'
 import { TESTIMONIALS } from '~/features/site/testimonials'
 import { TOOLS } from '~/features/tools/catalog'
+import { QuickStart } from '~/features/tools/ui/quick-start'
 import { buttonClass } from '~/ui/button'
 import { CompareSlider } from '~/ui/compare-slider'
 import { LogoMarquee } from '~/ui/logo-marquee'
@@ -75,8 +76,12 @@ export default function Home() {
               Remove backgrounds, restore faces, enhance whole photos, anonymise crowds and export vector art. Results
               keep the original resolution. {STORAGE_SENTENCE}
             </p>
-            <div className="mt-8 flex flex-wrap gap-3">
-              <Link to="/login" className={buttonClass('primary', 'px-6 py-3 text-base')}>
+            <div className="mt-8">
+              <QuickStart cost={facts.costs['background-remover']} />
+            </div>
+            <div className="mt-6 flex flex-wrap gap-3">
+              {/* Guests can use every tool: the main button opens one, not the sign-in form (issue 21). */}
+              <Link to={TOOLS['background-remover'].path} className={buttonClass('primary', 'px-6 py-3 text-base')}>
                 Get started free
               </Link>
               <a href="#tools" className={buttonClass('secondary', 'px-6 py-3 text-base')}>

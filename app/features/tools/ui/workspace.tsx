@@ -5,7 +5,7 @@
 // all of it works without JavaScript; the browser run takes it over once hydrated.
 import { UploadIcon } from '~/ui/upload-icon'
 import { Link, useLoaderData } from '@remix-run/react'
-import { useEffect, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react'
 import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
 import { HANDED_BACK_NOTE, TERMINAL_JOB_STATUSES, type JobView } from '~/features/tools/jobs/view'
 import type { Viewer } from '~/features/viewer'
@@ -20,6 +20,7 @@ import { StatusBadge } from './status-badge'
 import { ToolForm } from './tool-form'
 import { ToolHero } from './tool-hero'
 import { CreditsLine, ProcessButton } from './tool-layout'
+import { takeHandoff } from './handoff'
 import { FAILED_STAGE_MESSAGE } from './use-tool-run'
 import type { ImageSize, RunLike, useWorkspace } from './use-workspace'
 import {
@@ -87,6 +88,8 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   const allowances = root?.allowances ?? DEFAULT_ALLOWANCES
   const { missingModels, job } = useToolPageExtras()
   const signedIn = Boolean(viewer?.user)
+  // A tool that needs an account says so before a visitor chooses a file (issue 21), not after.
+  const signInFirst = tool.signInRequired && !signedIn
   // The job a no-JS post redirected to is followed while it waits or runs; once it ended, the loader's
   // pageResult says what happened (the tool's own result view, its no-face or failure wording).
   const shownJob = run.status === 'idle' && !ws.rejection && job && !TERMINAL_JOB_STATUSES.includes(job.status) ? job : null
@@ -101,7 +104,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     status: run.status,
     progress: run.progress,
     facesFound: props.facesFound ?? null,
-    needsSignIn: Boolean(props.needsSignIn) || (tool.signInRequired && !signedIn && run.status === 'error'),
+    needsSignIn: Boolean(props.needsSignIn) || signInFirst,
     pageResult: page,
     job: shownJob,
     balance,
@@ -119,7 +122,24 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   }, [phase, run.status, error, props.doneTitle])
 
   const [dragging, setDragging] = useState(false)
-  const locked = busy || phase === 'model-missing'
+  const locked = busy || phase === 'model-missing' || signInFirst
+
+  // A file handed over by the home page's drop zone is checked like a chosen one, then run at once
+  // (what its form does without JavaScript), unless the checks or the balance stop it first.
+  const startHandedOff = useRef(false)
+  useEffect(() => {
+    const file = takeHandoff(tool.slug)
+    if (!file || locked) return
+    startHandedOff.current = true
+    void ws.choose(file)
+    // Once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+  useEffect(() => {
+    if (!startHandedOff.current || ws.checking) return
+    if (phase === 'chosen') ws.inputRef.current?.form?.requestSubmit()
+    if (phase !== 'empty') startHandedOff.current = false
+  }, [phase, ws.checking, ws.inputRef])
 
   // A pasted image (Ctrl/Cmd+V anywhere on the page) is taken like a dropped one.
   useEffect(() => {
@@ -165,7 +185,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     'no-face': () => outcome('No faces found', 'amber', <p>{NO_FACE_MESSAGE}. Try a photo in which the faces are clearly visible.</p>),
     failed: () => outcome('The run failed', 'red', <FailedText error={error} />),
     'no-credits': () => outcome('Not enough credits', 'amber', <NoCreditsText cost={cost} balance={balance} signedIn={signedIn} allowances={allowances} />),
-    'sign-in': () => outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} />),
+    'sign-in': () => outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} toolName={tool.name} />),
   }
   const panel = PANELS[phase]?.() ?? null
 
@@ -210,10 +230,10 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     stage = (
       <>
         {panel}
-        {phase === 'no-credits' ? null : (
+        {phase === 'no-credits' || phase === 'sign-in' ? null : (
           <DropTarget tool={tool} phase={phase} message={ws.rejection} dragging={dragging} hydrated={hydrated} processLabel={props.processLabel} />
         )}
-        {hydrated && phase !== 'no-credits' ? <Samples tool={tool} onPick={(file) => void ws.choose(file)} disabled={locked} /> : null}
+        {hydrated && phase !== 'no-credits' && phase !== 'sign-in' ? <Samples tool={tool} onPick={(file) => void ws.choose(file)} disabled={locked} /> : null}
       </>
     )
   }
@@ -254,7 +274,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
               disabled={locked || phase === 'no-credits'}
               // Its own name: the drop target (its visible label) is not shown in every state.
               aria-label={tool.fileField === 'svg' ? 'Choose an SVG file' : 'Choose an image'}
-              aria-describedby={phase === 'no-credits' || phase === 'model-missing' ? undefined : `${inputId(tool)}-hint`}
+              aria-describedby={phase === 'no-credits' || phase === 'model-missing' || phase === 'sign-in' ? undefined : `${inputId(tool)}-hint`}
               onChange={(event) => void ws.choose(event.currentTarget.files?.[0] ?? null)}
               className="peer sr-only"
               data-testid="file-input"
@@ -264,7 +284,9 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
           </section>
           <section aria-label="Settings" className="min-w-0 space-y-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
             {props.options}
-            <div className="space-y-2">
+            {/* The run button and its cost: on phones, pinned to the bottom of the screen once a file is
+                chosen (issue 21), by this state with JavaScript and by CSS (:has a chosen file) without. */}
+            <div className="action-bar space-y-2" data-pinned={hydrated && hasFile ? 'true' : undefined} data-testid="action-bar">
               <p className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-sm">
                 <span className="font-semibold text-slate-900" data-testid="tool-cost">
                   {formatCredits(cost)} per run
@@ -273,7 +295,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
               </p>
               <ProcessButton
                 disabled={!hasFile || busy || short}
-                blocked={phase === 'model-missing' || (short && !hasFile && !hydrated)}
+                blocked={phase === 'model-missing' || signInFirst || (short && !hasFile && !hydrated)}
                 busy={busy && phase !== 'checking'}
                 label={props.processLabel}
                 busyLabel={props.busyLabel}
@@ -566,10 +588,10 @@ function NoCreditsText({ cost, balance, signedIn, allowances }: { cost: number; 
   )
 }
 
-function SignInText({ error, path }: { error: string | null; path: string | undefined }) {
+function SignInText({ error, path, toolName }: { error: string | null; path: string | undefined; toolName: string }) {
   return (
     <>
-      {error ? <p data-testid="error-box">{error}</p> : null}
+      {error ? <p data-testid="error-box">{error}</p> : <p>The {toolName.toLowerCase()} needs a free Facet Studio account. After signing in you come back here to choose your file.</p>}
       {path ? (
         <p>
           <Link to={path} className="font-semibold underline underline-offset-2">
