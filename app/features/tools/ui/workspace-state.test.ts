@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { TOOLS } from '~/features/tools/catalog'
 import type { JobView } from '~/features/tools/jobs/view'
+import { unusableFileMessage } from './tool-messages'
 import { announcement, NO_FACE_MESSAGE, notEnoughCreditsText, workspacePhase, type PhaseInput } from './workspace-state'
 
 const blurrer = TOOLS['face-blurrer']
@@ -70,6 +71,19 @@ describe('workspace phase', () => {
     // A cap refusal (402 with a balance that covers the run) shows its own message.
     expect(workspacePhase({ ...idle, balance: 19, pageResult: { ok: false, status: 402, error: 'monthly cap', remaining: 19 } })).toBe('failed')
     expect(workspacePhase({ ...idle, balance: 0, pageResult: { ok: false, status: 402, error: 'short', remaining: 0 } })).toBe('no-credits')
+  })
+
+  it('shows a file the server refused for what it is (413, 415) as a refused file, not a failed run', () => {
+    const refused = (status: number) => ({ ok: false as const, status, error: unusableFileMessage('File too large (max 15MB)'), remaining: null })
+    expect(refused(413).error).toBe("This file can't be used: file too large (max 15MB).")
+    expect(workspacePhase({ ...idle, pageResult: refused(413) })).toBe('rejected')
+    expect(workspacePhase({ ...idle, pageResult: refused(415) })).toBe('rejected')
+    expect(workspacePhase({ ...idle, pageResult: refused(500) })).toBe('failed')
+  })
+
+  it('asks a visitor to sign in for a tool that needs an account before any file is chosen', () => {
+    const svg = { ...idle, tool: TOOLS['svg-converter'] }
+    expect(workspacePhase({ ...svg, needsSignIn: true })).toBe('sign-in')
   })
 
   it('puts a missing model first, and a sign-in refusal apart from failures', () => {

@@ -4,6 +4,7 @@
 import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
 import type { JobView } from '~/features/tools/jobs/view'
 import type { ToolPageResult } from './page-result'
+import { UNUSABLE_FILE_STATUSES } from './tool-messages'
 import type { RunStatus } from './use-tool-run'
 import { guestRenewalRule } from '~/features/credits/guest-rule'
 import { formatCredits } from '~/utils/credits-word'
@@ -63,6 +64,8 @@ export function workspacePhase(input: PhaseInput): WorkspacePhase {
     // its message, not the not-enough-credits panel, says why.
     if (page.status === 402 && (short || input.balance === null)) return 'no-credits'
     if (page.status === 401 && tool.signInRequired) return 'sign-in'
+    // A file refused for what it is (too large, wrong type): choose another, as when the browser refuses it.
+    if (UNUSABLE_FILE_STATUSES.includes(page.status)) return 'rejected'
     return 'failed'
   }
   if (tool.signInRequired && input.needsSignIn) return 'sign-in'

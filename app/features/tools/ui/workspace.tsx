@@ -231,7 +231,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
       <>
         {panel}
         {phase === 'no-credits' || phase === 'sign-in' ? null : (
-          <DropTarget tool={tool} phase={phase} message={ws.rejection} dragging={dragging} hydrated={hydrated} processLabel={props.processLabel} />
+          <DropTarget tool={tool} phase={phase} message={phase === 'rejected' ? error : null} dragging={dragging} hydrated={hydrated} processLabel={props.processLabel} />
         )}
         {hydrated && phase !== 'no-credits' && phase !== 'sign-in' ? <Samples tool={tool} onPick={(file) => void ws.choose(file)} disabled={locked} /> : null}
       </>
