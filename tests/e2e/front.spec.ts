@@ -54,6 +54,7 @@ for (const size of [PHONE, DESKTOP]) {
         const cost = page.getByTestId('tool-cost')
         await expectWhollyOnScreen(page, button, 'the run button')
         await expectWhollyOnScreen(page, cost, 'the cost')
+        await page.screenshot({ path: `test-results/screenshots/front-${tool.slug}-chosen-${info.project.name}-${size.width}.png` })
         // Scrolled to the end of the page (past the settings, to the footer), both are still there.
         await page.getByTestId('site-footer').scrollIntoViewIfNeeded()
         await expect(page.getByTestId('site-footer')).toBeInViewport()
@@ -90,6 +91,7 @@ for (const size of [PHONE, DESKTOP]) {
     test('the home page drop zone runs the background remover', async ({ page }, info) => {
       await page.goto('/')
       await expect(page.getByRole('link', { name: 'Get started free' })).toHaveAttribute('href', '/tools/background-remover')
+      await page.screenshot({ path: `test-results/screenshots/front-home-${info.project.name}-${size.width}.png` })
       const zone = page.getByRole('form', { name: 'Start the background remover' })
       await expect(zone).toBeVisible()
       await zone.getByLabel('Choose an image for the background remover').setInputFiles(fixture('photos/product-router-alpha-groundtruth.png'))
@@ -109,7 +111,7 @@ for (const size of [PHONE, DESKTOP]) {
       await open(page, info, '/tools/svg-converter', 'SVG converter')
       const panel = page.getByTestId('state-sign-in')
       await expect(panel).toBeVisible()
-      await expect(panel).toContainText('needs a free Facet Studio account')
+      await expect(panel).toContainText('This tool needs a free Facet Studio account')
       await expect(page.getByTestId('drop-zone')).toHaveCount(0)
       await expect(page.getByTestId('file-input')).toBeDisabled()
       await expect(page.getByTestId('process-button')).toBeDisabled()

@@ -82,7 +82,7 @@ export function QuickStart({ cost }: { cost: number }) {
             The background is removed: {tool.acceptedLabel} up to {tool.maxMegabytes} MB, {formatCredits(cost)} a run
           </span>
           {hydrated ? null : (
-            <span className="hidden rounded-lg bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 [.peer:valid~*_&]:block [.peer:valid~&]:block">
+            <span className="hidden rounded-lg bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 [.peer:valid~*_&]:block">
               File chosen. Press “Remove background”.
             </span>
           )}

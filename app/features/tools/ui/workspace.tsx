@@ -185,7 +185,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     'no-face': () => outcome('No faces found', 'amber', <p>{NO_FACE_MESSAGE}. Try a photo in which the faces are clearly visible.</p>),
     failed: () => outcome('The run failed', 'red', <FailedText error={error} />),
     'no-credits': () => outcome('Not enough credits', 'amber', <NoCreditsText cost={cost} balance={balance} signedIn={signedIn} allowances={allowances} />),
-    'sign-in': () => outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} toolName={tool.name} />),
+    'sign-in': () => outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} />),
   }
   const panel = PANELS[phase]?.() ?? null
 
@@ -588,10 +588,10 @@ function NoCreditsText({ cost, balance, signedIn, allowances }: { cost: number; 
   )
 }
 
-function SignInText({ error, path, toolName }: { error: string | null; path: string | undefined; toolName: string }) {
+function SignInText({ error, path }: { error: string | null; path: string | undefined }) {
   return (
     <>
-      {error ? <p data-testid="error-box">{error}</p> : <p>The {toolName.toLowerCase()} needs a free Facet Studio account. After signing in you come back here to choose your file.</p>}
+      {error ? <p data-testid="error-box">{error}</p> : <p>This tool needs a free Facet Studio account. After signing in you come back here to choose your file.</p>}
       {path ? (
         <p>
           <Link to={path} className="font-semibold underline underline-offset-2">
