@@ -6,6 +6,7 @@ import { ActivityList } from '~/features/credits/activity-list'
 import { loadCreditsPage } from '~/features/credits/credits-page.server'
 import { EMPTY_PACKAGES, formatPrice, percentRemaining } from '~/features/credits/display'
 import type { CreditPackage } from '~/features/credits/packages.server'
+import { guestRenewalRule } from '~/features/credits/guest-rule'
 import { useCreditPolling } from '~/features/credits/use-credit-polling'
 import { creditsNoun, formatCredits } from '~/utils/credits-word'
 
@@ -83,7 +84,7 @@ export default function CreditsRoute() {
         <p className="mt-2 text-slate-600">
           {page.signedIn
             ? 'Your account balance, usage and recent activity.'
-            : `Your guest balance refreshes to ${page.guestDailyCredits} free ${creditsNoun(page.guestDailyCredits)} every day.`}
+            : `Visitors get up to ${formatCredits(page.guestDailyCredits)} a day. ${guestRenewalRule()}.`}
         </p>
       </header>
 
