@@ -42,6 +42,8 @@ const schema = z.object({
   /** A batch's whole upload (its files, or its zip and the zip's unpacked contents), in megabytes. */
   BATCH_MAX_MEGABYTES: z.coerce.number().int().min(1).max(4096).default(200),
   TOOL_COSTS: z.string().optional(),
+  /** The face restorer's price while it runs in Standard detail (no usable GFPGAN); unset: the restorer's own cost. */
+  FACE_RESTORER_STANDARD_COST: z.coerce.number().int().min(0).max(1000).optional(),
   SVG_RENDERERS: z.coerce.number().int().min(1).max(16).default(2),
   SVG_RENDER_TIMEOUT_MS: z.coerce.number().int().min(10).default(30_000),
   SVG_RENDERER_MEMORY_MB: z.coerce.number().int().min(256).max(65_536).default(1024),

@@ -18,6 +18,7 @@ import { loadViewer } from '~/features/account/viewer.server'
 import type { Viewer } from '~/features/account/viewer'
 import { useRootData, type RootLoaderData } from '~/features/layout/root-data'
 import { SiteLayout } from '~/features/layout/site-layout'
+import { STORAGE_SENTENCE } from '~/features/site/retention'
 import { NotFound } from '~/ui/not-found'
 import { useNonce } from '~/utils/nonce'
 import stylesheet from './styles/app.css?url'
@@ -75,7 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   const { viewer } = useLoaderData<typeof loader>()
   return (
-    <SiteLayout viewer={viewer}>
+    <SiteLayout viewer={viewer} footerNote={STORAGE_SENTENCE}>
       <Outlet />
     </SiteLayout>
   )
@@ -90,14 +91,14 @@ export function ErrorBoundary() {
   const viewer = rootData?.viewer ?? SIGNED_OUT
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
-      <SiteLayout viewer={viewer}>
+      <SiteLayout viewer={viewer} footerNote={STORAGE_SENTENCE}>
         <NotFound />
       </SiteLayout>
     )
   }
   const status = isRouteErrorResponse(error) ? error.status : 500
   return (
-    <SiteLayout viewer={viewer}>
+    <SiteLayout viewer={viewer} footerNote={STORAGE_SENTENCE}>
       <section className="mx-auto max-w-xl px-4 py-24 text-center">
         <p className="text-6xl font-black text-indigo-600">{status}</p>
         <h1 className="mt-4 text-2xl font-semibold text-slate-900">Something went wrong on our side.</h1>

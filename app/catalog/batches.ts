@@ -1,5 +1,6 @@
 // A batch's fixed limits and the refusals that name them, client-safe: the batch screen checks them
 // before sending, the server checks them again, and the documentation shows them.
+import { formatCredits } from '~/utils/credits-word'
 /** Files in one batch at most (repeated fields, or the files of its zip). */
 export const MAX_BATCH_FILES = 100
 export const TOO_MANY_FILES_MESSAGE = `A batch takes at most ${MAX_BATCH_FILES} files.`
@@ -15,5 +16,5 @@ export function batchTooLargeMessage(maxMegabytes: number): string {
  */
 export function unpaidBatchMessage(items: number, cost: number, balance: number): string {
   const covered = Math.floor(balance / cost)
-  return `Not enough credits: this batch of ${items} files costs ${items * cost} credits and the balance of ${balance} covers ${covered} of them.`
+  return `Not enough credits: this batch of ${items} files costs ${formatCredits(items * cost)} and the balance of ${balance} covers ${covered} of them.`
 }

@@ -5,20 +5,23 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { cachedMedianRenderTime, creditFacts } from '~/features/site/facts.server'
 import { formatSeconds, RENDER_WINDOW_DAYS } from '~/features/site/render-times'
 import { homeFaq } from '~/features/site/faq'
+import { STORAGE_SENTENCE, STORAGE_SHORT } from '~/features/site/retention'
 import { TESTIMONIALS } from '~/features/site/testimonials'
 import { TOOLS } from '~/catalog/tools'
+import { QuickStart } from '~/features/tools/ui/quick-start'
 import { buttonClass } from '~/ui/button'
 import { CompareSlider } from '~/ui/compare-slider'
 import { LogoMarquee } from '~/ui/logo-marquee'
 import { SectionHeading, ToolIcon } from '~/ui/section'
 import { TestimonialCarousel } from '~/features/site/ui/testimonial-carousel'
+import { creditsNoun, formatCredits } from '~/utils/credits-word'
 
 export const meta: MetaFunction = () => [
   { title: 'Facet Studio | AI image tools for creative teams' },
   {
     name: 'description',
     content:
-      'Remove backgrounds, restore faces, enhance photos, blur faces and convert SVGs. Lossless results at the original resolution; uploads are deleted when their run ends.',
+      `Remove backgrounds, restore faces, enhance photos, blur faces and convert SVGs. Lossless results at the original resolution. ${STORAGE_SENTENCE}`,
   },
 ]
 
@@ -30,7 +33,7 @@ const FEATURED_TOOLS = [TOOLS['background-remover'], TOOLS['face-blurrer'], TOOL
 
 const STEPS = [
   { title: 'Upload', text: 'Drop a PNG, JPG, WebP, TIFF or SVG, up to 12 to 20 MB depending on the tool.' },
-  { title: 'Process', text: 'The model runs on our servers; your upload is deleted when the run ends. Renders take seconds, depending on the tool and the image size.' },
+  { title: 'Process', text: 'The model runs on our servers. Renders take seconds, depending on the tool and the image size.' },
   { title: 'Deliver', text: 'Download a lossless PNG at the original resolution, or the format you chose for SVGs.' },
 ] as const
 
@@ -64,17 +67,21 @@ export default function Home() {
         <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 pb-16 pt-10 sm:px-6 md:grid-cols-2 md:pt-16">
           <div>
             <p className="inline-flex rounded-full bg-indigo-100 px-3 py-1 text-xs font-semibold text-indigo-800">
-              {facts.guestDaily} free credits every day, no card needed
+              {facts.guestDaily} free {creditsNoun(facts.guestDaily)} every day, no card needed
             </p>
             <h1 className="mt-5 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
               Studio-grade image edits, powered by AI
             </h1>
             <p className="mt-5 text-lg leading-relaxed text-slate-600">
               Remove backgrounds, restore faces, enhance whole photos, anonymise crowds and export vector art. Results
-              keep the original resolution, and your uploads are deleted when their run ends.
+              keep the original resolution. {STORAGE_SENTENCE}
             </p>
-            <div className="mt-8 flex flex-wrap gap-3">
-              <Link to="/login" className={buttonClass('primary', 'px-6 py-3 text-base')}>
+            <div className="mt-8">
+              <QuickStart cost={facts.costs['background-remover']} />
+            </div>
+            <div className="mt-6 flex flex-wrap gap-3">
+              {/* Guests can use every tool: the main button opens one, not the sign-in form (issue 21). */}
+              <Link to={TOOLS['background-remover'].path} className={buttonClass('primary', 'px-6 py-3 text-base')}>
                 Get started free
               </Link>
               <a href="#tools" className={buttonClass('secondary', 'px-6 py-3 text-base')}>
@@ -82,7 +89,7 @@ export default function Home() {
               </a>
             </div>
             <p className="mt-4 text-sm text-slate-500">
-              {facts.signupBonus} welcome credits when you verify your email. Access to all 5 tools.
+              {facts.signupBonus} welcome {creditsNoun(facts.signupBonus)} when you verify your email. Access to all 5 tools.
             </p>
           </div>
           <div>
@@ -102,14 +109,14 @@ export default function Home() {
         <SectionHeading id="features" eyebrow="Why Facet Studio" title="Everything a busy creative team needs" />
         <ul className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
           <FeatureCard icon="quality" title="Original quality" text="Lossless PNG output at the full resolution of your upload. No recompression, no watermark." />
-          <FeatureCard icon="privacy" title="Private by design" text="Uploads are processed in memory and never stored. Results kept for a download link are encrypted and deleted after 24 hours." />
-          <FeatureCard icon="refresh" title="Credits refresh daily" text={`Visitors get ${facts.guestDaily} credits a day; account balances under ${facts.userFloor} are topped up to ${facts.userFloor} every day.`} />
+          <FeatureCard icon="privacy" title="Private by design" text={STORAGE_SENTENCE} />
+          <FeatureCard icon="refresh" title="Credits refresh daily" text={`Visitors get ${formatCredits(facts.guestDaily)} a day; account balances under ${facts.userFloor} are topped up to ${facts.userFloor} every day.`} />
           <FeatureCard icon="tools" title="Five tools, one place" text="Background remover, face restorer, image enhancer, face blurrer and SVG converter behind one sign-in." />
         </ul>
       </section>
 
-      <section aria-label="Partners" className="border-y border-slate-100 bg-slate-50/60 py-10">
-        <p className="mb-6 text-center text-sm font-medium text-slate-500">Built for studios, newsrooms and shops (illustrative names)</p>
+      <section aria-label="Built on open source" className="border-y border-slate-100 bg-slate-50/60 py-10">
+        <p className="mb-6 text-center text-sm font-medium text-slate-500">Built on open models and open-source projects</p>
         <LogoMarquee />
       </section>
 
@@ -136,12 +143,12 @@ export default function Home() {
             <dd className="mt-1 text-2xl font-bold">Lossless PNG</dd>
           </div>
           <div className="rounded-2xl bg-indigo-600 p-6 text-white">
-            <dt className="text-sm text-indigo-100">Uploads stored</dt>
-            <dd className="mt-1 text-2xl font-bold">None</dd>
+            <dt className="text-sm text-indigo-100">Uploads kept</dt>
+            <dd className="mt-1 text-2xl font-bold">{STORAGE_SHORT.uploads}</dd>
           </div>
           <div className="rounded-2xl border border-slate-200 p-6">
-            <dt className="text-sm text-slate-600">Download links expire</dt>
-            <dd className="mt-1 text-2xl font-bold text-slate-900">24 hours</dd>
+            <dt className="text-sm text-slate-600">Results kept</dt>
+            <dd className="mt-1 text-2xl font-bold text-slate-900">{STORAGE_SHORT.results}</dd>
           </div>
           <div className="rounded-2xl border border-slate-200 p-6" data-testid="render-time">
             <dt className="text-sm text-slate-600">
@@ -187,8 +194,7 @@ export default function Home() {
               <h3 className="mt-4 text-lg font-semibold text-slate-900">{tool.name}</h3>
               <p className="mt-2 flex-1 text-sm text-slate-600">{tool.description}</p>
               <p className="mt-4 text-xs font-medium text-slate-500">
-                {tool.acceptedLabel}, up to {tool.maxMegabytes} MB · {facts.costs[tool.slug]}{' '}
-                {facts.costs[tool.slug] === 1 ? 'credit' : 'credits'} a run
+                {tool.acceptedLabel}, up to {tool.maxMegabytes} MB · {formatCredits(facts.costs[tool.slug])} a run
               </p>
               <Link to={tool.path} className={buttonClass('secondary', 'mt-5 self-start')}>
                 Open {tool.name.toLowerCase()}
@@ -228,7 +234,7 @@ export default function Home() {
         <div className="mx-auto max-w-5xl rounded-3xl bg-slate-900 px-6 py-14 text-center text-white sm:px-12">
           <h2 className="text-3xl font-bold tracking-tight sm:text-4xl">Ready for your next batch of images?</h2>
           <p className="mx-auto mt-4 max-w-xl text-slate-300">
-            Create an account, verify your email and get {facts.signupBonus} credits to spend on any of the five tools.
+            Create an account, verify your email and get {formatCredits(facts.signupBonus)} to spend on any of the five tools.
           </p>
           <Link to="/login" className={buttonClass('inverse', 'mt-8 px-6 py-3 text-base')}>
             Create free account

@@ -14,6 +14,7 @@ import { MODEL_HEADER } from '~/features/tools/models/model-choices'
 import { WEBHOOK_EVENTS } from '~/features/webhooks/events'
 import { buttonClass } from '~/ui/button'
 import { CodeBlock } from '~/ui/code-block'
+import { formatCredits } from '~/utils/credits-word'
 
 export const meta: MetaFunction = () => [
   { title: 'API | Facet Studio' },
@@ -234,7 +235,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
                   {api.tool.name}: <code>POST {api.tool.apiPath}</code>
                 </h3>
                 <p className="mt-1 text-sm text-slate-600">
-                  {api.tool.description} {facts.costs[api.tool.slug]} {facts.costs[api.tool.slug] === 1 ? 'credit' : 'credits'} a run.
+                  {api.tool.description} {formatCredits(facts.costs[api.tool.slug])} a run.
                   {api.tool.signInRequired ? ' Signed-in callers (a key or a token) only.' : ''}
                 </p>
                 <div className="mt-3">

@@ -6,7 +6,9 @@ import { ActivityList } from '~/features/credits/activity-list'
 import { loadCreditsPage } from '~/features/account/credits-page.server'
 import { EMPTY_PACKAGES, formatPrice, percentRemaining } from '~/features/credits/display'
 import type { CreditPackage } from '~/features/credits/packages.server'
+import { guestRenewalRule } from '~/features/credits/guest-rule'
 import { useCreditPolling } from '~/features/credits/use-credit-polling'
+import { creditsNoun, formatCredits } from '~/utils/credits-word'
 
 export const meta: MetaFunction = () => [
   { title: 'Credits · Facet Studio' },
@@ -52,7 +54,7 @@ function PackageCard({ pkg }: { pkg: CreditPackage }) {
   return (
     <li className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5">
       <div className="flex items-start justify-between gap-2">
-        <p className="text-lg font-semibold text-slate-900">{pkg.credits.toLocaleString('en-US')} credits</p>
+        <p className="text-lg font-semibold text-slate-900">{formatCredits(pkg.credits)}</p>
         {pkg.label ? (
           <span className="rounded-full bg-indigo-50 px-2.5 py-0.5 text-xs font-semibold text-indigo-700">{pkg.label}</span>
         ) : null}
@@ -82,7 +84,7 @@ export default function CreditsRoute() {
         <p className="mt-2 text-slate-600">
           {page.signedIn
             ? 'Your account balance, usage and recent activity.'
-            : `Your guest balance refreshes to ${page.guestDailyCredits} free credits every day.`}
+            : `Visitors get up to ${formatCredits(page.guestDailyCredits)} a day. ${guestRenewalRule()}.`}
           {' '}
           <Link to="/history" className={`font-semibold text-indigo-700 underline underline-offset-2 ${focusRing}`}>
             Your runs of the last 24 hours
@@ -125,7 +127,7 @@ export default function CreditsRoute() {
             <Link to="/login?from=/credits" className={`font-semibold underline ${focusRing}`}>
               Sign in or create an account
             </Link>{' '}
-            {page.signupBonus > 0 ? `to get ${page.signupBonus} free credits.` : 'to buy packages.'}
+            {page.signupBonus > 0 ? `to get ${page.signupBonus} free ${creditsNoun(page.signupBonus)}.` : 'to buy packages.'}
           </p>
         </div>
       )}

@@ -8,6 +8,7 @@ import { creditFacts } from '~/features/site/facts.server'
 import { TOOL_LIST } from '~/catalog/tools'
 import { buttonClass } from '~/ui/button'
 import { PageHero, ToolIcon } from '~/ui/section'
+import { formatCredits } from '~/utils/credits-word'
 
 export const meta: MetaFunction = () => [
   { title: 'Pricing | Facet Studio' },
@@ -44,12 +45,12 @@ export default function Pricing() {
           <ul className="mt-6 grid gap-4 md:grid-cols-3">
             <li className="rounded-2xl border border-slate-200 p-6">
               <p className="text-sm font-medium text-slate-600">Visitors</p>
-              <p className="mt-1 text-3xl font-bold text-slate-900">{facts.guestDaily} credits</p>
+              <p className="mt-1 text-3xl font-bold text-slate-900">{formatCredits(facts.guestDaily)}</p>
               <p className="mt-2 text-sm text-slate-600">every day, without an account.</p>
             </li>
             <li className="rounded-2xl border border-slate-200 p-6">
               <p className="text-sm font-medium text-slate-600">New accounts</p>
-              <p className="mt-1 text-3xl font-bold text-slate-900">{facts.signupBonus} credits</p>
+              <p className="mt-1 text-3xl font-bold text-slate-900">{formatCredits(facts.signupBonus)}</p>
               <p className="mt-2 text-sm text-slate-600">once, when you verify your email.</p>
             </li>
             <li className="rounded-2xl border border-slate-200 p-6">
@@ -111,7 +112,7 @@ export default function Pricing() {
                   {p.label ? (
                     <p className="self-start rounded-full bg-indigo-100 px-2.5 py-0.5 text-xs font-semibold text-indigo-800">{p.label}</p>
                   ) : null}
-                  <p className="mt-3 text-3xl font-bold text-slate-900">{p.credits.toLocaleString('en-US')} credits</p>
+                  <p className="mt-3 text-3xl font-bold text-slate-900">{formatCredits(p.credits)}</p>
                   <p className="mt-1 text-lg text-slate-700">{formatPrice(p.price)}</p>
                   <p className="mt-1 text-sm text-slate-500">
                     {formatPrice((p.price / p.credits) * 100)} per 100 credits

@@ -2,11 +2,12 @@ import type { MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { config } from '~/config.server'
 import { privacyPolicy } from '~/features/site/legal'
+import { STORAGE_SENTENCE } from '~/features/site/retention'
 import { LegalPage } from '~/features/site/ui/legal-page'
 
 export const meta: MetaFunction = () => [
   { title: 'Privacy Policy | Facet Studio' },
-  { name: 'description', content: 'What Facet Studio collects, how long it keeps it, and your rights. Uploads are never stored.' },
+  { name: 'description', content: `What Facet Studio collects, how long it keeps it, and your rights. ${STORAGE_SENTENCE}` },
 ]
 
 export function loader() {

@@ -1,6 +1,7 @@
-// Partner wordmarks (fictitious) scrolling in a loop. The list is duplicated so the loop is seamless;
-// the copy is hidden from assistive technology. Motion stops for prefers-reduced-motion.
-const PARTNERS = ['Northlight', 'Harbour Weekly', 'Casa Verde', 'Fieldwork', 'Lumen & Co', 'Orbit Print', 'Kestrel Labs', 'Paper Tiger']
+// The partner marquee (spec §2) names what the studio really runs on: the open models and open-source
+// projects every install uses (no invented customers, issue 21). The list is duplicated so the loop is
+// seamless; the copy is hidden from assistive technology. Motion stops for prefers-reduced-motion.
+const PARTNERS = ['U²-Net', 'YuNet', 'Real-ESRGAN', 'ONNX Runtime', 'sharp', 'resvg', 'PostgreSQL', 'Remix']
 
 function Wordmark({ name, index }: { name: string; index: number }) {
   const shapes = [
@@ -22,7 +23,7 @@ export function LogoMarquee() {
   return (
     <div className="marquee relative overflow-hidden" data-testid="logo-marquee">
       <div className="marquee-track flex w-max gap-12">
-        <ul className="flex shrink-0 gap-12" aria-label="Teams using Facet Studio (illustrative)">
+        <ul className="flex shrink-0 gap-12" aria-label="Open models and open-source projects Facet Studio runs on">
           {PARTNERS.map((name, i) => (
             <li key={name}>
               <Wordmark name={name} index={i} />

@@ -60,14 +60,14 @@ for (const route of ROUTES) {
   })
 }
 
-test('the home page links its calls to action to /login and shows the four FAQ answers', async ({ page }) => {
+test('the home page starts a tool from its main button, offers an account, and shows the four FAQ answers', async ({ page }) => {
   await page.goto('/')
-  await expect(page.getByRole('link', { name: 'Get started free' })).toHaveAttribute('href', '/login')
+  await expect(page.getByRole('link', { name: 'Get started free' })).toHaveAttribute('href', '/tools/background-remover')
   await expect(page.getByRole('link', { name: 'Create free account' })).toHaveAttribute('href', '/login')
   const faq = page.getByTestId('faq')
   await expect(faq.locator('details')).toHaveCount(4)
   await faq.getByText('What happens to the images I upload?').click()
-  await expect(faq.getByText(/deleted the moment the run ends/)).toBeVisible()
+  await expect(faq.getByText(/Uploads are kept encrypted only until their run ends; results are kept encrypted for 24 hours/)).toBeVisible()
   await expect(page.getByTestId('logo-marquee')).toBeVisible()
   for (const image of await page.locator('main img').all()) {
     await expect(image).toHaveAttribute('width', /\d+/)

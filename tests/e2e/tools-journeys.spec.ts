@@ -151,7 +151,7 @@ test('face blurrer: eight faces blurred and the count reported', async ({ page }
 
 test('face restorer: a restored portrait at twice the size', async ({ page }, info) => {
   await open(page, info, '/tools/face-restorer', 'Face restorer')
-  await expect(page.getByTestId('engine-label')).toHaveText(/GFPGAN v1.4 · signature detail|Fallback detail mode/)
+  await expect(page.getByTestId('engine-label')).toHaveText(/GFPGAN v1.4 · signature detail|Standard detail/)
   await screenshots(page, info, 'face-restorer-before')
   await page.getByTestId('file-input').setInputFiles(fixture('photos/degraded-face-astronaut-128px-q35.jpg'))
   await page.getByTestId('process-button').click()

@@ -9,7 +9,7 @@ import { expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
 import { fixture, isNoJs, signInNewUser, spendVisitorCredits } from './support/tools'
 import { MODEL_MISSING_TITLE } from '../../app/features/tools/ui/workspace-state'
 import { NO_MODELS_PORT } from '../../playwright.config'
-import { expectAccessible, expectState, holdToolRequest, SIZES, untilPreviewShown } from './support/workspace'
+import { expectAccessible, expectState, holdToolRequest, SIZES } from './support/workspace'
 
 const TOOLS = [
   { slug: 'background-remover', name: 'Background remover', file: 'photos/product-router-alpha-groundtruth.png', done: 'Cutout ready' },
@@ -142,27 +142,21 @@ for (const size of SIZES) {
       await expect(stage(page)).toHaveAttribute('data-phase', 'no-credits')
       const panel = page.getByTestId('state-no-credits')
       await expect(panel).toContainText('A run costs 2 credits; your balance is 0 credits.')
-      await expect(panel).toContainText('Visitor credits refresh to 5 on your first visit after midnight UTC.')
+      await expect(panel).toContainText('Free credits are shared by the visitors of one network and renew at 00:00 UTC.')
       await expect(page.getByTestId('process-button')).toBeDisabled()
       await expectState(page, `no-credits-${size.name}`)
       await panel.getByRole('link', { name: 'Create a free account for 50 credits' }).click()
       await expect(page).toHaveURL(/\/login\?mode=register$/)
     })
 
-    test('a visitor is asked to sign in before converting an SVG', async ({ page }, info) => {
-      test.skip(isNoJs(info), 'the refusal before sending is the browser run; without JavaScript the server answers 401 (tools-errors)')
+    test('a visitor is asked to sign in before choosing an SVG', async ({ page }, info) => {
+      // Issue 21: the account is asked for before a file is chosen, with JavaScript and without.
       await open(page, info, '/tools/svg-converter', 'SVG converter')
-      const runs: string[] = []
-      page.on('request', (request) => request.url().includes('/api/svg2image/') && runs.push(request.url()))
-      await page.getByTestId('file-input').setInputFiles(fixture('svg/tango-user-home.svg'))
-      // The notice is scrolled into view when it takes the focus: only once the preview above it has
-      // its size, or the picture's late arrival moves the notice after the scroll (seen in a rehearsal).
-      await untilPreviewShown(page)
-      await page.getByTestId('process-button').click()
       await expect(stage(page)).toHaveAttribute('data-phase', 'sign-in')
-      await expect(page.getByTestId('state-sign-in')).toBeFocused()
       await expect(page.getByTestId('state-sign-in').getByRole('link')).toHaveAttribute('href', '/login?from=/tools/svg-converter')
-      expect(runs).toEqual([])
+      await expect(page.getByTestId('drop-zone')).toHaveCount(0)
+      await expect(page.getByTestId('file-input')).toBeDisabled()
+      await expect(page.getByTestId('process-button')).toBeDisabled()
       await expectState(page, `sign-in-${size.name}`)
     })
 

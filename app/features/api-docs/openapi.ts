@@ -11,6 +11,7 @@ import { MAX_BATCH_FILES } from '~/catalog/batches'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/roles'
 import { SEAT_RULE } from '~/features/teams/messages'
 import { MAX_TRANSFER, TRANSFER_AMOUNT_MESSAGE, TRANSFERS_PER_HOUR } from '~/features/teams/transfer'
+import { formatCredits } from '~/utils/credits-word'
 
 type Schema = Record<string, unknown>
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
@@ -354,7 +355,7 @@ function toolPath(api: (typeof TOOL_APIS)[number]) {
     post: {
       tags: ['Tools'],
       summary: api.tool.name,
-      description: `${api.tool.description} ${api.answer} Costs ${api.tool.defaultCost} ${api.tool.defaultCost === 1 ? 'credit' : 'credits'} by default (see /pricing).`,
+      description: `${api.tool.description} ${api.answer} Costs ${formatCredits(api.tool.defaultCost)} by default (see /pricing).`,
       security: api.tool.signInRequired ? SIGNED_IN : ANYONE,
       parameters: [IDEMPOTENCY_KEY, X_TEAM],
       requestBody: {

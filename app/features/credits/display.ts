@@ -50,9 +50,8 @@ export function formatDelta(delta: number): string {
   return '0'
 }
 
-export function formatCredits(n: number): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'credit' : 'credits'}`
-}
+/** The one pluralising helper, re-exported for the screens that import credits' display functions. */
+export { formatCredits } from '~/utils/credits-word'
 
 /** Dollars without needless cents: '$9', '$39', '$9.50'. */
 export function formatPrice(dollars: number): string {

@@ -14,7 +14,9 @@ import type { Database } from '~/db/schema'
 import { addressGroup } from '~/features/security/client-address.server'
 import { clientAddress, utcTimeText } from '~/features/security/rate-limit.server'
 import { singleton } from '~/utils/singleton.server'
+import { guestRenewalRule } from './guest-rule'
 import { applyDailyRefresh, grant, utcDay } from './ledger.server'
+import { formatCredits } from '~/utils/credits-word'
 
 export const VISITOR_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60
 export const GUEST_CREDITS_DESCRIPTION = 'Guest credits'
@@ -237,7 +239,7 @@ export const GUEST_RUNS_OFF_MESSAGE = (url: string) =>
 export const API_SIGN_UP_MESSAGE = (url: string) =>
   `The API needs an account: sign up at ${url} and send an API key (Authorization: Bearer fs_live_…) or a session token (Authorization: Token …).`
 export const GUEST_CREDITS_SHORT_MESSAGE = (cost: number, balance: number, url: string, bonus: number, renewal: string) =>
-  `Not enough credits: this run costs ${cost} and your balance is ${balance}. Free credits are shared by the visitors of one network and renew at ${renewal}: sign up at ${url} for ${bonus} credits, or come back after ${renewal}.`
+  `Not enough credits: this run costs ${cost} and your balance is ${balance}. ${guestRenewalRule(renewal)}: sign up at ${url} for ${formatCredits(bonus)}, or come back after ${renewal}.`
 
 /**
  * Whether a visitor (signed in as nobody) may run a tool: not when GUEST_RUNS=off; not through

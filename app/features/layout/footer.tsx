@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import { BrandMark } from '~/features/layout/brand'
-import { COMPANY_LINKS, LEGAL_LINKS, TOOL_LINKS } from '~/features/layout/nav'
+import { BATCH_LINK, COMPANY_LINKS, LEGAL_LINKS, TOOL_LINKS } from '~/features/layout/nav'
 
 const linkClass =
   'rounded text-sm text-slate-600 hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'
@@ -22,7 +22,7 @@ function LinkGroup({ title, links }: { title: string; links: readonly { to: stri
   )
 }
 
-export function SiteFooter({ supportEmail, statusPageUrl }: { supportEmail: string; statusPageUrl: string }) {
+export function SiteFooter({ supportEmail, statusPageUrl, note }: { supportEmail: string; statusPageUrl: string; note: string }) {
   return (
     <footer className="border-t border-slate-200 bg-slate-50" data-testid="site-footer">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-[1.4fr_1fr_1fr_1fr]">
@@ -48,13 +48,13 @@ export function SiteFooter({ supportEmail, statusPageUrl }: { supportEmail: stri
             </a>
           </p>
         </div>
-        <LinkGroup title="Tools" links={TOOL_LINKS} />
+        <LinkGroup title="Tools" links={[...TOOL_LINKS, BATCH_LINK]} />
         <LinkGroup title="Company" links={COMPANY_LINKS} />
         <LinkGroup title="Legal" links={LEGAL_LINKS} />
       </div>
       <div className="border-t border-slate-200">
         <p className="mx-auto max-w-6xl px-4 py-5 text-xs text-slate-500 sm:px-6">
-          © {new Date().getFullYear()} Facet Studio. Uploads are kept encrypted only until their run ends.
+          © {new Date().getFullYear()} Facet Studio. {note}
         </p>
       </div>
     </footer>

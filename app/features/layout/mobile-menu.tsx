@@ -4,7 +4,7 @@ import { Link, NavLink } from '@remix-run/react'
 import type { Viewer } from '~/features/account/viewer'
 import { useClosingDetails } from '~/features/layout/disclosure'
 import { CreditsButton, LogoutForm } from '~/features/layout/account-controls'
-import { dashboardLabel, HISTORY_LINK, PRIMARY_LINKS, TOOL_LINKS } from '~/features/layout/nav'
+import { BATCH_LINK, dashboardLabel, HISTORY_LINK, PRIMARY_LINKS, TOOL_LINKS } from '~/features/layout/nav'
 import { WorkingAsForm } from '~/features/layout/working-as'
 
 export const MOBILE_MENU_MAX_HEIGHT_PX = 640
@@ -85,8 +85,9 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
           </ul>
           <p className="mt-2 px-3 text-xs font-semibold uppercase tracking-wide text-slate-600">Tools</p>
           <ul className="mt-1 space-y-0.5">
-            {TOOL_LINKS.map((tool) => (
-              <li key={tool.to}>
+            {/* Batch after the five tools, as in the header's Tools menu and the footer. */}
+            {[...TOOL_LINKS, BATCH_LINK].map((tool) => (
+              <li key={tool.to} className={tool.to === BATCH_LINK.to ? 'border-t border-slate-100 pt-0.5' : undefined}>
                 <Link to={tool.to} className={`block rounded-lg px-3 py-2 hover:bg-slate-50 ${focusRing}`}>
                   <span className="block text-sm font-semibold text-slate-900">{tool.label}</span>
                   <span className="block truncate text-xs text-slate-600">{tool.description}</span>

@@ -9,6 +9,7 @@ describe('creditsLabel', () => {
     expect(creditsLabel({ source: 'visitor', balance: 5 })).toBe('5 credits')
     expect(creditsLabel({ source: 'user', balance: 12500 })).toBe('12,500 credits')
     expect(creditsLabel({ source: 'user', balance: 0 })).toBe('0 credits')
+    expect(creditsLabel({ source: 'visitor', balance: 1 })).toBe('1 credit')
   })
 })
 

@@ -1,6 +1,7 @@
 // The site's navigation, shared by the header, the mobile menu and the footer. Client-safe.
 import { TOOL_LIST } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
+import { formatCredits } from '~/utils/credits-word'
 
 export const PRIMARY_LINKS = [
   { to: '/', label: 'Home' },
@@ -29,10 +30,10 @@ export const LEGAL_LINKS = [
   { to: '/privacy', label: 'Privacy Policy' },
 ] as const
 
-/** Spec §2: '{n} credits' with a locale-formatted number, or 'Credits' when the balance is unknown. */
+/** Spec §2: '{n} credits' with a locale-formatted number ('1 credit'), or 'Credits' when the balance is unknown. */
 export function creditsLabel(credits: Viewer['credits']): string {
   if (!credits || !Number.isFinite(credits.balance)) return 'Credits'
-  return `${credits.balance.toLocaleString('en-US')} credits`
+  return formatCredits(credits.balance)
 }
 
 /** Spec §2: the full name, else the email, else 'Dashboard'. */

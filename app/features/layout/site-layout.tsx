@@ -39,7 +39,8 @@ function useRouteChangeEffects() {
   }, [pathname, search])
 }
 
-export function SiteLayout({ viewer, children }: { viewer: Viewer; children: ReactNode }) {
+/** `footerNote`: the site's one sentence about what is stored, said under every page (site/retention.ts). */
+export function SiteLayout({ viewer, footerNote, children }: { viewer: Viewer; footerNote: string; children: ReactNode }) {
   // Read the root data on each render so a revalidation (after a tool run) shows the new balance.
   const rootData = useRootData()
   const current = rootData?.viewer ?? viewer
@@ -59,7 +60,7 @@ export function SiteLayout({ viewer, children }: { viewer: Viewer; children: Rea
       <main id="main" className="flex-1">
         {children}
       </main>
-      <SiteFooter supportEmail={site.supportEmail} statusPageUrl={site.statusPageUrl} />
+      <SiteFooter supportEmail={site.supportEmail} statusPageUrl={site.statusPageUrl} note={footerNote} />
       <Toaster />
     </div>
   )

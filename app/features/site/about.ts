@@ -1,4 +1,5 @@
 // The story page's content (spec §2: timeline 2022, 2023, Today; mission and vision; three values).
+import { STORAGE_SENTENCE } from './retention'
 export const TIMELINE = [
   {
     year: '2022',
@@ -24,6 +25,6 @@ export const VISION =
 
 export const VALUES = [
   { title: 'Quality first', text: 'Results at the original resolution, lossless, with no watermark.' },
-  { title: 'Privacy by default', text: 'Uploads are deleted when their run ends. What we must keep is encrypted and short-lived.' },
+  { title: 'Privacy by default', text: STORAGE_SENTENCE },
   { title: 'Honest metering', text: 'A run costs credits only when it delivers. Failed runs are refunded, and every entry stays in your ledger.' },
 ] as const

@@ -1,4 +1,6 @@
 // The home page's four questions (spec §2). Answers state what the product really does (DESIGN.md).
+import { STORAGE_SENTENCE } from './retention'
+import { creditsNoun, formatCredits } from '~/utils/credits-word'
 export interface FaqEntry {
   question: string
   answer: string
@@ -10,15 +12,14 @@ export function homeFaq(facts: { guestDaily: number; userFloor: number; signupBo
       question: 'How do credits work?',
       answer:
         `Each tool run costs 1 or 2 credits, charged only when the run delivers: a failed run is refunded. ` +
-        `Visitors get ${facts.guestDaily} credits a day. A new account receives ${facts.signupBonus} welcome credits ` +
+        `Visitors get ${formatCredits(facts.guestDaily)} a day. A new account receives ${facts.signupBonus} welcome ${creditsNoun(facts.signupBonus)} ` +
         `once its email is verified, and any balance under ${facts.userFloor} is topped up to ${facts.userFloor} every day.`,
     },
     {
       question: 'What happens to the images I upload?',
       answer:
-        'An upload waits for its run encrypted (AES-256-GCM) in the database, so that any of our workers can take it, and is ' +
-        'deleted the moment the run ends; it is never written to disk in the clear. When a result is kept for a download ' +
-        'link, it is stored encrypted too and deleted after 24 hours.',
+        `${STORAGE_SENTENCE} An upload waits for its run encrypted (AES-256-GCM) in the database, so that any of our ` +
+        'workers can take it; it is never written to disk in the clear. A result can be read only by the account that made it.',
     },
     {
       question: 'Do results keep the original quality?',

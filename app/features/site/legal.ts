@@ -1,5 +1,7 @@
-// Terms of service and privacy policy (spec §2). Retention is stated as the product really works:
-// uploads are kept encrypted until their run ends; results kept for a download link are encrypted and deleted after 24 hours.
+// Terms of service and privacy policy (spec §2). Retention is stated as the product really works, in the
+// site's one sentence about it (retention.ts).
+import { RESULT_KEPT_HOURS, STORAGE_SENTENCE } from './retention'
+
 export const LEGAL_LAST_UPDATED = 'October 16, 2025'
 
 export interface LegalSection {
@@ -117,15 +119,16 @@ export function privacyPolicy(supportEmail: string): LegalDocument {
         id: 'security',
         heading: '4. Security',
         paragraphs: [
-          'Traffic is encrypted in transit with TLS. Session tokens are stored only as hashes. Results kept for a download link are encrypted at rest with AES-256-GCM. Access to production systems is limited to the people who run them.',
+          'Traffic is encrypted in transit with TLS. Session tokens are stored only as hashes. Uploads waiting for their run and results are encrypted at rest with AES-256-GCM. Access to production systems is limited to the people who run them.',
         ],
       },
       {
         id: 'deletion',
         heading: '5. Deletion of uploaded images',
         paragraphs: [
+          STORAGE_SENTENCE,
           'An uploaded image is kept, encrypted with AES-256-GCM, only while its run waits or runs, so that any of our processing servers can take it; it is deleted when the run ends, whether it succeeded or failed.',
-          'When a result is kept so that you can download it later, it is stored encrypted and deleted automatically after 24 hours.',
+          `A result can be downloaded again only by the account that made it, and is deleted automatically ${RESULT_KEPT_HOURS} hours after its run.`,
         ],
       },
       {

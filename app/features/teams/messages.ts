@@ -1,6 +1,7 @@
 // The teams' refusals (and the invite page's guidance) in words, one place each (the API, the screens
 // and the tests share them).
 import { MAX_OWNED_TEAMS } from './roles'
+import { formatCredits } from '~/utils/credits-word'
 
 export const TEAM_NOT_FOUND = 'No such team.'
 export const MEMBER_NOT_FOUND = 'No such member in this team.'
@@ -46,13 +47,13 @@ export function wrongAddress(inviteEmail: string): string {
 
 /** The 402 of a run that would pass the member's monthly cap (nothing is charged). */
 export function capMessage(cap: number, teamName: string, used: number): string {
-  return `This run would pass your monthly cap of ${cap} ${cap === 1 ? 'credit' : 'credits'} on team ${teamName} (${used} used this month). To use your own credits instead, switch to your own balance.`
+  return `This run would pass your monthly cap of ${formatCredits(cap)} on team ${teamName} (${used} used this month). To use your own credits instead, switch to your own balance.`
 }
 
 /** The 402 of a batch whose items would pass the member's monthly cap, before anything runs. */
 export function batchCapMessage(cap: number, teamName: string, used: number, items: number, cost: number): string {
   const covered = Math.max(0, Math.floor((cap - used) / cost))
-  return `This batch of ${items} files would pass your monthly cap of ${cap} credits on team ${teamName} (${used} used this month): it covers ${covered} of them.`
+  return `This batch of ${items} files would pass your monthly cap of ${formatCredits(cap)} on team ${teamName} (${used} used this month): it covers ${covered} of them.`
 }
 
 export function teamBalanceShort(cost: number, teamName: string, balance: number): string {

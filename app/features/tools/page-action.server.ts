@@ -7,6 +7,9 @@ import { data, redirect } from '@remix-run/node'
 import type { ToolSlug } from '~/catalog/tools'
 import { acceptToolRun } from '~/features/tools/jobs/submit.server'
 import { SHOWN_OPTION_FIELDS, type ToolPageResult } from '~/features/tools/ui/page-result'
+import { runnerFor } from '~/features/tools/runners/index.server'
+import { fileTooLargeMessage, toolBodyLimit } from '~/features/tools/upload.server'
+import { UNUSABLE_FILE_STATUSES, unusableFileMessage } from '~/features/tools/ui/tool-messages'
 
 // An HTML page must not carry the API's content headers; only these travel with it.
 const FORWARDED_HEADERS = ['set-cookie', 'retry-after', 'x-credits-remaining']
@@ -19,14 +22,34 @@ export function pageHeaders(source: Record<string, string>): Headers {
   return headers
 }
 
+/**
+ * A post whose declared Content-Length is past what the tool takes is refused from its headers alone:
+ * nothing of the body is read, no caller is made, nothing is counted or charged (issue 21). The
+ * server discards the unread body after answering, so the browser, which sends the whole form
+ * before it reads an answer, still gets the page; past four times the limit the connection is
+ * closed instead of draining it.
+ */
+export function refuseOversizePost(request: Request, tool: ToolSlug) {
+  const declared = Number(request.headers.get('content-length') ?? '')
+  const limit = toolBodyLimit(tool, Boolean(runnerFor(tool).secondFile))
+  if (!Number.isFinite(declared) || declared <= limit) return null
+  const refused: ToolPageResult = { ok: false, status: 413, error: unusableFileMessage(fileTooLargeMessage(tool)), remaining: null }
+  const headers = new Headers()
+  if (declared > 4 * limit) headers.set('Connection', 'close')
+  return data(refused, { status: 413, headers })
+}
+
 export async function runToolPageAction(request: Request, tool: ToolSlug) {
+  const oversize = refuseOversizePost(request, tool)
+  if (oversize) return oversize
   const accepted = await acceptToolRun(request, tool)
   const headers = pageHeaders(accepted.headers)
   if (!accepted.ok) {
     const failed: ToolPageResult = {
       ok: false,
       status: accepted.status,
-      error: accepted.error,
+      // A refused file says so in the page's words; the API keeps its own (spec §8).
+      error: UNUSABLE_FILE_STATUSES.includes(accepted.status) ? unusableFileMessage(accepted.error) : accepted.error,
       remaining: accepted.remaining,
       gfpganAvailable: accepted.gfpganAvailable,
       fieldValues: accepted.fieldValues,

@@ -37,6 +37,11 @@ export function fileTooLargeMessage(tool: ToolSlug): string {
   return `File too large (max ${TOOLS[tool].maxMegabytes}MB)`
 }
 
+/** The most a tool's upload may weigh: its file (and its optional second file) and the form around them. */
+export function toolBodyLimit(tool: ToolSlug, hasSecondFile: boolean): number {
+  return (hasSecondFile ? 2 : 1) * TOOLS[tool].maxMegabytes * MEGABYTE + FORM_OVERHEAD_BYTES
+}
+
 export const EMPTY_FILE_MESSAGE = 'The uploaded file is empty.'
 export const UNREADABLE_UPLOAD_MESSAGE = 'The upload could not be read: send a multipart/form-data body.'
 export const TOO_MANY_PARTS_MESSAGE = `The upload has too many parts: send the file and its options only (at most ${UPLOAD_LIMITS.parts}).`
@@ -64,7 +69,7 @@ export async function parseToolUpload(
     maxFiles: secondField ? 2 : 1,
     fieldNames,
     fileLimit,
-    bodyLimit: (secondField ? 2 : 1) * fileLimit + FORM_OVERHEAD_BYTES,
+    bodyLimit: toolBodyLimit(tool, Boolean(secondField)),
     tooLargeMessage: fileTooLargeMessage(tool),
     notMultipartMessage: `Send the ${definition.fileField === 'svg' ? 'SVG' : 'image'} as multipart/form-data in the "${definition.fileField}" field.`,
   })

@@ -14,12 +14,13 @@ import { readJson, RequestFailedError, sendToolRequest } from '~/features/tools/
 import { CreditsLine, ProcessButton } from '~/features/tools/ui/tool-layout'
 import { BackgroundOptions, BlurOptions, DenoiseOptions, ModelOptions, SvgOptions, useBackgroundChoice, useSvgChoices } from '~/features/tools/ui/tool-options'
 import { CutoutOutputOptions } from '~/features/tools/ui/cutout-options'
-import { creditsWord, MODEL_MISSING_TITLE } from '~/features/tools/ui/workspace-state'
+import { MODEL_MISSING_TITLE } from '~/features/tools/ui/workspace-state'
 import type { Viewer } from '~/features/account/viewer'
 import { useHydrated } from '~/ui/use-hydrated'
 import { batchProblem, checkBatchFile, totalsOf, type ChosenFile } from './batch-files'
 import { BatchStatus, type BatchStatusView } from './batch-status'
 import { useBatchStatus } from './use-batch-status'
+import { formatCredits } from '~/utils/credits-word'
 
 export type { BatchStatusView } from './batch-status'
 
@@ -335,7 +336,7 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
           <div className="space-y-2">
             <p className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-sm">
               <span className="font-semibold text-slate-900" data-testid="tool-cost">
-                {creditsWord(cost)} per file{totals.count > 0 && !totals.zip ? ` · ${creditsWord(totals.count * cost)} in all` : ''}
+                {formatCredits(cost)} per file{totals.count > 0 && !totals.zip ? ` · ${formatCredits(totals.count * cost)} in all` : ''}
               </span>
               <CreditsLine balance={balance} />
             </p>

@@ -6,7 +6,7 @@ import { sql, type Selectable } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import type { ToolJobsTable } from '~/db/schema'
 import { toolCost } from '~/features/credits/costs.server'
-import type { ToolSlug } from '../../../catalog/tools'
+import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { openBytes, sealBytes } from '../results.server'
 import { resultUrl } from '../ui/page-result'
 import type { CutoutLayout } from '../runners/types'
@@ -216,6 +216,12 @@ export function isFinished(job: Pick<ToolJobInfo, 'status'>): boolean {
   return job.status === 'succeeded' || job.status === 'failed'
 }
 
+/** The message of a tool's last step: what a succeeded job's stage reads. */
+export function finalStage(tool: ToolSlug): string | null {
+  const steps = TOOLS[tool]?.steps
+  return steps?.length ? steps[steps.length - 1].message : null
+}
+
 /** The job as the screens and GET /api/jobs/<id>/ see it. */
 export function jobView(job: ToolJobInfo, remaining: number | null): JobView {
   return {
@@ -223,7 +229,8 @@ export function jobView(job: ToolJobInfo, remaining: number | null): JobView {
     tool: job.tool as ToolSlug,
     status: job.status,
     progress: job.progress,
-    stage: job.stage,
+    // A finished run is at the tool's last step ('Cutout ready'), not at the stage it last reported.
+    stage: job.status === 'succeeded' ? finalStage(job.tool as ToolSlug) : job.stage,
     resultUrl: job.result_id ? resultUrl(job.result_id) : null,
     filename: job.filename,
     error: job.error,

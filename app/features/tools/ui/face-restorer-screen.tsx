@@ -16,9 +16,10 @@ const tool = TOOLS['face-restorer']
 const DONE_TITLE = 'Portrait ready'
 
 export const GFPGAN_ENGINE_LABEL = 'GFPGAN v1.4 · signature detail'
-export const FALLBACK_ENGINE_LABEL = 'Fallback detail mode'
+/** The restorer without GFPGAN, named for the people using it (issue 21); operators read 'Fallback detail mode' in /healthz and the API's note. */
+export const FALLBACK_ENGINE_LABEL = 'Standard detail'
 export const BACKEND_UNAVAILABLE_NOTE =
-  'The restoration backend is unavailable, so results may be limited: faces are sharpened by the general detail model instead.'
+  'Faces are sharpened by our general detail model: natural and clean, with less fine detail than a dedicated face model.'
 
 interface Restored {
   url: string

@@ -46,6 +46,18 @@ export const TOOL_MESSAGES: Record<ToolSlug, ToolMessages> = {
   },
 }
 
+/**
+ * A file refused for what it is (too large, not an image the tool takes), said on a page posted
+ * without JavaScript: the file, not the run, is the problem, so nothing suggests trying again.
+ */
+export function unusableFileMessage(reason: string): string {
+  const text = reason.trim().replace(/\.$/, '')
+  return `This file can't be used: ${text.charAt(0).toLowerCase()}${text.slice(1)}.`
+}
+
+/** The statuses of a refused file (too large, wrong type): the page shows them as a refused file, not a failed run. */
+export const UNUSABLE_FILE_STATUSES: readonly number[] = [413, 415]
+
 export const MISSING_RESTORED_URL = 'Server response missing restored image URL.'
 export const SVG_SIGN_IN_MESSAGE = 'Sign in with a Facet Studio account to convert SVG files.'
 export const SVG_SIGN_IN_TOAST = 'Authentication required'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { TOOLS } from '~/catalog/tools'
 import type { JobView } from '~/features/tools/jobs/view'
+import { unusableFileMessage } from './tool-messages'
 import { announcement, NO_FACE_MESSAGE, notEnoughCreditsText, workspacePhase, type PhaseInput } from './workspace-state'
 
 const blurrer = TOOLS['face-blurrer']
@@ -72,6 +73,19 @@ describe('workspace phase', () => {
     expect(workspacePhase({ ...idle, balance: 0, pageResult: { ok: false, status: 402, error: 'short', remaining: 0 } })).toBe('no-credits')
   })
 
+  it('shows a file the server refused for what it is (413, 415) as a refused file, not a failed run', () => {
+    const refused = (status: number) => ({ ok: false as const, status, error: unusableFileMessage('File too large (max 15MB)'), remaining: null })
+    expect(refused(413).error).toBe("This file can't be used: file too large (max 15MB).")
+    expect(workspacePhase({ ...idle, pageResult: refused(413) })).toBe('rejected')
+    expect(workspacePhase({ ...idle, pageResult: refused(415) })).toBe('rejected')
+    expect(workspacePhase({ ...idle, pageResult: refused(500) })).toBe('failed')
+  })
+
+  it('asks a visitor to sign in for a tool that needs an account before any file is chosen', () => {
+    const svg = { ...idle, tool: TOOLS['svg-converter'] }
+    expect(workspacePhase({ ...svg, needsSignIn: true })).toBe('sign-in')
+  })
+
   it('puts a missing model first, and a sign-in refusal apart from failures', () => {
     expect(workspacePhase({ ...idle, missingModels: ['yunet'], status: 'ready' })).toBe('model-missing')
     const svg = { ...idle, tool: TOOLS['svg-converter'] }
@@ -86,7 +100,7 @@ describe('the words of the states', () => {
     const text = notEnoughCreditsText({ cost: 2, balance: 1, signedIn: false, allowances })
     expect(text.lines).toEqual([
       'A run costs 2 credits; your balance is 1 credit.',
-      'Visitor credits refresh to 5 on your first visit after midnight UTC.',
+      'Free credits are shared by the visitors of one network and renew at 00:00 UTC.',
     ])
     expect(text.signUp).toBe('Create a free account for 50 credits')
   })

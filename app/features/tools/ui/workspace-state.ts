@@ -4,7 +4,10 @@
 import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
 import type { JobView } from '~/features/tools/jobs/view'
 import type { ToolPageResult } from './page-result'
+import { UNUSABLE_FILE_STATUSES } from './tool-messages'
 import type { RunStatus } from './use-tool-run'
+import { guestRenewalRule } from '~/features/credits/guest-rule'
+import { formatCredits } from '~/utils/credits-word'
 
 export type WorkspacePhase =
   | 'empty'
@@ -68,6 +71,8 @@ export function workspacePhase(input: PhaseInput): WorkspacePhase {
     if (page.status === 402 && (short || input.balance === null)) return 'no-credits'
     if (page.status === 402 && input.overCap) return 'over-cap'
     if (page.status === 401 && tool.signInRequired) return 'sign-in'
+    // A file refused for what it is (too large, wrong type): choose another, as when the browser refuses it.
+    if (UNUSABLE_FILE_STATUSES.includes(page.status)) return 'rejected'
     return 'failed'
   }
   if (tool.signInRequired && input.needsSignIn) return 'sign-in'
@@ -90,10 +95,6 @@ export interface CreditAllowances {
   signupBonus: number
 }
 
-export function creditsWord(n: number): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'credit' : 'credits'}`
-}
-
 /** The not-enough-credits panel's sentences: the cost, the balance, when it refreshes. */
 export function notEnoughCreditsText({
   cost,
@@ -106,16 +107,16 @@ export function notEnoughCreditsText({
   signedIn: boolean
   allowances: CreditAllowances
 }): { title: string; lines: string[]; signUp: string | null } {
-  const lines = [`A run costs ${creditsWord(cost)}; your balance is ${creditsWord(balance ?? 0)}.`]
+  const lines = [`A run costs ${formatCredits(cost)}; your balance is ${formatCredits(balance ?? 0)}.`]
   if (!signedIn) {
-    lines.push(`Visitor credits refresh to ${allowances.guestDaily} on your first visit after midnight UTC.`)
+    lines.push(`${guestRenewalRule()}.`)
   } else if (allowances.userFloor > 0) {
     lines.push(`A balance under ${allowances.userFloor} is topped up to ${allowances.userFloor} on your first visit after midnight UTC.`)
   }
   return {
     title: 'Not enough credits',
     lines,
-    signUp: signedIn ? null : `Create a free account for ${allowances.signupBonus} credits`,
+    signUp: signedIn ? null : `Create a free account for ${formatCredits(allowances.signupBonus)}`,
   }
 }
 

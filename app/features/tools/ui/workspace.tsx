@@ -5,7 +5,7 @@
 // all of it works without JavaScript; the browser run takes it over once hydrated.
 import { UploadIcon } from '~/ui/upload-icon'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
-import { useEffect, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react'
 import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
 import { HANDED_BACK_NOTE, TERMINAL_JOB_STATUSES, type JobView } from '~/features/tools/jobs/view'
 import { passesCap, OVER_CAP_TITLE } from '~/features/teams/headroom'
@@ -22,12 +22,12 @@ import { StatusBadge } from './status-badge'
 import { ToolForm } from './tool-form'
 import { ToolHero } from './tool-hero'
 import { CreditsLine, ProcessButton } from './tool-layout'
+import { takeHandoff } from './handoff'
 import { FAILED_STAGE_MESSAGE } from './use-tool-run'
 import type { ImageSize, RunLike, useWorkspace } from './use-workspace'
 import {
   announcement,
   BUSY_PHASES,
-  creditsWord,
   MODEL_MISSING_TITLE,
   NO_FACE_MESSAGE,
   NOT_CHARGED_AFTER_FAILURE,
@@ -37,6 +37,7 @@ import {
   type CreditAllowances,
   type WorkspacePhase,
 } from './workspace-state'
+import { formatCredits } from '~/utils/credits-word'
 
 const DEFAULT_ALLOWANCES: CreditAllowances = { guestDaily: 5, userFloor: 10, signupBonus: 50 }
 
@@ -89,6 +90,8 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   const allowances = root?.allowances ?? DEFAULT_ALLOWANCES
   const { missingModels, job } = useToolPageExtras()
   const signedIn = Boolean(viewer?.user)
+  // A tool that needs an account says so before a visitor chooses a file (issue 21), not after.
+  const signInFirst = tool.signInRequired && !signedIn
   // The job a no-JS post redirected to is followed while it waits or runs; once it ended, the loader's
   // pageResult says what happened (the tool's own result view, its no-face or failure wording).
   const shownJob = run.status === 'idle' && !ws.rejection && job && !TERMINAL_JOB_STATUSES.includes(job.status) ? job : null
@@ -107,7 +110,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     status: run.status,
     progress: run.progress,
     facesFound: props.facesFound ?? null,
-    needsSignIn: Boolean(props.needsSignIn) || (tool.signInRequired && !signedIn && run.status === 'error'),
+    needsSignIn: Boolean(props.needsSignIn) || signInFirst,
     pageResult: page,
     job: shownJob,
     balance,
@@ -135,7 +138,24 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   }, [refusedAsTeam])
 
   const [dragging, setDragging] = useState(false)
-  const locked = busy || phase === 'model-missing'
+  const locked = busy || phase === 'model-missing' || signInFirst
+
+  // A file handed over by the home page's drop zone is checked like a chosen one, then run at once
+  // (what its form does without JavaScript), unless the checks or the balance stop it first.
+  const startHandedOff = useRef(false)
+  useEffect(() => {
+    const file = takeHandoff(tool.slug)
+    if (!file || locked) return
+    startHandedOff.current = true
+    void ws.choose(file)
+    // Once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+  useEffect(() => {
+    if (!startHandedOff.current || ws.checking) return
+    if (phase === 'chosen') ws.inputRef.current?.form?.requestSubmit()
+    if (phase !== 'empty') startHandedOff.current = false
+  }, [phase, ws.checking, ws.inputRef])
 
   // A pasted image (Ctrl/Cmd+V anywhere on the page) is taken like a dropped one.
   useEffect(() => {
@@ -227,10 +247,10 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     stage = (
       <>
         {panel}
-        {phase === 'no-credits' ? null : (
-          <DropTarget tool={tool} phase={phase} message={ws.rejection} dragging={dragging} hydrated={hydrated} processLabel={props.processLabel} />
+        {phase === 'no-credits' || phase === 'sign-in' ? null : (
+          <DropTarget tool={tool} phase={phase} message={phase === 'rejected' ? error : null} dragging={dragging} hydrated={hydrated} processLabel={props.processLabel} />
         )}
-        {hydrated && phase !== 'no-credits' ? <Samples tool={tool} onPick={(file) => void ws.choose(file)} disabled={locked} /> : null}
+        {hydrated && phase !== 'no-credits' && phase !== 'sign-in' ? <Samples tool={tool} onPick={(file) => void ws.choose(file)} disabled={locked} /> : null}
       </>
     )
   }
@@ -271,7 +291,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
               disabled={locked || phase === 'no-credits'}
               // Its own name: the drop target (its visible label) is not shown in every state.
               aria-label={tool.fileField === 'svg' ? 'Choose an SVG file' : 'Choose an image'}
-              aria-describedby={phase === 'no-credits' || phase === 'model-missing' ? undefined : `${inputId(tool)}-hint`}
+              aria-describedby={phase === 'no-credits' || phase === 'model-missing' || phase === 'sign-in' ? undefined : `${inputId(tool)}-hint`}
               onChange={(event) => void ws.choose(event.currentTarget.files?.[0] ?? null)}
               className="peer sr-only"
               data-testid="file-input"
@@ -281,17 +301,19 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
           </section>
           <section aria-label="Settings" className="min-w-0 space-y-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
             {props.options}
-            <div className="space-y-2">
+            {/* The run button and its cost: on phones, pinned to the bottom of the screen once a file is
+                chosen (issue 21), by this state with JavaScript and by CSS (:has a chosen file) without. */}
+            <div className="action-bar space-y-2" data-pinned={hydrated && hasFile ? 'true' : undefined} data-testid="action-bar">
               <p className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-sm">
                 <span className="font-semibold text-slate-900" data-testid="tool-cost">
-                  {creditsWord(cost)} per run
+                  {formatCredits(cost)} per run
                 </span>
                 <CreditsLine balance={balance} />
               </p>
               {team && cap ? <HeadroomLine teamName={team.name} cap={cap} /> : null}
               <ProcessButton
                 disabled={!hasFile || busy || short}
-                blocked={phase === 'model-missing' || (short && !hasFile && !hydrated)}
+                blocked={phase === 'model-missing' || signInFirst || (short && !hasFile && !hydrated)}
                 busy={busy && phase !== 'checking'}
                 label={props.processLabel}
                 busyLabel={props.busyLabel}
@@ -588,7 +610,7 @@ function NoCreditsText({ cost, balance, signedIn, allowances }: { cost: number; 
 function SignInText({ error, path }: { error: string | null; path: string | undefined }) {
   return (
     <>
-      {error ? <p data-testid="error-box">{error}</p> : null}
+      {error ? <p data-testid="error-box">{error}</p> : <p>This tool needs a free Facet Studio account. After signing in you come back here to choose your file.</p>}
       {path ? (
         <p>
           <Link to={path} className="font-semibold underline underline-offset-2">
