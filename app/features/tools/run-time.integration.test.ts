@@ -13,6 +13,11 @@ import { action as enhancerPage } from '~/routes/tools.image-enhancer'
 import { balanceOf, fileOf, fixture, newUser, newVisitor, toolRequest, type TestCaller } from '../../../tests/integration/tools-support'
 import { readResult, routeArgs } from '../../../tests/support/requests'
 import { readFactors, readTiming, recordRunTime, RATE_WEIGHT } from './run-rates.server'
+import { createVerifiedUser } from '~/features/auth/testing.server'
+import { readOutbox } from '~/features/mail/outbox.server'
+import { waitForPendingMail } from '~/features/mail/mailer.server'
+import { findJob } from './jobs/jobs.server'
+import { mailIfLongRun } from './jobs/ready-mail.server'
 import { seedMs } from './run-time'
 
 afterAll(async () => {
@@ -139,6 +144,25 @@ describe('the measured speed', () => {
     const { fast } = await readFactors('background-remover')
     const run = await getDb().selectFrom('tool_runs').select('duration_ms').where('account_id', '=', caller.accountId).executeTakeFirstOrThrow()
     expect(fast).toBeCloseTo(Number(run.duration_ms) / seedMs('background-remover', 640, 427), 1)
+  })
+})
+
+describe('a run longer than a minute', () => {
+  it('mails its signed-in owner that the result is ready; a quicker one does not', async () => {
+    const { user } = await createVerifiedUser()
+    const caller = await newUser()
+    const ran = await readResult(await removeBg(routeArgs(toolRequest('/api/remove-bg/', { image: rocket() }, caller.headers))))
+    expect(ran.status).toBe(200)
+    const [{ id }] = await getDb().selectFrom('tool_jobs').select('id').where('account_id', '=', caller.accountId).execute()
+    const quick = (await findJob(id))!
+    // The same delivered job, as a page run of this user's that took 61 s from submission to result.
+    const long = { ...quick, user_id: user.id, api_key_id: null, created_at: new Date(new Date(quick.finished_at!).getTime() - 61_000) }
+    expect(await mailIfLongRun({ ...quick, user_id: user.id, api_key_id: null })).toBe(false)
+    expect(await mailIfLongRun(long)).toBe(true)
+    await waitForPendingMail()
+    const mails = await readOutbox(user.email)
+    expect(mails.map((m) => m.subject)).toEqual(['Your background remover result is ready'])
+    expect(mails[0]!.link).toContain(`/tools/background-remover?job=${id}`)
   })
 })
 

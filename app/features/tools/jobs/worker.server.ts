@@ -25,6 +25,7 @@ import { trace } from '@opentelemetry/api'
 import { capTestResult } from './test-mode.server'
 import { chargeItemOnStart } from '~/features/batches/items.server'
 import { recordRunTime } from '../run-rates.server'
+import { mailIfLongRun } from './ready-mail.server'
 import { rateVariant } from '../run-time'
 import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
 
@@ -181,7 +182,10 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
       traceJob(jobId, 'recorded')
       announceJobEnded(ended ? { jobId, job: ended, delivered } : { jobId })
       // The next estimate learns from this run (after the answer is out: nobody waits on it).
-      if (ended) await recordRunTime(measured(job, runMs))
+      if (ended) {
+        await recordRunTime(measured(job, runMs))
+        await mailIfLongRun(ended).catch((error: Error) => logger.warn({ err: error.message, jobId }, 'result mail not sent'))
+      }
     } catch (thrown) {
       await pending
       if (handBack.aborted && !timedOut) {

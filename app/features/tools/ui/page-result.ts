@@ -28,6 +28,21 @@ export type ToolPageResult =
       fieldValues?: Record<string, string>
     }
 
+/** What a tool page's loader tells the browser to estimate runs with (run-time.ts). */
+export interface PageTiming {
+  /** This server's measured speed per variant (a variant not measured yet runs at its seed). */
+  factors: Record<string, number>
+  limitMs: number
+  /** The server's clock when the page was drawn: the first render counts from it on both sides. */
+  renderedAt: number
+}
+
+/** A run's start (epoch ms) and expected length: the progress panel shows elapsed time and time left from them. */
+export interface RunClock {
+  startedAt: number
+  estimateMs: number | null
+}
+
 /** The run options a result page shows back (they ride in its address after the redirect). */
 export const SHOWN_OPTION_FIELDS = ['blur', 'format', 'scale', 'background', 'denoise', 'model'] as const
 
