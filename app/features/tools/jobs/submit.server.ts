@@ -18,7 +18,7 @@ import { RunTimeoutError, ToolError, TooSlowError } from '../errors.server'
 import { readTiming } from '../run-rates.server'
 import { checkFit, rateVariant, tooSlowMessage } from '../run-time'
 import { readResult } from '../results.server'
-import { resultUrl } from '../ui/page-result'
+import { resultUrl, TOO_SLOW_CODE } from '../ui/page-result'
 import { recordToolRun } from '../runs.server'
 import type { Delivered } from '../runners/types'
 import {
@@ -443,7 +443,7 @@ export async function answerFromJob(
 /** The API's machine-readable side of a too-slow refusal (POST /api/jobs/ sends the same). */
 export function tooSlowFields(timing: NonNullable<ToolRefusal['tooSlow']>): Record<string, unknown> {
   return {
-    code: 'image_too_slow',
+    code: TOO_SLOW_CODE,
     estimated_seconds: Math.ceil(timing.estimatedMs / 1000),
     time_limit_seconds: Math.round(timing.limitMs / 1000),
     largest_size: timing.largest,

@@ -6,7 +6,7 @@
 import { data, redirect } from '@remix-run/node'
 import type { ToolSlug } from '~/features/tools/catalog'
 import { acceptToolRun } from '~/features/tools/jobs/submit.server'
-import { SHOWN_OPTION_FIELDS, type ToolPageResult } from './page-result'
+import { SHOWN_OPTION_FIELDS, TOO_SLOW_CODE, type ToolPageResult } from './page-result'
 
 // An HTML page must not carry the API's content headers; only these travel with it.
 const FORWARDED_HEADERS = ['set-cookie', 'retry-after', 'x-credits-remaining']
@@ -30,6 +30,7 @@ export async function runToolPageAction(request: Request, tool: ToolSlug) {
       remaining: accepted.remaining,
       gfpganAvailable: accepted.gfpganAvailable,
       fieldValues: accepted.fieldValues,
+      ...(accepted.tooSlow ? { code: TOO_SLOW_CODE } : {}),
     }
     return data(failed, { status: accepted.status, headers })
   }

@@ -23,10 +23,15 @@ export type ToolPageResult =
       ok: false
       status: number
       error: string
+      /** What kind of refusal, where the page words it apart (an image too slow to finish in time). */
+      code?: typeof TOO_SLOW_CODE
       remaining: number | null
       gfpganAvailable?: boolean
       fieldValues?: Record<string, string>
     }
+
+/** The refusal of an image too slow to finish in time: the API's `code` and the page's. */
+export const TOO_SLOW_CODE = 'image_too_slow'
 
 /** What a tool page's loader tells the browser to estimate runs with (run-time.ts). */
 export interface PageTiming {

@@ -3,7 +3,7 @@
 // has its own look and words (workspace.tsx). Client-safe and pure, so it is unit-tested.
 import type { ProgressStep, ToolDefinition } from '~/features/tools/catalog'
 import type { JobView } from '~/features/tools/jobs/view'
-import type { ToolPageResult } from './page-result'
+import { TOO_SLOW_CODE, type ToolPageResult } from './page-result'
 import type { RunStatus } from './use-tool-run'
 
 export type WorkspacePhase =
@@ -19,6 +19,8 @@ export type WorkspacePhase =
   | 'no-credits'
   | 'sign-in'
   | 'model-missing'
+  /** A page post refused because the image would not finish in time here (the JS page refuses it before upload). */
+  | 'too-slow'
 
 export interface PhaseInput {
   tool: ToolDefinition
@@ -61,11 +63,15 @@ export function workspacePhase(input: PhaseInput): WorkspacePhase {
     // its message, not the not-enough-credits panel, says why.
     if (page.status === 402 && (short || input.balance === null)) return 'no-credits'
     if (page.status === 401 && tool.signInRequired) return 'sign-in'
+    if (page.code === TOO_SLOW_CODE) return 'too-slow'
     return 'failed'
   }
   if (tool.signInRequired && input.needsSignIn) return 'sign-in'
   return short ? 'no-credits' : 'empty'
 }
+
+/** The too-slow panel's title (its text is the server's message, which names the size that fits). */
+export const TOO_SLOW_TITLE = 'Too large to finish in time'
 
 /** The phases in which a run is under way: the stage shows the progress and nothing can be changed. */
 export const BUSY_PHASES: readonly WorkspacePhase[] = ['checking', 'uploading', 'processing']

@@ -31,6 +31,7 @@ import {
   NOT_CHARGED_AFTER_FAILURE,
   notEnoughCreditsText,
   OUTCOME_PHASES,
+  TOO_SLOW_TITLE,
   workspacePhase,
   type CreditAllowances,
   type WorkspacePhase,
@@ -166,6 +167,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     failed: () => outcome('The run failed', 'red', <FailedText error={error} />),
     'no-credits': () => outcome('Not enough credits', 'amber', <NoCreditsText cost={cost} balance={balance} signedIn={signedIn} allowances={allowances} />),
     'sign-in': () => outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} />),
+    'too-slow': () => outcome(TOO_SLOW_TITLE, 'amber', <p data-testid="error-box">{error}</p>),
   }
   const panel = PANELS[phase]?.() ?? null
 
