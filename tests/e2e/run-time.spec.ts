@@ -11,6 +11,8 @@ import { SHORT_LIMIT_PORT } from '../../playwright.config'
 
 const SHORT = `http://localhost:${SHORT_LIMIT_PORT}`
 const ROCKET = fixture('photos/noface-rocket.jpg') // 640 × 427
+/** A short real run (128 × 128): seconds of work, far inside the limit however slow the machine measured. */
+const SMALL_FACE = fixture('photos/degraded-face-astronaut-128px-q35.jpg')
 
 async function open(page: Page, info: TestInfo, url: string, heading: string) {
   await page.goto(url)
@@ -30,6 +32,8 @@ function recordPosts(page: Page): string[] {
 for (const size of SIZES) {
   test.describe(`${size.width}×${size.height}`, () => {
     test.use({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' })
+    // axe-core and a real model run on a shared machine: room beyond the default minute.
+    test.describe.configure({ timeout: 180_000 })
 
     test('an image too slow for the time limit is refused before upload and downscaled in the browser', async ({ page }, info) => {
       test.skip(isNoJs(info), 'the browser check; the page post is below')
@@ -73,9 +77,9 @@ for (const size of SIZES) {
 
     test('a run shows its elapsed time and the time left, then its result', async ({ page }, info) => {
       await open(page, info, '/tools/image-enhancer', 'Image enhancer')
-      await page.getByTestId('file-input').setInputFiles(ROCKET)
+      await page.getByTestId('file-input').setInputFiles(SMALL_FACE)
       // With JavaScript the upload is held, so the running state can be looked at; without it, the
-      // page follows the job (Real-ESRGAN on 0.27 MP takes seconds even on an idle machine).
+      // page the post redirects to follows the job, drawn as soon as the job is written.
       const held = isNoJs(info) ? null : await holdToolRequest(page)
       await page.getByTestId('process-button').click()
       await held?.arrived
@@ -88,7 +92,7 @@ for (const size of SIZES) {
       await expect(page.getByTestId('progress-elapsed')).not.toHaveAttribute('aria-live')
       await expect(page.getByTestId('progress-panel')).toBeInViewport({ ratio: 1 })
       held?.release()
-      await expect(stage).toHaveAttribute('data-phase', 'done', { timeout: 90_000 })
+      await expect(stage).toHaveAttribute('data-phase', 'done', { timeout: 150_000 })
       // A finished run shows no clock.
       await expect(page.getByTestId('progress-elapsed')).toHaveCount(0)
     })
