@@ -5,6 +5,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3210)
 export const E2E_DATA_DIR = `tests/.tmp/e2e-data-${PORT}`
 /** A second studio, with no models installed. */
 export const NO_MODELS_PORT = PORT + 1
+/** A third studio whose time limit is 5 s and that runs nothing (web only): images too slow for it are refused. */
+export const SHORT_LIMIT_PORT = PORT + 2
 
 // Playwright cannot download its own browsers here: Debian's Chromium runs the suite.
 const chromium = {
@@ -80,6 +82,25 @@ export default defineConfig({
         WORKER_CONCURRENCY: '0',
         LOG_LEVEL: 'warn',
         // Every journey's browser comes from 127.0.0.1: one address, many visitors (decision 080).
+        GUEST_IDENTITIES_PER_ADDRESS: '1000',
+        E2E: '1',
+        BUILD_DIR: process.env.BUILD_DIR ?? 'build',
+      },
+    },
+    {
+      // The same studio with a 5 s time limit and no worker, for the refusal of an image too slow to finish in time.
+      command: `rm -rf ${E2E_DATA_DIR}-short-limit && node --import tsx server.ts`,
+      url: `http://localhost:${SHORT_LIMIT_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        NODE_ENV: 'production',
+        PORT: String(SHORT_LIMIT_PORT),
+        PUBLIC_URL: `http://localhost:${SHORT_LIMIT_PORT}`,
+        DATA_DIR: `${E2E_DATA_DIR}-short-limit`,
+        TOOL_TIMEOUT_MS: '5000',
+        WORKER_CONCURRENCY: '0',
+        LOG_LEVEL: 'warn',
         GUEST_IDENTITIES_PER_ADDRESS: '1000',
         E2E: '1',
         BUILD_DIR: process.env.BUILD_DIR ?? 'build',

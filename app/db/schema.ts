@@ -329,6 +329,16 @@ export interface AuditLogTable {
   created_at: CreatedAt
 }
 
+/** This server's measured speed per tool and variant (migrations/0120): the factor on the tool's seed cost (run-time.ts). */
+export interface ToolRatesTable {
+  tool: string
+  /** The remover's model choice as requested ('auto', 'fast'…); '' for a tool without a choice (run-time.ts rateVariant). */
+  variant: string
+  factor: number
+  samples: Generated<number>
+  updated_at: Generated<Date>
+}
+
 export interface Database {
   users: UsersTable
   sessions: SessionsTable
@@ -353,6 +363,7 @@ export interface Database {
   team_members: TeamMembersTable
   team_invites: TeamInvitesTable
   audit_log: AuditLogTable
+  tool_rates: ToolRatesTable
 }
 
 export type User = Selectable<UsersTable>

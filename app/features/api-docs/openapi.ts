@@ -12,6 +12,8 @@ import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/rol
 import { SEAT_RULE } from '~/features/teams/messages'
 import { MAX_TRANSFER, TRANSFER_AMOUNT_MESSAGE, TRANSFERS_PER_HOUR } from '~/features/teams/transfer'
 import { formatCredits } from '~/utils/credits-word'
+import { isEstimated } from '~/features/tools/run-time'
+import { TOO_SLOW_CODE } from '~/features/tools/ui/page-result'
 
 type Schema = Record<string, unknown>
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
@@ -65,9 +67,27 @@ const SKIPPED_ENTRIES: Schema = { type: 'array', items: { type: 'object', requir
 
 /** Single runs: the queue's limit (503) and one account's share of it (429), docs/decisions/085. */
 const QUEUE_429 = 'Too many requests, or your account already has its share of the runs waiting for a worker (the message says how many); see Retry-After.'
+const TOO_SLOW_422 = 'The image would not finish within the time limit here (code image_too_slow): largest_size is the size to downscale to. Nothing was charged. A 503 with the same code and largest_size null: no size would, try again later.'
 const QUEUE_503 = 'The studio is busy: the queue of waiting runs is full; see Retry-After. Nothing was charged.'
 
 const schemas: Record<string, Schema> = {
+  TooSlow: {
+    type: 'object',
+    required: ['error', 'code', 'estimated_seconds', 'time_limit_seconds', 'largest_size'],
+    description: 'An image that would not finish within the time limit at this studio’s measured speed: refused before any charge.',
+    properties: {
+      error: { type: 'string', description: 'What went wrong and the size to downscale to, in words meant for people.' },
+      code: { const: TOO_SLOW_CODE },
+      estimated_seconds: { type: 'integer', description: 'How long this image would take here.' },
+      time_limit_seconds: { type: 'integer', description: 'The time limit of one run.' },
+      largest_size: {
+        type: ['object', 'null'],
+        properties: { width: { type: 'integer' }, height: { type: 'integer' } },
+        description: 'The largest size of the same shape that would finish in time: downscale to it (or smaller) and send again. Null with 503: no size would, the studio is too busy now.',
+      },
+      remaining: { type: ['integer', 'null'] },
+    },
+  },
   Error: {
     type: 'object',
     required: ['error', 'detail'],
@@ -381,6 +401,7 @@ function toolPath(api: (typeof TOOL_APIS)[number]) {
         '409': error('The Idempotency-Key names a run that failed or is still running.'),
         '413': error(`The file is larger than ${api.tool.maxMegabytes} MB.`),
         '415': error(`The file is not ${api.tool.acceptedLabel}.`),
+        ...(isEstimated(api.tool.slug) ? { '422': json(ref('TooSlow'), TOO_SLOW_422) } : {}),
         '429': error(QUEUE_429),
         '503': json(
           ref('Error'),
@@ -502,7 +523,7 @@ export function openApiDocument() {
           '409': error('The Idempotency-Key names a run that failed or is still running.'),
           '413': error('The file is too large.'),
           '415': error('The file is not of a type the tool takes.'),
-          '422': error('The Idempotency-Key was used for another request.'),
+          '422': json({ oneOf: [ref('Error'), ref('TooSlow')] }, `The Idempotency-Key was used for another request; or ${TOO_SLOW_422.charAt(0).toLowerCase()}${TOO_SLOW_422.slice(1)}`),
           '429': error(QUEUE_429),
           '503': error(QUEUE_503),
         },

@@ -8,11 +8,13 @@ export function appLink(pathname: string, query: Record<string, string> = {}): s
   return url.toString()
 }
 
-function greeting(firstName: string | null | undefined): string {
+/** 'Hi Ada,' (or 'Hi,'): every mail's first line. */
+export function greeting(firstName: string | null | undefined): string {
   return firstName ? `Hi ${firstName},` : 'Hi,'
 }
 
-function layout(title: string, paragraphs: string[], action?: { label: string; href: string }, after: string[] = []) {
+/** Every mail's HTML part: a title, paragraphs, an optional button (with its address written out) and closing lines. */
+export function layout(title: string, paragraphs: string[], action?: { label: string; href: string }, after: string[] = []) {
   const p = (t: string) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(t)}</p>`
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.href)}" style="display:inline-block;background:#4f46e5;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>

@@ -52,6 +52,20 @@ export class RunTimeoutError extends ToolError {
   }
 }
 
+/**
+ * An image that cannot finish within the time limit on this server (run-time.ts): refused after its
+ * header is read, before anything is charged, with the largest size that would finish.
+ */
+export class TooSlowError extends ToolError {
+  constructor(
+    message: string,
+    readonly timing: { estimatedMs: number; limitMs: number; largest: { width: number; height: number } | null },
+  ) {
+    // No size fits: the server is too slow now (busy), so the answer says when to try again.
+    super(timing.largest ? 422 : 503, message, { outcome: 'rejected', headers: timing.largest ? {} : { 'Retry-After': '60' } })
+  }
+}
+
 export const badRequest = (message: string) => new ToolError(400, message)
 export const unsupportedType = (message: string) => new ToolError(415, message)
 export const tooLarge = (message: string) => new ToolError(413, message)

@@ -6,7 +6,7 @@
 import { data, redirect } from '@remix-run/node'
 import type { ToolSlug } from '~/catalog/tools'
 import { acceptToolRun } from '~/features/tools/jobs/submit.server'
-import { SHOWN_OPTION_FIELDS, type ToolPageResult } from '~/features/tools/ui/page-result'
+import { SHOWN_OPTION_FIELDS, TOO_SLOW_CODE, type ToolPageResult } from '~/features/tools/ui/page-result'
 import { runnerFor } from '~/features/tools/runners/index.server'
 import { fileTooLargeMessage, toolBodyLimit } from '~/features/tools/upload.server'
 import { UNUSABLE_FILE_STATUSES, unusableFileMessage } from '~/features/tools/ui/tool-messages'
@@ -53,6 +53,7 @@ export async function runToolPageAction(request: Request, tool: ToolSlug) {
       remaining: accepted.remaining,
       gfpganAvailable: accepted.gfpganAvailable,
       fieldValues: accepted.fieldValues,
+      ...(accepted.tooSlow ? { code: TOO_SLOW_CODE } : {}),
     }
     return data(failed, { status: accepted.status, headers })
   }

@@ -10,7 +10,10 @@ import { findOwnedJob, jobView } from '~/features/tools/jobs/jobs.server'
 import type { JobView } from '~/features/tools/jobs/view'
 import { isModelInstalled, requiredModelsFor } from '~/features/tools/models/registry.server'
 import { readResultInfo } from '~/features/tools/results.server'
-import { downloadUrl, resultUrl, SHOWN_OPTION_FIELDS, type ToolPageResult } from '~/features/tools/ui/page-result'
+import { readFactors } from '~/features/tools/run-rates.server'
+import { estimateMs, rateVariant, seedFactor } from '~/features/tools/run-time'
+import type { ToolJobInfo } from '~/features/tools/jobs/jobs.server'
+import { downloadUrl, resultUrl, SHOWN_OPTION_FIELDS, type PageTiming, type RunClock, type ToolPageResult } from '~/features/tools/ui/page-result'
 
 export const RESULT_GONE_MESSAGE =
   'This result is no longer available: results are kept for 24 hours, for the browser that made them. Run the tool again.'
@@ -18,16 +21,27 @@ export const JOB_GONE_MESSAGE = 'This run does not exist, or it was started in a
 
 export async function loadToolPage(tool: ToolSlug, request: Request) {
   const posted = await loadPosted(request)
+  const timing: PageTiming = { factors: await readFactors(tool), limitMs: config().TOOL_TIMEOUT_MS, renderedAt: Date.now() }
   return {
     cost: toolCost(tool),
     publicUrl: config().PUBLIC_URL,
     missingModels: requiredModelsFor(tool).filter((id) => !isModelInstalled(id)),
     pageResult: posted.pageResult,
     job: posted.job,
+    timing,
+    jobClock: posted.found ? jobClock(tool, posted.found, timing) : null,
   }
 }
 
-async function loadPosted(request: Request): Promise<{ pageResult: ToolPageResult | null; job: JobView | null }> {
+/** When the followed job started and how long it was expected to take (the page counts from them). */
+function jobClock(tool: ToolSlug, job: ToolJobInfo, timing: PageTiming): RunClock {
+  const variant = rateVariant(tool, job.options)
+  const factor = timing.factors[variant] ?? seedFactor(tool, variant)
+  const expected = job.input_width && job.input_height ? estimateMs({ tool, factor, limitMs: timing.limitMs }, job.input_width, job.input_height) : null
+  return { startedAt: new Date(job.created_at).getTime(), estimateMs: expected }
+}
+
+async function loadPosted(request: Request): Promise<{ pageResult: ToolPageResult | null; job: JobView | null; found?: ToolJobInfo }> {
   const url = new URL(request.url)
   const jobId = url.searchParams.get('job')
   let resultId = url.searchParams.get('result')
@@ -51,7 +65,7 @@ async function loadPosted(request: Request): Promise<{ pageResult: ToolPageResul
         job,
       }
     }
-    if (found.status !== 'succeeded') return { pageResult: null, job }
+    if (found.status !== 'succeeded') return { pageResult: null, job, found }
     resultId = found.result_id
   }
   const info = resultId && accountId ? await readResultInfo(resultId, accountId) : null

@@ -14,10 +14,12 @@ import { guestShortOfCredits } from '~/features/credits/visitor.server'
 import { chargeRun } from '~/features/account/charge.server'
 import { clientAddress, consumeRateLimit, retryAtSentence } from '~/features/security/rate-limit.server'
 import { TOOLS, type ToolSlug } from '../../../catalog/tools'
-import { RunTimeoutError, ToolError } from '../errors.server'
+import { RunTimeoutError, ToolError, TooSlowError } from '../errors.server'
 import { runErrorBody } from '~/http/errors.server'
+import { readTiming } from '../run-rates.server'
+import { checkFit, rateVariant, tooSlowMessage } from '../run-time'
 import { readResult } from '../results.server'
-import { resultUrl } from '../ui/page-result'
+import { resultUrl, TOO_SLOW_CODE } from '../ui/page-result'
 import { recordToolRun } from '../runs.server'
 import type { Delivered } from '../runners/types'
 import {
@@ -88,6 +90,8 @@ export interface ToolRefusal {
   fieldValues?: Record<string, string>
   /** A run that goes on without this request (it was handed back at shutdown): where to follow it. */
   job?: { id: string; url: string; answerUrl: string }
+  /** An image too large to finish in time: the estimate, the limit and the largest size that fits (null: none now). */
+  tooSlow?: TooSlowError['timing']
 }
 
 /** A job accepted (or, for a repeated Idempotency-Key, found): what POST /api/jobs/ answers. */
@@ -116,7 +120,20 @@ function refusal(tool: ToolSlug, error: ToolError, remaining: number | null, hea
     gfpganAvailable: runnerFor(tool).engine?.().gfpganAvailable,
     headers,
     fieldValues,
+    ...(error instanceof TooSlowError ? { tooSlow: error.timing } : {}),
   }
+}
+
+/** An image that cannot finish within the time limit at this server's measured speed: refused before the charge. */
+async function checkRunTime(tool: ToolSlug, options: unknown, width: number, height: number): Promise<void> {
+  const timing = await readTiming(tool, rateVariant(tool, options))
+  const fit = checkFit(timing, width, height)
+  if (fit.fits) return
+  throw new TooSlowError(tooSlowMessage(fit, width, height, timing.limitMs), {
+    estimatedMs: fit.estimateMs,
+    limitMs: timing.limitMs,
+    largest: fit.largest,
+  })
 }
 
 /** A second image gets the first one's checks before anything is charged: its real type, its header's pixel limits. */
@@ -220,6 +237,8 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     // A test key's run works on the input downscaled to the result cap (checked again after).
     const { bytes, inspected } = await inspectForRun(runner, file.bytes, options, testMode)
     traceJob(jobId, 'inspected')
+    // Before the idempotency lookup too: a replayed key names a run that was admitted, so it fitted then.
+    if (!key) await checkRunTime(tool, options, inspected.width, inspected.height)
 
     if (key && caller) {
       const existing = await findJobByKey(caller.accountId, idempotencyScope(caller, testMode), key)
@@ -422,6 +441,16 @@ export async function answerFromJob(
   }
 }
 
+/** The API's machine-readable side of a too-slow refusal (POST /api/jobs/ sends the same). */
+export function tooSlowFields(timing: NonNullable<ToolRefusal['tooSlow']>): Record<string, unknown> {
+  return {
+    code: TOO_SLOW_CODE,
+    estimated_seconds: Math.ceil(timing.estimatedMs / 1000),
+    time_limit_seconds: Math.round(timing.limitMs / 1000),
+    largest_size: timing.largest,
+  }
+}
+
 /** The /api answer of spec §7: the image (or the restorer's JSON), or JSON {error, remaining}. */
 export function submissionResponse(submission: ToolSubmission): Response {
   const runner = runnerFor(submission.tool)
@@ -433,6 +462,7 @@ export function submissionResponse(submission: ToolSubmission): Response {
     const body: Record<string, unknown> = runErrorBody(submission.error, submission.remaining)
     if (runner.engine) body.gfpgan_available = submission.gfpganAvailable ?? false
     if (submission.job) Object.assign(body, { job_id: submission.job.id, job_url: submission.job.url, answer_url: submission.job.answerUrl })
+    if (submission.tooSlow) Object.assign(body, tooSlowFields(submission.tooSlow))
     return Response.json(body, { status: submission.status, headers })
   }
   if (runner.answer === 'link' && submission.resultId) {

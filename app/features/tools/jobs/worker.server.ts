@@ -24,6 +24,9 @@ import { inJobSpan, inSpan, recordPastSpan } from '~/features/observability/trac
 import { trace } from '@opentelemetry/api'
 import { capTestResult } from './test-mode.server'
 import { publishJobStarting } from './lifecycle.server'
+import { recordRunTime } from '../run-rates.server'
+import { mailIfLongRun } from './ready-mail.server'
+import { rateVariant } from '../run-time'
 import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
 
 /** Progress is written at most this often per job (and always when the stage changes). */
@@ -179,6 +182,11 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
       const ended = await inSpan('outcome transaction', { 'facet.outcome': 'delivered' }, () => recordDelivered(job, runner, delivered, runMs))
       traceJob(jobId, 'recorded')
       announceJobEnded(ended ? { jobId, job: ended, delivered } : { jobId })
+      // The next estimate learns from this run (after the answer is out: nobody waits on it).
+      if (ended) {
+        await recordRunTime(measured(job, runMs))
+        await mailIfLongRun(ended).catch((error: Error) => logger.warn({ err: error.message, jobId }, 'result mail not sent'))
+      }
     } catch (thrown) {
       await pending
       if (handBack.aborted && !timedOut) {
@@ -193,6 +201,8 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
         recordFailed(job, { status: error.status, message: error.message, outcome: error.outcome }, runMs),
       )
       announceJobEnded({ jobId, job: ended ?? undefined })
+      // A run stopped at the limit would have taken at least this long: the estimate rises to it.
+      if (ended && timedOut) await recordRunTime({ ...measured(job, runMs), stopped: true })
     }
   } finally {
     clearTimeout(timer)
@@ -200,6 +210,11 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
     handBack.removeEventListener('abort', handedBack)
     worker.running.delete(jobId)
   }
+}
+
+function measured(job: { tool: string; options: unknown; input_width: number | null; input_height: number | null }, runMs: number) {
+  const tool = job.tool as ToolSlug
+  return { tool, variant: rateVariant(tool, job.options), width: job.input_width, height: job.input_height, runMs }
 }
 
 /** pg-boss gave up on the job (its workers kept dying): fail it and refund, once. */

@@ -23,10 +23,30 @@ export type ToolPageResult =
       ok: false
       status: number
       error: string
+      /** What kind of refusal, where the page words it apart (an image too slow to finish in time). */
+      code?: typeof TOO_SLOW_CODE
       remaining: number | null
       gfpganAvailable?: boolean
       fieldValues?: Record<string, string>
     }
+
+/** The refusal of an image too slow to finish in time: the API's `code` and the page's. */
+export const TOO_SLOW_CODE = 'image_too_slow'
+
+/** What a tool page's loader tells the browser to estimate runs with (run-time.ts). */
+export interface PageTiming {
+  /** This server's measured speed per variant (a variant not measured yet runs at its seed). */
+  factors: Record<string, number>
+  limitMs: number
+  /** The server's clock when the page was drawn: the first render counts from it on both sides. */
+  renderedAt: number
+}
+
+/** A run's start (epoch ms) and expected length: the progress panel shows elapsed time and time left from them. */
+export interface RunClock {
+  startedAt: number
+  estimateMs: number | null
+}
 
 /** The run options a result page shows back (they ride in its address after the redirect). */
 export const SHOWN_OPTION_FIELDS = ['blur', 'format', 'scale', 'background', 'denoise', 'model'] as const

@@ -1,7 +1,26 @@
-// The percentage and stage message of a run, announced to screen readers as it changes.
+// The percentage and stage message of a run, announced to screen readers as it changes; while a run
+// works, the time it has taken and an estimate of the time left (from this server's measured speed,
+// then from the progress itself), and for a long run the word that the page can be left.
+import { Link } from '@remix-run/react'
+import { useEffect, useState } from 'react'
 import type { ProgressStep } from '~/catalog/tools'
+import { formatDuration, LEAVE_PAGE_AFTER_MS, remainingLabel, remainingMs } from '~/features/tools/run-time'
+import type { RunClock } from './page-result'
 
-export function ProgressPanel({ progress, failed }: { progress: ProgressStep | null; failed?: boolean }) {
+/** The /history page (built by its own issue item): where a run that was left is found again. */
+export const HISTORY_PATH = '/history'
+export const LEAVE_PAGE_MESSAGE = 'You can leave this page: the result will be in your history.'
+export const LEAVE_PAGE_MAIL = 'We will also email you when it is ready.'
+
+export interface ProgressTiming {
+  clock: RunClock
+  /** The clock to count from on the first render (the server's, so the page hydrates as drawn). */
+  renderedAt: number
+  /** Signed in: a long run's mail goes to the account's address. */
+  signedIn: boolean
+}
+
+export function ProgressPanel({ progress, failed, timing }: { progress: ProgressStep | null; failed?: boolean; timing?: ProgressTiming | null }) {
   if (!progress) return null
   return (
     <section aria-label="Progress" className="rounded-xl border border-slate-200 bg-slate-50 p-4" data-testid="progress-panel">
@@ -26,6 +45,48 @@ export function ProgressPanel({ progress, failed }: { progress: ProgressStep | n
           style={{ width: `${progress.percent}%` }}
         />
       </div>
+      {timing && !failed && progress.percent < 100 ? <RunTime timing={timing} percent={progress.percent} /> : null}
     </section>
+  )
+}
+
+/** Ticks once a second after hydration; the first render uses the server's clock so both sides agree. */
+function useNow(initial: number): number {
+  const [now, setNow] = useState(initial)
+  useEffect(() => {
+    setNow(Date.now())
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [])
+  return now
+}
+
+function RunTime({ timing, percent }: { timing: ProgressTiming; percent: number }) {
+  const now = useNow(timing.renderedAt)
+  const elapsed = Math.max(0, now - timing.clock.startedAt)
+  const left = remainingLabel(remainingMs(elapsed, timing.clock.estimateMs, percent / 100))
+  const long = (timing.clock.estimateMs ?? 0) > LEAVE_PAGE_AFTER_MS || elapsed > LEAVE_PAGE_AFTER_MS
+  return (
+    <div className="mt-2 space-y-2 text-sm text-slate-700">
+      <p className="flex flex-wrap justify-between gap-x-3">
+        {/* The elapsed time changes every second: shown, not spoken. */}
+        <span className="tabular-nums" data-testid="progress-elapsed">
+          Elapsed {formatDuration(elapsed)}
+        </span>
+        {/* Coarse steps (15 s, then minutes): the live region speaks a few times a run, not every second. */}
+        <span aria-live="polite" className="tabular-nums" data-testid="progress-left">
+          {left ?? ''}
+        </span>
+      </p>
+      {long ? (
+        <p className="rounded-lg bg-indigo-50 px-3 py-2 text-indigo-950" data-testid="leave-page">
+          {LEAVE_PAGE_MESSAGE}{' '}
+          <Link to={HISTORY_PATH} className="font-semibold underline underline-offset-2">
+            Open your history
+          </Link>
+          {timing.signedIn ? <> {LEAVE_PAGE_MAIL}</> : null}
+        </p>
+      ) : null}
+    </div>
   )
 }

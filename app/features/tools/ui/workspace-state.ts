@@ -3,7 +3,7 @@
 // has its own look and words (workspace.tsx). Client-safe and pure, so it is unit-tested.
 import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
 import type { JobView } from '~/features/tools/jobs/view'
-import type { ToolPageResult } from './page-result'
+import { TOO_SLOW_CODE, type ToolPageResult } from './page-result'
 import { UNUSABLE_FILE_STATUSES } from './tool-messages'
 import type { RunStatus } from './use-tool-run'
 import { guestRenewalRule } from '~/features/credits/guest-rule'
@@ -24,6 +24,8 @@ export type WorkspacePhase =
   | 'over-cap'
   | 'sign-in'
   | 'model-missing'
+  /** A page post refused because the image would not finish in time here (the JS page refuses it before upload). */
+  | 'too-slow'
 
 export interface PhaseInput {
   tool: ToolDefinition
@@ -71,6 +73,7 @@ export function workspacePhase(input: PhaseInput): WorkspacePhase {
     if (page.status === 402 && (short || input.balance === null)) return 'no-credits'
     if (page.status === 402 && input.overCap) return 'over-cap'
     if (page.status === 401 && tool.signInRequired) return 'sign-in'
+    if (page.code === TOO_SLOW_CODE) return 'too-slow'
     // A file refused for what it is (too large, wrong type): choose another, as when the browser refuses it.
     if (UNUSABLE_FILE_STATUSES.includes(page.status)) return 'rejected'
     return 'failed'
@@ -78,6 +81,9 @@ export function workspacePhase(input: PhaseInput): WorkspacePhase {
   if (tool.signInRequired && input.needsSignIn) return 'sign-in'
   return blocked ?? 'empty'
 }
+
+/** The too-slow panel's title (its text is the server's message, which names the size that fits). */
+export const TOO_SLOW_TITLE = 'Too large to finish in time'
 
 /** The phases in which a run is under way: the stage shows the progress and nothing can be changed. */
 export const BUSY_PHASES: readonly WorkspacePhase[] = ['checking', 'uploading', 'processing']

@@ -33,6 +33,7 @@ import {
   NOT_CHARGED_AFTER_FAILURE,
   notEnoughCreditsText,
   OUTCOME_PHASES,
+  TOO_SLOW_TITLE,
   workspacePhase,
   type CreditAllowances,
   type WorkspacePhase,
@@ -203,6 +204,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
     'no-credits': () => outcome('Not enough credits', 'amber', <NoCreditsText cost={cost} balance={balance} signedIn={signedIn} allowances={allowances} />),
     'over-cap': () => (team && cap ? outcome(OVER_CAP_TITLE, 'amber', <OverCapText teamName={team.name} cap={cap} cost={cost} error={error} />) : null),
     'sign-in': () => outcome('Sign in to use this tool', 'amber', <SignInText error={error} path={props.signInPath} />),
+    'too-slow': () => outcome(TOO_SLOW_TITLE, 'amber', <p data-testid="error-box">{error}</p>),
   }
   const panel = PANELS[phase]?.() ?? null
 
@@ -250,6 +252,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
         {phase === 'no-credits' || phase === 'sign-in' ? null : (
           <DropTarget tool={tool} phase={phase} message={phase === 'rejected' ? error : null} dragging={dragging} hydrated={hydrated} processLabel={props.processLabel} />
         )}
+        {ws.offer ? <DownscaleButton offer={ws.offer} busy={ws.downscaling} onClick={() => void ws.downscale()} /> : null}
         {hydrated && phase !== 'no-credits' && phase !== 'sign-in' ? <Samples tool={tool} onPick={(file) => void ws.choose(file)} disabled={locked} /> : null}
       </>
     )
@@ -297,7 +300,13 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
               data-testid="file-input"
             />
             {stage}
-            {showProgress ? <ProgressPanel progress={progress} failed={phase === 'failed'} /> : null}
+            {showProgress ? (
+              <ProgressPanel
+                progress={progress}
+                failed={phase === 'failed'}
+                timing={busy && ws.clock ? { clock: ws.clock, renderedAt: ws.renderedAt ?? ws.clock.startedAt, signedIn } : null}
+              />
+            ) : null}
           </section>
           <section aria-label="Settings" className="min-w-0 space-y-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
             {props.options}
@@ -383,6 +392,24 @@ function DropTarget({
         </span>
       )}
     </label>
+  )
+}
+
+/** The way on for an image too large to finish in time: downscaled here, then chosen (nothing was uploaded). */
+function DownscaleButton({ offer, busy, onClick }: { offer: NonNullable<ReturnType<typeof useWorkspace>['offer']>; busy: boolean; onClick: () => void }) {
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-sm">
+      <button
+        type="button"
+        onClick={onClick}
+        disabled={busy}
+        className="inline-flex min-h-11 items-center rounded-lg bg-indigo-600 px-4 font-semibold text-white hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700 disabled:opacity-60"
+        data-testid="downscale"
+      >
+        {busy ? 'Downscaling…' : `Downscale to ${offer.width} × ${offer.height}`}
+      </button>
+      <span className="text-slate-700">Done in your browser; nothing has been uploaded yet.</span>
+    </p>
   )
 }
 
