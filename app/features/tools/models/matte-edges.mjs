@@ -18,20 +18,21 @@ export const EDGE_TILE = 32
  * @param {number} width
  * @param {number} height
  * @param {number} reach
+ * @param {number} [tile] the tiles' side (px)
  * @returns {Rect[]}
  */
-export function edgeRects(alpha, width, height, reach) {
-  const tilesX = Math.ceil(width / EDGE_TILE)
-  const tilesY = Math.ceil(height / EDGE_TILE)
+export function edgeRects(alpha, width, height, reach, tile = EDGE_TILE) {
+  const tilesX = Math.ceil(width / tile)
+  const tilesY = Math.ceil(height / tile)
   const mixed = new Uint8Array(tilesX * tilesY)
   for (let ty = 0; ty < tilesY; ty++) {
-    const y1 = Math.min(height, (ty + 1) * EDGE_TILE)
+    const y1 = Math.min(height, (ty + 1) * tile)
     for (let tx = 0; tx < tilesX; tx++) {
-      const x0 = tx * EDGE_TILE
-      const x1 = Math.min(width, x0 + EDGE_TILE)
-      const first = alpha[ty * EDGE_TILE * width + x0]
+      const x0 = tx * tile
+      const x1 = Math.min(width, x0 + tile)
+      const first = alpha[ty * tile * width + x0]
       let varies = first !== 0 && first !== 255
-      for (let y = ty * EDGE_TILE; y < y1 && !varies; y++) {
+      for (let y = ty * tile; y < y1 && !varies; y++) {
         for (let p = y * width + x0, end = y * width + x1; p < end; p++) {
           if (alpha[p] !== first) {
             varies = true
@@ -42,7 +43,7 @@ export function edgeRects(alpha, width, height, reach) {
       mixed[ty * tilesX + tx] = varies ? 1 : 0
     }
   }
-  const ring = Math.ceil(reach / EDGE_TILE)
+  const ring = Math.ceil(reach / tile)
   const needed = new Uint8Array(tilesX * tilesY)
   for (let ty = 0; ty < tilesY; ty++) {
     for (let tx = 0; tx < tilesX; tx++) {
@@ -62,7 +63,7 @@ export function edgeRects(alpha, width, height, reach) {
       }
       const first = tx
       while (tx < tilesX && needed[ty * tilesX + tx]) tx++
-      rects.push({ x0: first * EDGE_TILE, y0: ty * EDGE_TILE, x1: Math.min(width, tx * EDGE_TILE), y1: Math.min(height, (ty + 1) * EDGE_TILE) })
+      rects.push({ x0: first * tile, y0: ty * tile, x1: Math.min(width, tx * tile), y1: Math.min(height, (ty + 1) * tile) })
     }
   }
   return rects
@@ -390,6 +391,204 @@ export function foregroundRect(alpha, rgba, width, height, rect, fields, r, out)
         const bc = boxSum(tables[4 + c], w, left, top, right, bottom) / weightB
         const estimate = fc + a * (rgba[p * 4 + c] / 255 - a * fc - (1 - a) * bc)
         out[p * 4 + c] = estimate <= 0 ? 0 : estimate >= 1 ? 255 : Math.round(estimate * 255)
+      }
+    }
+  }
+}
+
+/**
+ * @typedef {object} EdgeSampling  the sampled edge (docs/decisions/128)
+ * @property {number} band  half-width (px) of the uncertain band on either side of the outline
+ * @property {number} contrast  the foreground and background samples' colour distance (0..255 RGB) from which the sample's alpha is trusted fully
+ * @property {number} minAlpha  below this alpha the solved colour fades to the foreground sample's
+ * @property {number[]} depths  where foreground candidates are taken: past the nearest sure pixel, in bands, along the line to it
+ */
+
+/** How far (px) around a rect sampleEdgesRect reads: the background box (2·band + 2) and its sources' own band test (band + 1). */
+export function samplingMargin(/** @type {number} */ band) {
+  return 3 * band + 3
+}
+
+/**
+ * Sampling matting in the uncertain band of a refined matte (after Gastal & Oliveira's shared
+ * sampling, 2010, reduced to one pair of samples a pixel). The band is every pixel whose
+ * (2·band + 1)² box holds both sides of the thresholded matte; outside it the matte is sure
+ * (inside: "core foreground"; outside: "core background"). For each band pixel of `rect`:
+ *   - F: the colour of the nearest core foreground pixel (the subject's own edge colour: an
+ *     outline, not the middle of its fill);
+ *   - B: the mean colour of the core background within 2·band + 2 px (the backdrop behind the edge);
+ *   - the alpha that mixes them into the photo's colour I, projected on the line from B to F,
+ *     trusted as far as F and B differ (`contrast`) and otherwise the matte's own;
+ *   - the foreground colour from the compositing equation, F' = B + (I − B)/alpha (fading to F
+ *     below `minAlpha`, where dividing would amplify noise), written into `colours`.
+ * Pixels without a sample on either side keep their alpha and colour. Reads `alpha` and `rgba` up
+ * to samplingMargin(band) px around the rect; writes `outAlpha` (and `colours`) for its pixels only,
+ * so rects can be done in any order and on any thread.
+ * @param {Uint8Array} alpha the refined matte, read only
+ * @param {Uint8Array} rgba the photo
+ * @param {number} width @param {number} height
+ * @param {Rect} rect
+ * @param {EdgeSampling} sampling
+ * @param {Uint8Array} outAlpha
+ * @param {Uint8Array | undefined} colours RGBA, the foreground colours of partly transparent pixels written in
+ */
+export function sampleEdgesRect(alpha, rgba, width, height, rect, sampling, outAlpha, colours) {
+  const d = sampling.band
+  const m = samplingMargin(d)
+  const wx0 = Math.max(0, rect.x0 - m)
+  const wy0 = Math.max(0, rect.y0 - m)
+  const wx1 = Math.min(width, rect.x1 + m)
+  const wy1 = Math.min(height, rect.y1 + m)
+  const w = wx1 - wx0
+  const h = wy1 - wy0
+  const stride = w + 1
+  // Summed-area table of the thresholded matte: a box's count tells sure inside, sure outside or band.
+  const inside = new Int32Array(stride * (h + 1))
+  for (let y = 0; y < h; y++) {
+    let row = 0
+    for (let x = 0, p = (wy0 + y) * width + wx0; x < w; x++, p++) {
+      row += alpha[p] >= 128 ? 1 : 0
+      inside[(y + 1) * stride + x + 1] = inside[y * stride + x + 1] + row
+    }
+  }
+  /** 1 core foreground, 2 core background, 0 band (window coordinates). */
+  const side = new Uint8Array(w * h)
+  for (let y = 0; y < h; y++) {
+    const top = Math.max(0, y - d)
+    const bottom = Math.min(h, y + d + 1)
+    for (let x = 0; x < w; x++) {
+      const left = Math.max(0, x - d)
+      const right = Math.min(w, x + d + 1)
+      const n = inside[bottom * stride + right] - inside[top * stride + right] - inside[bottom * stride + left] + inside[top * stride + left]
+      side[y * w + x] = n === 0 ? 2 : n === (right - left) * (bottom - top) ? 1 : 0
+    }
+  }
+  // The core background's colours (and count), summed for box means.
+  const sums = [new Float64Array(stride * (h + 1)), new Float64Array(stride * (h + 1)), new Float64Array(stride * (h + 1)), new Float64Array(stride * (h + 1))]
+  for (let y = 0; y < h; y++) {
+    let r = 0
+    let g = 0
+    let b = 0
+    let n = 0
+    for (let x = 0, p = (wy0 + y) * width + wx0; x < w; x++, p++) {
+      if (side[y * w + x] === 2) {
+        r += rgba[p * 4]
+        g += rgba[p * 4 + 1]
+        b += rgba[p * 4 + 2]
+        n++
+      }
+      const k = (y + 1) * stride + x + 1
+      const up = y * stride + x + 1
+      sums[0][k] = sums[0][up] + r
+      sums[1][k] = sums[1][up] + g
+      sums[2][k] = sums[2][up] + b
+      sums[3][k] = sums[3][up] + n
+    }
+  }
+  // The nearest core foreground pixel of every window pixel (two raster passes over 8 neighbours).
+  const nearest = new Int32Array(w * h).fill(-1)
+  const distance = new Float64Array(w * h).fill(Infinity)
+  for (let k = 0; k < w * h; k++) if (side[k] === 1) (nearest[k] = k), (distance[k] = 0)
+  const offer = (/** @type {number} */ k, /** @type {number} */ from, /** @type {number} */ x, /** @type {number} */ y) => {
+    const source = nearest[from]
+    if (source < 0) return
+    const sx = source % w
+    const sy = (source - sx) / w
+    const dd = (sx - x) * (sx - x) + (sy - y) * (sy - y)
+    if (dd < distance[k]) (distance[k] = dd), (nearest[k] = source)
+  }
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const k = y * w + x
+      if (side[k] === 1) continue
+      if (x > 0) offer(k, k - 1, x, y)
+      if (y > 0) {
+        offer(k, k - w, x, y)
+        if (x > 0) offer(k, k - w - 1, x, y)
+        if (x < w - 1) offer(k, k - w + 1, x, y)
+      }
+    }
+  }
+  for (let y = h - 1; y >= 0; y--) {
+    for (let x = w - 1; x >= 0; x--) {
+      const k = y * w + x
+      if (side[k] === 1) continue
+      if (x < w - 1) offer(k, k + 1, x, y)
+      if (y < h - 1) {
+        offer(k, k + w, x, y)
+        if (x < w - 1) offer(k, k + w + 1, x, y)
+        if (x > 0) offer(k, k + w - 1, x, y)
+      }
+    }
+  }
+  const reach = 2 * d + 2
+  const contrast2 = sampling.contrast * sampling.contrast
+  const f = [0, 0, 0]
+  const bg = [0, 0, 0]
+  for (let y = rect.y0; y < rect.y1; y++) {
+    const wy = y - wy0
+    const top = Math.max(0, wy - reach)
+    const bottom = Math.min(h, wy + reach + 1)
+    for (let x = rect.x0; x < rect.x1; x++) {
+      const p = y * width + x
+      const k = wy * w + x - wx0
+      outAlpha[p] = alpha[p]
+      if (side[k] !== 0 || nearest[k] < 0) continue
+      const left = Math.max(0, x - wx0 - reach)
+      const right = Math.min(w, x - wx0 + reach + 1)
+      const box = (/** @type {Float64Array} */ t) => t[bottom * stride + right] - t[top * stride + right] - t[bottom * stride + left] + t[top * stride + left]
+      const n = box(sums[3])
+      if (n === 0) continue
+      for (let c = 0; c < 3; c++) bg[c] = box(sums[c]) / n
+      // Foreground candidates: the nearest sure pixel, and further in along the same line (an
+      // outline's colour and its fill's); the one that explains the photo's colour best wins.
+      const s = nearest[k]
+      const sx = s % w
+      const sy = (s - sx) / w
+      const ux = sx - (x - wx0)
+      const uy = sy - wy
+      const length = Math.hypot(ux, uy)
+      let num = 0
+      let den = 0
+      let best = Infinity
+      for (let j = 0; j < sampling.depths.length; j++) {
+        const t = sampling.depths[j] * d
+        const cx = Math.round(sx + (ux / length) * t)
+        const cy = Math.round(sy + (uy / length) * t)
+        if (cx < 0 || cy < 0 || cx >= w || cy >= h || side[cy * w + cx] !== 1) continue
+        const cp = (wy0 + cy) * width + wx0 + cx
+        let jn = 0
+        let jd = 0
+        for (let c = 0; c < 3; c++) {
+          const fb = rgba[cp * 4 + c] - bg[c]
+          jn += (rgba[p * 4 + c] - bg[c]) * fb
+          jd += fb * fb
+        }
+        const ja = jd > 1 ? Math.min(1, Math.max(0, jn / jd)) : 1
+        let residual = 0
+        for (let c = 0; c < 3; c++) residual += (rgba[p * 4 + c] - ja * rgba[cp * 4 + c] - (1 - ja) * bg[c]) ** 2
+        if (residual < best) {
+          best = residual
+          num = jn
+          den = jd
+          for (let c = 0; c < 3; c++) f[c] = rgba[cp * 4 + c]
+        }
+      }
+      let a = alpha[p] / 255
+      if (den > 1) {
+        const trust = Math.min(1, den / contrast2)
+        const sampled = Math.min(1, Math.max(0, num / den))
+        a = trust * sampled + (1 - trust) * a
+      }
+      const out = Math.round(a * 255)
+      outAlpha[p] = out
+      if (!colours || out === 0 || out === 255) continue
+      const solveAt = Math.max(a, sampling.minAlpha)
+      const fade = a < sampling.minAlpha ? a / sampling.minAlpha : 1
+      for (let c = 0; c < 3; c++) {
+        const solved = bg[c] + (rgba[p * 4 + c] - bg[c]) / solveAt
+        const v = fade * solved + (1 - fade) * f[c]
+        colours[p * 4 + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v)
       }
     }
   }
