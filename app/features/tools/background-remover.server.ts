@@ -53,15 +53,14 @@ export type RemovePhase = 'matte' | 'refined' | 'encoded'
  * benchmark with U²-Netp neither the guided filter nor the foreground colours lowered alpha MAE,
  * SAD or colour bleed, and both cost time (docs/decisions/090).
  */
-export const DEFAULT_REFINEMENT: MatteRefinementLevel = 'classic'
+export const DEFAULT_REFINEMENT: MatteRefinementLevel = 'sampled'
 
-const SAMPLING_DEPTHS = (process.env.LAB_DEPTHS ?? '0').split(',').map(Number)
 /** The refinement's settings for a matte enlarged `upscale` times, at a level (other than 'model'). */
 function refinementAt(level: MatteRefinementLevel, upscale: number): MatteRefinement {
   const classic = { minComponentShare: 0.1, edgeSigma: Math.min(4, Math.max(0.6, upscale * 0.5)), backdropDistance: 24 }
   if (level === 'classic' || level === 'model') return classic
   // The band follows the enlargement (the model's edge is about that many px uncertain): 0.75× measured best of 0.5, 0.75, 1, 2 and 3× (decision 128).
-  if (level === 'sampled') return { ...classic, edgeSampling: { band: Math.max(2, Math.round(upscale * 0.75)), contrast: 40, minAlpha: 0.3, depths: SAMPLING_DEPTHS } }
+  if (level === 'sampled') return { ...classic, edgeSampling: { band: Math.max(2, Math.round(upscale * 0.75)), contrast: 40, minAlpha: 0.3 } }
   // The guided filter's radius follows the enlargement (the matte's edge is that many px soft); eps 0.01 gave the lowest gradient error of 0.001, 0.01 and 0.05 (decision 090).
   const guidedFilter = { radius: Math.max(2, Math.round(upscale * 1.5)), eps: 0.01 }
   if (level === 'guided') return { ...classic, guidedFilter }

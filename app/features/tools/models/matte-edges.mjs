@@ -400,30 +400,46 @@ export function foregroundRect(alpha, rgba, width, height, rect, fields, r, out)
  * @typedef {object} EdgeSampling  the sampled edge (docs/decisions/128)
  * @property {number} band  half-width (px) of the uncertain band on either side of the outline
  * @property {number} contrast  the foreground and background samples' colour distance (0..255 RGB) from which the sample's alpha is trusted fully
- * @property {number} minAlpha  below this alpha the solved colour fades to the foreground sample's
- * @property {number[]} depths  where foreground candidates are taken: past the nearest sure pixel, in bands, along the line to it
+ * @property {number} minAlpha  below this alpha the solved colour is blended with the foreground sample's
  */
 
-/** How far (px) around a rect sampleEdgesRect reads: the background box (2·band + 2) and its sources' own band test (band + 1). */
+/**
+ * The share of the window's thresholded matte set in the (2d + 1)² box around (x, y), from its
+ * summed-area table (`stride` = w + 1); the box is clipped to the window (a share, so a box cut
+ * by the picture's border does not read as a slope).
+ * @param {Int32Array} table @param {number} stride @param {number} w @param {number} h @param {number} x @param {number} y @param {number} d
+ */
+function boxShare(table, stride, w, h, x, y, d) {
+  const left = Math.max(0, x - d)
+  const right = Math.min(w, x + d + 1)
+  const top = Math.max(0, y - d)
+  const bottom = Math.min(h, y + d + 1)
+  const n = table[bottom * stride + right] - table[top * stride + right] - table[bottom * stride + left] + table[top * stride + left]
+  return n / ((right - left) * (bottom - top))
+}
+
+/** How far (px) around a rect sampleEdgesRect reads: its walks in and out (2·band + 4) and their pixels' own band test (band). */
 export function samplingMargin(/** @type {number} */ band) {
-  return 3 * band + 3
+  return 3 * band + 5
 }
 
 /**
  * Sampling matting in the uncertain band of a refined matte (after Gastal & Oliveira's shared
  * sampling, 2010, reduced to one pair of samples a pixel). The band is every pixel whose
- * (2·band + 1)² box holds both sides of the thresholded matte; outside it the matte is sure
- * (inside: "core foreground"; outside: "core background"). For each band pixel of `rect`:
- *   - F: the colour of the nearest core foreground pixel (the subject's own edge colour: an
- *     outline, not the middle of its fill);
- *   - B: the mean colour of the core background within 2·band + 2 px (the backdrop behind the edge);
+ * (2·band + 1)² box holds both sides of the thresholded matte; outside it the matte is sure. For
+ * each band pixel of `rect`, the way into the subject is where the box count of the thresholded
+ * matte grows (its gradient); along it:
+ *   - F: the colour of the first sure foreground pixel inward (the subject's own edge colour: an
+ *     outline's, not its fill's);
+ *   - B: the mean colour of the first three sure background pixels outward (the backdrop behind the edge);
  *   - the alpha that mixes them into the photo's colour I, projected on the line from B to F,
  *     trusted as far as F and B differ (`contrast`) and otherwise the matte's own;
- *   - the foreground colour from the compositing equation, F' = B + (I − B)/alpha (fading to F
- *     below `minAlpha`, where dividing would amplify noise), written into `colours`.
- * Pixels without a sample on either side keep their alpha and colour. Reads `alpha` and `rgba` up
- * to samplingMargin(band) px around the rect; writes `outAlpha` (and `colours`) for its pixels only,
- * so rects can be done in any order and on any thread.
+ *   - the foreground colour from the compositing equation, F' = B + (I − B)/alpha (blended with F
+ *     by alpha/minAlpha below `minAlpha`, where dividing would amplify noise), written into `colours`.
+ * Pixels without a sample on either side within 2·band + 2 px keep their alpha and colour. Reads
+ * `alpha` and `rgba` up to samplingMargin(band) px around the rect; writes `outAlpha` (and
+ * `colours`) for its band pixels only, and reads `rgba` only at sure pixels and its own, so rects
+ * can be done in any order and on any thread, and `rgba` may be `colours` itself.
  * @param {Uint8Array} alpha the refined matte, read only
  * @param {Uint8Array} rgba the photo
  * @param {number} width @param {number} height
@@ -451,75 +467,14 @@ export function sampleEdgesRect(alpha, rgba, width, height, rect, sampling, outA
       inside[(y + 1) * stride + x + 1] = inside[y * stride + x + 1] + row
     }
   }
-  /** 1 core foreground, 2 core background, 0 band (window coordinates). */
-  const side = new Uint8Array(w * h)
-  for (let y = 0; y < h; y++) {
+  /** 1 sure foreground, 2 sure background, 0 band, at window pixel (x, y). */
+  const sideAt = (/** @type {number} */ x, /** @type {number} */ y) => {
+    const left = Math.max(0, x - d)
+    const right = Math.min(w, x + d + 1)
     const top = Math.max(0, y - d)
     const bottom = Math.min(h, y + d + 1)
-    for (let x = 0; x < w; x++) {
-      const left = Math.max(0, x - d)
-      const right = Math.min(w, x + d + 1)
-      const n = inside[bottom * stride + right] - inside[top * stride + right] - inside[bottom * stride + left] + inside[top * stride + left]
-      side[y * w + x] = n === 0 ? 2 : n === (right - left) * (bottom - top) ? 1 : 0
-    }
-  }
-  // The core background's colours (and count), summed for box means.
-  const sums = [new Float64Array(stride * (h + 1)), new Float64Array(stride * (h + 1)), new Float64Array(stride * (h + 1)), new Float64Array(stride * (h + 1))]
-  for (let y = 0; y < h; y++) {
-    let r = 0
-    let g = 0
-    let b = 0
-    let n = 0
-    for (let x = 0, p = (wy0 + y) * width + wx0; x < w; x++, p++) {
-      if (side[y * w + x] === 2) {
-        r += rgba[p * 4]
-        g += rgba[p * 4 + 1]
-        b += rgba[p * 4 + 2]
-        n++
-      }
-      const k = (y + 1) * stride + x + 1
-      const up = y * stride + x + 1
-      sums[0][k] = sums[0][up] + r
-      sums[1][k] = sums[1][up] + g
-      sums[2][k] = sums[2][up] + b
-      sums[3][k] = sums[3][up] + n
-    }
-  }
-  // The nearest core foreground pixel of every window pixel (two raster passes over 8 neighbours).
-  const nearest = new Int32Array(w * h).fill(-1)
-  const distance = new Float64Array(w * h).fill(Infinity)
-  for (let k = 0; k < w * h; k++) if (side[k] === 1) (nearest[k] = k), (distance[k] = 0)
-  const offer = (/** @type {number} */ k, /** @type {number} */ from, /** @type {number} */ x, /** @type {number} */ y) => {
-    const source = nearest[from]
-    if (source < 0) return
-    const sx = source % w
-    const sy = (source - sx) / w
-    const dd = (sx - x) * (sx - x) + (sy - y) * (sy - y)
-    if (dd < distance[k]) (distance[k] = dd), (nearest[k] = source)
-  }
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const k = y * w + x
-      if (side[k] === 1) continue
-      if (x > 0) offer(k, k - 1, x, y)
-      if (y > 0) {
-        offer(k, k - w, x, y)
-        if (x > 0) offer(k, k - w - 1, x, y)
-        if (x < w - 1) offer(k, k - w + 1, x, y)
-      }
-    }
-  }
-  for (let y = h - 1; y >= 0; y--) {
-    for (let x = w - 1; x >= 0; x--) {
-      const k = y * w + x
-      if (side[k] === 1) continue
-      if (x < w - 1) offer(k, k + 1, x, y)
-      if (y < h - 1) {
-        offer(k, k + w, x, y)
-        if (x < w - 1) offer(k, k + w + 1, x, y)
-        if (x > 0) offer(k, k + w - 1, x, y)
-      }
-    }
+    const n = inside[bottom * stride + right] - inside[top * stride + right] - inside[bottom * stride + left] + inside[top * stride + left]
+    return n === 0 ? 2 : n === (right - left) * (bottom - top) ? 1 : 0
   }
   const reach = 2 * d + 2
   const contrast2 = sampling.contrast * sampling.contrast
@@ -527,52 +482,52 @@ export function sampleEdgesRect(alpha, rgba, width, height, rect, sampling, outA
   const bg = [0, 0, 0]
   for (let y = rect.y0; y < rect.y1; y++) {
     const wy = y - wy0
-    const top = Math.max(0, wy - reach)
-    const bottom = Math.min(h, wy + reach + 1)
     for (let x = rect.x0; x < rect.x1; x++) {
+      const wx = x - wx0
+      if (sideAt(wx, wy) !== 0) continue
       const p = y * width + x
-      const k = wy * w + x - wx0
-      outAlpha[p] = alpha[p]
-      if (side[k] !== 0 || nearest[k] < 0) continue
-      const left = Math.max(0, x - wx0 - reach)
-      const right = Math.min(w, x - wx0 + reach + 1)
-      const box = (/** @type {Float64Array} */ t) => t[bottom * stride + right] - t[top * stride + right] - t[bottom * stride + left] + t[top * stride + left]
-      const n = box(sums[3])
-      if (n === 0) continue
-      for (let c = 0; c < 3; c++) bg[c] = box(sums[c]) / n
-      // Foreground candidates: the nearest sure pixel, and further in along the same line (an
-      // outline's colour and its fill's); the one that explains the photo's colour best wins.
-      const s = nearest[k]
-      const sx = s % w
-      const sy = (s - sx) / w
-      const ux = sx - (x - wx0)
-      const uy = sy - wy
-      const length = Math.hypot(ux, uy)
+      const gx = boxShare(inside, stride, w, h, wx + 1, wy, d) - boxShare(inside, stride, w, h, wx - 1, wy, d)
+      const gy = boxShare(inside, stride, w, h, wx, wy + 1, d) - boxShare(inside, stride, w, h, wx, wy - 1, d)
+      const norm = Math.hypot(gx, gy)
+      if (norm === 0) continue
+      const ux = gx / norm
+      const uy = gy / norm
+      let sp = -1
+      for (let t = 1; t <= reach; t++) {
+        const cx = Math.round(wx + ux * t)
+        const cy = Math.round(wy + uy * t)
+        if (cx < 0 || cy < 0 || cx >= w || cy >= h) break
+        if (sideAt(cx, cy) === 1) {
+          sp = (wy0 + cy) * width + wx0 + cx
+          break
+        }
+      }
+      if (sp < 0) continue
+      let found = 0
+      bg[0] = bg[1] = bg[2] = 0
+      for (let t = 1; t <= reach + 2 && found < 3; t++) {
+        const cx = Math.round(wx - ux * t)
+        const cy = Math.round(wy - uy * t)
+        if (cx < 0 || cy < 0 || cx >= w || cy >= h) break
+        if (sideAt(cx, cy) !== 2) {
+          if (found) break
+          continue
+        }
+        const q = ((wy0 + cy) * width + wx0 + cx) * 4
+        bg[0] += rgba[q]
+        bg[1] += rgba[q + 1]
+        bg[2] += rgba[q + 2]
+        found++
+      }
+      if (!found) continue
       let num = 0
       let den = 0
-      let best = Infinity
-      for (let j = 0; j < sampling.depths.length; j++) {
-        const t = sampling.depths[j] * d
-        const cx = Math.round(sx + (ux / length) * t)
-        const cy = Math.round(sy + (uy / length) * t)
-        if (cx < 0 || cy < 0 || cx >= w || cy >= h || side[cy * w + cx] !== 1) continue
-        const cp = (wy0 + cy) * width + wx0 + cx
-        let jn = 0
-        let jd = 0
-        for (let c = 0; c < 3; c++) {
-          const fb = rgba[cp * 4 + c] - bg[c]
-          jn += (rgba[p * 4 + c] - bg[c]) * fb
-          jd += fb * fb
-        }
-        const ja = jd > 1 ? Math.min(1, Math.max(0, jn / jd)) : 1
-        let residual = 0
-        for (let c = 0; c < 3; c++) residual += (rgba[p * 4 + c] - ja * rgba[cp * 4 + c] - (1 - ja) * bg[c]) ** 2
-        if (residual < best) {
-          best = residual
-          num = jn
-          den = jd
-          for (let c = 0; c < 3; c++) f[c] = rgba[cp * 4 + c]
-        }
+      for (let c = 0; c < 3; c++) {
+        bg[c] /= found
+        f[c] = rgba[sp * 4 + c]
+        const fb = f[c] - bg[c]
+        num += (rgba[p * 4 + c] - bg[c]) * fb
+        den += fb * fb
       }
       let a = alpha[p] / 255
       if (den > 1) {
@@ -583,11 +538,11 @@ export function sampleEdgesRect(alpha, rgba, width, height, rect, sampling, outA
       const out = Math.round(a * 255)
       outAlpha[p] = out
       if (!colours || out === 0 || out === 255) continue
-      const solveAt = Math.max(a, sampling.minAlpha)
-      const fade = a < sampling.minAlpha ? a / sampling.minAlpha : 1
+      // Below minAlpha the solution weighs a/minAlpha, so the photo's noise is amplified at most 1/minAlpha times.
+      const weight = Math.min(1, a / sampling.minAlpha)
       for (let c = 0; c < 3; c++) {
-        const solved = bg[c] + (rgba[p * 4 + c] - bg[c]) / solveAt
-        const v = fade * solved + (1 - fade) * f[c]
+        const solved = bg[c] + (rgba[p * 4 + c] - bg[c]) / a
+        const v = weight * solved + (1 - weight) * f[c]
         colours[p * 4 + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v)
       }
     }

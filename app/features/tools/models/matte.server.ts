@@ -448,7 +448,7 @@ function foregroundColours(
 }
 
 /** Side (px) of the tiles sampleEdges plans on: larger than EDGE_TILE, so the margin each rect reads costs less. */
-const SAMPLING_TILE = 64
+const SAMPLING_TILE = 32
 /** From this many pixels on, the image threads sample the edge, rects shared between them. */
 const SAMPLING_THREADED_MIN_PIXELS = 2_000_000
 
@@ -486,8 +486,9 @@ async function sampleEdges(soft: Buffer, rgba: Buffer, width: number, height: nu
   const alpha = sharedBytes(soft)
   const out = new Uint8Array(new SharedArrayBuffer(soft.length))
   out.set(soft)
-  const photo = sharedBytes(rgba)
-  const sharedColours = colours ? sharedBytes(colours) : undefined
+  // The colours (a copy of the photo) are read as the photo: sampleEdgesRect reads only sure pixels and each pixel's own before writing it.
+  const photo = colours ? sharedBytes(colours) : sharedBytes(rgba)
+  const sharedColours = colours ? photo : undefined
   await Promise.all(
     groups
       .filter((group) => group.length > 0)
