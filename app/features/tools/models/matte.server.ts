@@ -463,12 +463,21 @@ function sharedBytes(bytes: Uint8Array): Uint8Array {
 /**
  * Step 6: sampling matting in the uncertain band, rect by rect (only rects near a mixed tile can
  * change); on a large image the image threads take the rects, split by area. The result does not
- * depend on the split: every rect reads the matte as it was before this step.
+ * depend on the split: every rect reads the matte as it was before this step. `inThreads` overrides
+ * the size rule (tests).
  */
-async function sampleEdges(soft: Buffer, rgba: Buffer, width: number, height: number, sampling: EdgeSampling, colours: Buffer | undefined): Promise<void> {
+export async function sampleEdges(
+  soft: Buffer,
+  rgba: Buffer,
+  width: number,
+  height: number,
+  sampling: EdgeSampling,
+  colours: Buffer | undefined,
+  options: { inThreads?: boolean } = {},
+): Promise<void> {
   const rects = edgeRects(soft, width, height, sampling.band + 1, SAMPLING_TILE)
   if (rects.length === 0) return
-  if (width * height < SAMPLING_THREADED_MIN_PIXELS) {
+  if (!(options.inThreads ?? width * height >= SAMPLING_THREADED_MIN_PIXELS)) {
     const out = Buffer.from(soft)
     for (const rect of rects) sampleEdgesRect(soft, rgba, width, height, rect, sampling, out, colours)
     out.copy(soft)
