@@ -447,7 +447,7 @@ function foregroundColours(
   for (const rect of rects) foregroundRect(soft, rgba, width, height, rect, fields, radius, colours)
 }
 
-/** Side (px) of the tiles sampleEdges plans on: larger than EDGE_TILE, so the margin each rect reads costs less. */
+/** Side (px) of the tiles sampleEdges plans on (32 read about a tenth less in all than 64 at 12 MP: rects hug the band closer). */
 const SAMPLING_TILE = 32
 /** From this many pixels on, the image threads sample the edge, rects shared between them. */
 const SAMPLING_THREADED_MIN_PIXELS = 2_000_000
