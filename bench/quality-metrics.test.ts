@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { alphaMAE, alphaSAD, boundaryF, colourBleed, gradientError, maskIoU } from './quality-metrics'
+import { alphaMAE, alphaSAD, boundaryF, colourBleed, edgeBand, edgeBandErrors, gradientError, maskIoU } from './quality-metrics'
 
 // Tiny hand-made images whose answers are worked out by hand.
 const bytes = (...values: number[]) => Uint8Array.from(values)
@@ -58,5 +58,21 @@ describe('matte-quality metrics', () => {
     const predictedRgb = bytes(255, 255, 255, 130, 70, 100, 255, 255, 255, 255, 255, 255)
     expect(colourBleed(truthAlpha, truthRgb, predictedAlpha, predictedRgb)).toBeCloseTo(20, 10)
     expect(colourBleed(bytes(255), bytes(1, 2, 3), bytes(255), bytes(1, 2, 3))).toBeNaN()
+  })
+
+  it('the edge band holds the pixels near the true edge, and its errors count nothing else', () => {
+    // 10×1: truth opaque on x 0..4, a partly transparent pixel at 5, clear from 6.
+    const truth = bytes(255, 255, 255, 255, 255, 100, 0, 0, 0, 0)
+    // Edge pixels: 4 and 5 (the mask changes between them) and 5 (partial); within 1 px: 3..6.
+    expect([...edgeBand(truth, 10, 1, 1)]).toEqual([0, 0, 0, 1, 1, 1, 1, 0, 0, 0])
+    // A 10×10 picture of that row repeated (tolerance 1 px): an error far from the edge (x 0, 9) is left out.
+    const width = 10
+    const square = Uint8Array.from({ length: 100 }, (_, p) => truth[p % width])
+    const wrong = Uint8Array.from(square, (v, p) => (p % width === 9 ? 255 : p % width === 5 ? 151 : v))
+    // Band: x 3..6 on each of 10 rows (40 pixels); the only error inside is |151 − 100| = 51 (0.2) on 10 rows.
+    const { mae, sad } = edgeBandErrors(square, wrong, width, 10)
+    expect(mae).toBeCloseTo((10 * 0.2) / 40, 10)
+    expect(sad).toBeCloseTo(0.002, 10)
+    expect(edgeBandErrors(new Uint8Array(100), new Uint8Array(100).fill(255), width, 10).mae).toBeNaN()
   })
 })

@@ -190,10 +190,51 @@ export function colourBleed(truthAlpha: Uint8Array, truthRgb: Uint8Array, predic
   return n === 0 ? Number.NaN : sum / n
 }
 
+/**
+ * The edge band: pixels within `reach` px (chessboard) of the true edge, that is of a pixel the truth
+ * calls partly transparent or whose mask (alpha ≥ 128) differs from a 4-neighbour's. The matting
+ * benchmarks score only their trimap's unknown region (Rhemann et al. 2009; Xu et al. 2017); this
+ * is that region drawn from the truth, so a refinement of the edge is not drowned by regions the
+ * model took or left wholesale (docs/decisions/128).
+ */
+export function edgeBand(truth: Uint8Array, width: number, height: number, reach: number): Uint8Array {
+  const edge = new Uint8Array(width * height)
+  const set = (p: number) => truth[p] >= MASK_THRESHOLD
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const p = y * width + x
+      if ((truth[p] > 0 && truth[p] < 255) || (x > 0 && set(p - 1) !== set(p)) || (y > 0 && set(p - width) !== set(p))) edge[p] = 1
+      // A mask change between p and its left or upper neighbour marks both sides.
+      if (x > 0 && set(p - 1) !== set(p)) edge[p - 1] = 1
+      if (y > 0 && set(p - width) !== set(p)) edge[p - width] = 1
+    }
+  }
+  const near = chessboardDistance(edge, width, height)
+  const band = new Uint8Array(width * height)
+  for (let p = 0; p < band.length; p++) if (near[p] <= reach) band[p] = 1
+  return band
+}
+
+/** Alpha MAE (0..1) and SAD (thousands) over the edge band alone; NaN without any edge. */
+export function edgeBandErrors(truth: Uint8Array, predicted: Uint8Array, width: number, height: number): { mae: number; sad: number } {
+  const band = edgeBand(truth, width, height, boundaryTolerance(width, height))
+  let sum = 0
+  let n = 0
+  for (let p = 0; p < band.length; p++) {
+    if (!band[p]) continue
+    sum += Math.abs(truth[p] - predicted[p])
+    n++
+  }
+  return n === 0 ? { mae: Number.NaN, sad: Number.NaN } : { mae: sum / 255 / n, sad: sum / 255 / 1000 }
+}
+
 export interface MatteScores {
   iou: number
   mae: number
   sad: number
+  /** MAE and SAD within boundaryTolerance px of the true edge (edgeBand). */
+  edgeMae: number
+  edgeSad: number
   gradient: number
   boundaryF: number
   colourBleed: number
@@ -206,10 +247,13 @@ export function scoreCutout(
   width: number,
   height: number,
 ): MatteScores {
+  const edge = edgeBandErrors(truth.alpha, predicted.alpha, width, height)
   return {
     iou: maskIoU(truth.alpha, predicted.alpha),
     mae: alphaMAE(truth.alpha, predicted.alpha),
     sad: alphaSAD(truth.alpha, predicted.alpha),
+    edgeMae: edge.mae,
+    edgeSad: edge.sad,
     gradient: gradientError(truth.alpha, predicted.alpha, width, height),
     boundaryF: boundaryF(truth.alpha, predicted.alpha, width, height, boundaryTolerance(width, height)),
     colourBleed: colourBleed(truth.alpha, truth.rgb, predicted.alpha, predicted.rgb),

@@ -126,7 +126,7 @@ describe('removeBackground', () => {
   it('keeps the cutout contract at every refinement level: same size, opaque pixels untouched, edges changed only near the outline', async () => {
     const { input } = await routerOn('#ffffff')
     const classic = await decodePng((await removeBackground(input, { refinement: 'classic' })).bytes)
-    for (const refinement of ['model', 'guided', 'edges'] as const) {
+    for (const refinement of ['model', 'guided', 'edges', 'sampled'] as const) {
       const output = await decodePng((await removeBackground(input, { refinement })).bytes)
       expect([output.width, output.height, output.channels]).toEqual([input.width, input.height, 4])
       let opaqueChanged = 0
@@ -144,13 +144,15 @@ describe('removeBackground', () => {
       if (refinement !== 'model') expect(output.data[3]).toBe(0)
     }
     // With foreground colours, some partly transparent pixels lose the white backdrop's tint.
-    const edges = await decodePng((await removeBackground(input, { refinement: 'edges' })).bytes)
-    let recoloured = 0
-    for (let i = 0; i < edges.data.length; i += 4) {
-      const alpha = edges.data[i + 3]
-      if (alpha > 0 && alpha < 255 && edges.data[i] !== input.data[i]) recoloured++
+    for (const refinement of ['edges', 'sampled'] as const) {
+      const edges = await decodePng((await removeBackground(input, { refinement })).bytes)
+      let recoloured = 0
+      for (let i = 0; i < edges.data.length; i += 4) {
+        const alpha = edges.data[i + 3]
+        if (alpha > 0 && alpha < 255 && edges.data[i] !== input.data[i]) recoloured++
+      }
+      expect(recoloured).toBeGreaterThan(0)
     }
-    expect(recoloured).toBeGreaterThan(0)
   })
 
   it('flattens an edge-refined cutout onto a colour too', async () => {

@@ -15,7 +15,11 @@
 //     tileRowFrom, tileRowTo, out: SharedArrayBuffer, mask: SharedArrayBuffer, lookForForeground }
 //     writes those tile rows of the upscaled matte into `out`, their mask into `mask` (matte-tiles.mjs)
 //     → { id, ok: true, foreground }
+//   { op: 'sample', id, alpha, rgba, width, height, rects, sampling, out, colours? } (views of shared memory)
+//     samples those rects of the matte's uncertain band (matte-edges.mjs sampleEdgesRect) into `out`
+//     and `colours` → { id, ok: true }
 //   { op: 'crash' } ends the thread with an uncaught error (tests of the pool's crash handling).
+import { sampleEdgesRect } from './matte-edges.mjs'
 import { writeTileRows } from './matte-tiles.mjs'
 import { deflateSegment, filteredRowBytes, rowFilter } from './png-encoding.mjs'
 import { serveRequests } from '../../../utils/serve-requests.mjs'
@@ -30,6 +34,7 @@ const SPARE_ROWS_KEPT = 2
 serveRequests(async (message) => {
   if (message.op === 'segment') return encodeSegment(message)
   if (message.op === 'upscale') return upscaleBand(message)
+  if (message.op === 'sample') return sampleRects(message)
   throw new Error(`unknown image thread request ${message.op}`)
 })
 
@@ -61,4 +66,11 @@ async function upscaleBand(message) {
   const mask = new Uint8Array(message.mask)
   const foreground = writeTileRows({ matte, width, height, states, needed }, tileRowFrom, tileRowTo, out, mask, lookForForeground)
   return { answer: { foreground }, transfer: [] }
+}
+
+/** @param {any} message */
+async function sampleRects(message) {
+  const { alpha, rgba, width, height, rects, sampling, out, colours } = message
+  for (const rect of rects) sampleEdgesRect(alpha, rgba, width, height, rect, sampling, out, colours)
+  return { answer: {}, transfer: [] }
 }

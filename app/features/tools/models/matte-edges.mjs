@@ -18,20 +18,21 @@ export const EDGE_TILE = 32
  * @param {number} width
  * @param {number} height
  * @param {number} reach
+ * @param {number} [tile] the tiles' side (px)
  * @returns {Rect[]}
  */
-export function edgeRects(alpha, width, height, reach) {
-  const tilesX = Math.ceil(width / EDGE_TILE)
-  const tilesY = Math.ceil(height / EDGE_TILE)
+export function edgeRects(alpha, width, height, reach, tile = EDGE_TILE) {
+  const tilesX = Math.ceil(width / tile)
+  const tilesY = Math.ceil(height / tile)
   const mixed = new Uint8Array(tilesX * tilesY)
   for (let ty = 0; ty < tilesY; ty++) {
-    const y1 = Math.min(height, (ty + 1) * EDGE_TILE)
+    const y1 = Math.min(height, (ty + 1) * tile)
     for (let tx = 0; tx < tilesX; tx++) {
-      const x0 = tx * EDGE_TILE
-      const x1 = Math.min(width, x0 + EDGE_TILE)
-      const first = alpha[ty * EDGE_TILE * width + x0]
+      const x0 = tx * tile
+      const x1 = Math.min(width, x0 + tile)
+      const first = alpha[ty * tile * width + x0]
       let varies = first !== 0 && first !== 255
-      for (let y = ty * EDGE_TILE; y < y1 && !varies; y++) {
+      for (let y = ty * tile; y < y1 && !varies; y++) {
         for (let p = y * width + x0, end = y * width + x1; p < end; p++) {
           if (alpha[p] !== first) {
             varies = true
@@ -42,7 +43,7 @@ export function edgeRects(alpha, width, height, reach) {
       mixed[ty * tilesX + tx] = varies ? 1 : 0
     }
   }
-  const ring = Math.ceil(reach / EDGE_TILE)
+  const ring = Math.ceil(reach / tile)
   const needed = new Uint8Array(tilesX * tilesY)
   for (let ty = 0; ty < tilesY; ty++) {
     for (let tx = 0; tx < tilesX; tx++) {
@@ -62,7 +63,7 @@ export function edgeRects(alpha, width, height, reach) {
       }
       const first = tx
       while (tx < tilesX && needed[ty * tilesX + tx]) tx++
-      rects.push({ x0: first * EDGE_TILE, y0: ty * EDGE_TILE, x1: Math.min(width, tx * EDGE_TILE), y1: Math.min(height, (ty + 1) * EDGE_TILE) })
+      rects.push({ x0: first * tile, y0: ty * tile, x1: Math.min(width, tx * tile), y1: Math.min(height, (ty + 1) * tile) })
     }
   }
   return rects
@@ -390,6 +391,159 @@ export function foregroundRect(alpha, rgba, width, height, rect, fields, r, out)
         const bc = boxSum(tables[4 + c], w, left, top, right, bottom) / weightB
         const estimate = fc + a * (rgba[p * 4 + c] / 255 - a * fc - (1 - a) * bc)
         out[p * 4 + c] = estimate <= 0 ? 0 : estimate >= 1 ? 255 : Math.round(estimate * 255)
+      }
+    }
+  }
+}
+
+/**
+ * @typedef {object} EdgeSampling  the sampled edge (docs/decisions/128)
+ * @property {number} band  half-width (px) of the uncertain band on either side of the outline
+ * @property {number} contrast  the foreground and background samples' colour distance (0..255 RGB) from which the sample's alpha is trusted fully
+ * @property {number} minAlpha  below this alpha the solved colour is blended with the foreground sample's
+ */
+
+/**
+ * The share of the window's thresholded matte set in the (2d + 1)² box around (x, y), from its
+ * summed-area table (`stride` = w + 1); the box is clipped to the window (a share, so a box cut
+ * by the picture's border does not read as a slope).
+ * @param {Int32Array} table @param {number} stride @param {number} w @param {number} h @param {number} x @param {number} y @param {number} d
+ */
+function boxShare(table, stride, w, h, x, y, d) {
+  const left = Math.max(0, x - d)
+  const right = Math.min(w, x + d + 1)
+  const top = Math.max(0, y - d)
+  const bottom = Math.min(h, y + d + 1)
+  const n = table[bottom * stride + right] - table[top * stride + right] - table[bottom * stride + left] + table[top * stride + left]
+  return n / ((right - left) * (bottom - top))
+}
+
+/** How far (px) around a rect sampleEdgesRect reads: its walks in and out (2·band + 4) and their pixels' own band test (band). */
+export function samplingMargin(/** @type {number} */ band) {
+  return 3 * band + 5
+}
+
+/**
+ * Sampling matting in the uncertain band of a refined matte (after Gastal & Oliveira's shared
+ * sampling, 2010, reduced to one pair of samples a pixel). The band is every pixel whose
+ * (2·band + 1)² box holds both sides of the thresholded matte; outside it the matte is sure. For
+ * each band pixel of `rect`, the way into the subject is where the box count of the thresholded
+ * matte grows (its gradient); along it:
+ *   - F: the colour of the first sure foreground pixel inward (the subject's own edge colour: an
+ *     outline's, not its fill's);
+ *   - B: the mean colour of the first three sure background pixels outward (the backdrop behind the edge);
+ *   - the alpha that mixes them into the photo's colour I, projected on the line from B to F,
+ *     trusted as far as F and B differ (`contrast`) and otherwise the matte's own;
+ *   - the foreground colour from the compositing equation, F' = B + (I − B)/alpha (blended with F
+ *     by alpha/minAlpha below `minAlpha`, where dividing would amplify noise), written into `colours`.
+ * Pixels without a sample on either side within 2·band + 2 px keep their alpha and colour. Reads
+ * `alpha` and `rgba` up to samplingMargin(band) px around the rect; writes `outAlpha` (and
+ * `colours`) for its band pixels only, and reads `rgba` only at sure pixels and its own, so rects
+ * can be done in any order and on any thread, and `rgba` may be `colours` itself.
+ * @param {Uint8Array} alpha the refined matte, read only
+ * @param {Uint8Array} rgba the photo
+ * @param {number} width @param {number} height
+ * @param {Rect} rect
+ * @param {EdgeSampling} sampling
+ * @param {Uint8Array} outAlpha
+ * @param {Uint8Array | undefined} colours RGBA, the foreground colours of partly transparent pixels written in
+ */
+export function sampleEdgesRect(alpha, rgba, width, height, rect, sampling, outAlpha, colours) {
+  const d = sampling.band
+  const m = samplingMargin(d)
+  const wx0 = Math.max(0, rect.x0 - m)
+  const wy0 = Math.max(0, rect.y0 - m)
+  const wx1 = Math.min(width, rect.x1 + m)
+  const wy1 = Math.min(height, rect.y1 + m)
+  const w = wx1 - wx0
+  const h = wy1 - wy0
+  const stride = w + 1
+  // Summed-area table of the thresholded matte: a box's count tells sure inside, sure outside or band.
+  const inside = new Int32Array(stride * (h + 1))
+  for (let y = 0; y < h; y++) {
+    let row = 0
+    for (let x = 0, p = (wy0 + y) * width + wx0; x < w; x++, p++) {
+      row += alpha[p] >= 128 ? 1 : 0
+      inside[(y + 1) * stride + x + 1] = inside[y * stride + x + 1] + row
+    }
+  }
+  /** 1 sure foreground, 2 sure background, 0 band, at window pixel (x, y). */
+  const sideAt = (/** @type {number} */ x, /** @type {number} */ y) => {
+    const left = Math.max(0, x - d)
+    const right = Math.min(w, x + d + 1)
+    const top = Math.max(0, y - d)
+    const bottom = Math.min(h, y + d + 1)
+    const n = inside[bottom * stride + right] - inside[top * stride + right] - inside[bottom * stride + left] + inside[top * stride + left]
+    return n === 0 ? 2 : n === (right - left) * (bottom - top) ? 1 : 0
+  }
+  const reach = 2 * d + 2
+  const contrast2 = sampling.contrast * sampling.contrast
+  const f = [0, 0, 0]
+  const bg = [0, 0, 0]
+  for (let y = rect.y0; y < rect.y1; y++) {
+    const wy = y - wy0
+    for (let x = rect.x0; x < rect.x1; x++) {
+      const wx = x - wx0
+      if (sideAt(wx, wy) !== 0) continue
+      const p = y * width + x
+      const gx = boxShare(inside, stride, w, h, wx + 1, wy, d) - boxShare(inside, stride, w, h, wx - 1, wy, d)
+      const gy = boxShare(inside, stride, w, h, wx, wy + 1, d) - boxShare(inside, stride, w, h, wx, wy - 1, d)
+      const norm = Math.hypot(gx, gy)
+      if (norm === 0) continue
+      const ux = gx / norm
+      const uy = gy / norm
+      let sp = -1
+      for (let t = 1; t <= reach; t++) {
+        const cx = Math.round(wx + ux * t)
+        const cy = Math.round(wy + uy * t)
+        if (cx < 0 || cy < 0 || cx >= w || cy >= h) break
+        if (sideAt(cx, cy) === 1) {
+          sp = (wy0 + cy) * width + wx0 + cx
+          break
+        }
+      }
+      if (sp < 0) continue
+      let found = 0
+      bg[0] = bg[1] = bg[2] = 0
+      for (let t = 1; t <= reach + 2 && found < 3; t++) {
+        const cx = Math.round(wx - ux * t)
+        const cy = Math.round(wy - uy * t)
+        if (cx < 0 || cy < 0 || cx >= w || cy >= h) break
+        if (sideAt(cx, cy) !== 2) {
+          if (found) break
+          continue
+        }
+        const q = ((wy0 + cy) * width + wx0 + cx) * 4
+        bg[0] += rgba[q]
+        bg[1] += rgba[q + 1]
+        bg[2] += rgba[q + 2]
+        found++
+      }
+      if (!found) continue
+      let num = 0
+      let den = 0
+      for (let c = 0; c < 3; c++) {
+        bg[c] /= found
+        f[c] = rgba[sp * 4 + c]
+        const fb = f[c] - bg[c]
+        num += (rgba[p * 4 + c] - bg[c]) * fb
+        den += fb * fb
+      }
+      let a = alpha[p] / 255
+      if (den > 1) {
+        const trust = Math.min(1, den / contrast2)
+        const sampled = Math.min(1, Math.max(0, num / den))
+        a = trust * sampled + (1 - trust) * a
+      }
+      const out = Math.round(a * 255)
+      outAlpha[p] = out
+      if (!colours || out === 0 || out === 255) continue
+      // Below minAlpha the solution weighs a/minAlpha, so the photo's noise is amplified at most 1/minAlpha times.
+      const weight = Math.min(1, a / sampling.minAlpha)
+      for (let c = 0; c < 3; c++) {
+        const solved = bg[c] + (rgba[p * 4 + c] - bg[c]) / a
+        const v = weight * solved + (1 - weight) * f[c]
+        colours[p * 4 + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v)
       }
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EDGE_TILE, edgeRects, foregroundRect, fusionFields, guidedFilterRect } from './matte-edges.mjs'
+import { EDGE_TILE, edgeRects, foregroundRect, fusionFields, guidedFilterRect, sampleEdgesRect } from './matte-edges.mjs'
 
 const width = 160
 const height = 64
@@ -95,5 +95,59 @@ describe('foregroundRect (blur-fusion)', () => {
     // The mix is off by tens of levels on average; the estimate by a fraction of that.
     expect(before / partial / 3).toBeGreaterThan(40)
     expect(after / partial / 3).toBeLessThan(before / partial / 3 / 4)
+  })
+})
+
+describe('sampleEdgesRect', () => {
+  // The truth: a red subject whose edge fades over columns 70..76 into a blue backdrop, composited
+  // exactly; the matte handed over is a hard step at column 74 (the model's edge, a few px off).
+  const F = [200, 40, 40]
+  const B = [30, 60, 200]
+  const truth = ramp(70, 76)
+  const photo = new Uint8Array(width * height * 4)
+  for (let p = 0; p < width * height; p++) {
+    const a = truth[p] / 255
+    photo.set([...F.map((f, c) => Math.round(f * a + B[c] * (1 - a))), 255], p * 4)
+  }
+  const step = Uint8Array.from({ length: width * height }, (_, p) => (p % width < 74 ? 255 : 0))
+  const sampling = { band: 4, contrast: 40, minAlpha: 0.3 }
+
+  it('recovers the true alpha and the foreground colour where the matte was wrong', () => {
+    const out = Uint8Array.from(step)
+    const colours = Uint8Array.from(photo)
+    sampleEdgesRect(step, photo, width, height, whole, sampling, out, colours)
+    for (let y = 0; y < height; y++) {
+      for (let x = 66; x < 82; x++) {
+        const p = y * width + x
+        expect(Math.abs(out[p] - truth[p])).toBeLessThanOrEqual(1)
+        if (out[p] > 0 && out[p] < 255) for (let c = 0; c < 3; c++) expect(Math.abs(colours[p * 4 + c] - F[c])).toBeLessThanOrEqual(3)
+      }
+    }
+    // Far from the edge nothing changes.
+    expect(out[10 * width + 20]).toBe(255)
+    expect(out[10 * width + 140]).toBe(0)
+    expect([...colours.subarray((10 * width + 20) * 4, (10 * width + 20) * 4 + 4)]).toEqual([...photo.subarray((10 * width + 20) * 4, (10 * width + 20) * 4 + 4)])
+  })
+
+  it("keeps the matte's alpha where foreground and backdrop look alike", () => {
+    const grey = photoWithEdge(74, [120, 120, 120], [121, 120, 120])
+    const out = Uint8Array.from(step)
+    sampleEdgesRect(step, grey, width, height, whole, sampling, out, undefined)
+    // 1 level apart: trusted 1/1600 of the way; the matte's 255 and 0 stay.
+    for (let x = 66; x < 82; x++) expect(out[10 * width + x]).toBe(step[10 * width + x])
+  })
+
+  it('answers the same whether the rects are done at once or in parts (the image threads split them)', () => {
+    const once = Uint8Array.from(step)
+    const coloursOnce = Uint8Array.from(photo)
+    sampleEdgesRect(step, photo, width, height, whole, sampling, once, coloursOnce)
+    const parts = Uint8Array.from(step)
+    const coloursParts = Uint8Array.from(photo)
+    // The colours double as the photo (the remover passes its copy of the picture as both).
+    for (const rect of [{ x0: 0, y0: 0, x1: 72, y1: height }, { x0: 72, y0: 0, x1: width, y1: 40 }, { x0: 72, y0: 40, x1: width, y1: height }]) {
+      sampleEdgesRect(step, coloursParts, width, height, rect, sampling, parts, coloursParts)
+    }
+    expect(Buffer.from(parts).equals(Buffer.from(once))).toBe(true)
+    expect(Buffer.from(coloursParts).equals(Buffer.from(coloursOnce))).toBe(true)
   })
 })

@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { blurInBands, labelRegions, refineMatte } from './matte.server'
+import { blurInBands, labelRegions, refineMatte, sampleEdges } from './matte.server'
 
 /** The plain definition: flood fill from each unlabelled pixel, in raster order. */
 function floodFill(binary: Uint8Array, target: 0 | 1, width: number, height: number, eight: boolean) {
@@ -163,5 +163,39 @@ describe('blurInBands', () => {
         expect(assembled.equals(whole), `sigma ${sigma}, ${bands} bands`).toBe(true)
       }
     }
+  })
+})
+
+describe('sampleEdges', () => {
+  // The image threads start on first use: slow on a loaded machine.
+  it('answers the same in the image threads as on the main thread (alpha and colours), and changes the edge only', { timeout: 60_000 }, async () => {
+    // A noisy photo with a soft disc; the matte a blurred, shifted disc (the model's, off by a few px).
+    const width = 300
+    const height = 200
+    const rgba = Buffer.alloc(width * height * 4)
+    const matte = Buffer.alloc(width * height)
+    let seed = 7
+    const noise = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 21) - 10
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const p = y * width + x
+        const a = Math.min(1, Math.max(0, 60 - Math.hypot(x - 150, y - 100)) / 3)
+        rgba.set([Math.round(220 * a + 40 * (1 - a)) + noise() + 10, Math.round(50 * a + 120 * (1 - a)) + 10, 60 + noise() + 10, 255], p * 4)
+        matte[p] = Math.round(255 * Math.min(1, Math.max(0, 57 - Math.hypot(x - 153, y - 100)) / 4))
+      }
+    }
+    const sampling = { band: 4, contrast: 40, minAlpha: 0.3 }
+    const mainAlpha = Buffer.from(matte)
+    const mainColours = Buffer.from(rgba)
+    await sampleEdges(mainAlpha, rgba, width, height, sampling, mainColours, { inThreads: false })
+    const threadAlpha = Buffer.from(matte)
+    const threadColours = Buffer.from(rgba)
+    await sampleEdges(threadAlpha, rgba, width, height, sampling, threadColours, { inThreads: true })
+    expect(threadAlpha.equals(mainAlpha)).toBe(true)
+    expect(threadColours.equals(mainColours)).toBe(true)
+    // Something changed near the outline, nothing far from it.
+    expect(mainAlpha.equals(matte)).toBe(false)
+    expect(mainAlpha[100 * width + 150]).toBe(matte[100 * width + 150])
+    expect(mainAlpha[10 * width + 10]).toBe(matte[10 * width + 10])
   })
 })
