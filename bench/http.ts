@@ -78,21 +78,26 @@ async function startStudio(databaseUrl: string | null): Promise<Studio> {
   const child: ChildProcess = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'server.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const base = `http://127.0.0.1:${port}`
-  for (let i = 0; ; i++) {
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM')
+    await exited
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  const giveUp = Date.now() + 300_000
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`)
     const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false)
     if (up) break
-    if (i > 600) throw new Error('the server did not start in 60 s')
+    if (Date.now() > giveUp) {
+      await stop()
+      throw new Error('the server did not start in 5 minutes')
+    }
     await new Promise((r) => setTimeout(r, 100))
   }
   return {
     base,
     token,
-    stop: async () => {
-      child.kill('SIGTERM')
-      await exited
-      rmSync(dataDir, { recursive: true, force: true })
-    },
+    stop,
   }
 }
 

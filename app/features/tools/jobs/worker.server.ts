@@ -147,6 +147,8 @@ async function runHere(worker: WorkerState, claimed: ClaimedJob, attempt: JobAtt
   const done = (async () => {
     try {
       await inJobSpan(traceparent, { 'facet.job.id': jobId }, () => runClaimed(worker, claimed, handBack.signal))
+      // The waiting request's answer first (on PGlite statements queue one behind the other).
+      await new Promise((resolve) => setImmediate(resolve))
       await worker.boss.complete(TOOL_JOB_QUEUE, attempt)
     } catch (error) {
       // Handed back at shutdown (the row is queued again): pg-boss retries it on another worker. A
