@@ -24,12 +24,14 @@ const onMark = (message: unknown) => {
   marks.get(jobId)!.add(mark)
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   // One slot: the second test holds it to show the queued path.
   process.env.WORKER_CONCURRENCY = '1'
   resetConfigForTests()
   subscribe(JOB_TRACE_CHANNEL, onMark)
-})
+  // pg-boss and this process's worker started before the first test: slow on a busy machine.
+  await toolQueues()
+}, 180_000)
 
 afterAll(async () => {
   unsubscribe(JOB_TRACE_CHANNEL, onMark)
@@ -75,23 +77,29 @@ describe('a synchronous run where it was admitted', () => {
     expect(marks.get(job.id)?.has('claimed')).toBe(true)
     expect(marks.get(job.id)?.has('fetched')).toBe(false)
     const boss = await toolQueues()
-    await vi.waitFor(async () => expect((await boss.getJobById(TOOL_JOB_QUEUE, job.id))?.state).toBe('completed'), { timeout: 30_000, interval: 50 })
+    await vi.waitFor(async () => expect((await boss.getJobById(TOOL_JOB_QUEUE, job.id))?.state).toBe('completed'), { timeout: 60_000, interval: 50 })
     expect(await balanceOf(user)).toBe(before - toolCost('svg-converter'))
     await ledgerMatches(user.accountId)
-  }, 60_000)
+  }, 180_000)
 
   it('goes through the queue when no slot is free, and a worker of the process runs it once the slot is back', async () => {
     const user = await newUser()
     const before = await balanceOf(user)
-    // The process's one slot, held as a run taken here would hold it.
-    const held = await reserveSlotHere()
-    expect(held).not.toBeNull()
+    // The process's one slot (free once the last run has completed its pg-boss job), held as a run taken here would hold it.
+    const held = await vi.waitFor(
+      async () => {
+        const slot = await reserveSlotHere()
+        expect(slot).not.toBeNull()
+        return slot!
+      },
+      { timeout: 60_000, interval: 50 },
+    )
     const answering = run(user)
     // Admitted and queued; the worker that fetched it waits for the slot.
     await vi.waitFor(async () => expect((await onlyJobOf(user.accountId)).status).toBe('queued'), { timeout: 30_000, interval: 50 })
     // Nothing else can take a slot meanwhile.
     expect(await reserveSlotHere()).toBeNull()
-    held!.release()
+    held.release()
     const answer = await answering
     expect(answer.status).toBe(200)
     const job = await onlyJobOf(user.accountId)
@@ -99,5 +107,5 @@ describe('a synchronous run where it was admitted', () => {
     expect(marks.get(job.id)?.has('fetched')).toBe(true)
     expect(await balanceOf(user)).toBe(before - toolCost('svg-converter'))
     await ledgerMatches(user.accountId)
-  }, 60_000)
+  }, 180_000)
 })

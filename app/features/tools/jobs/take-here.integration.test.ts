@@ -11,11 +11,13 @@ import { NotThisJobError, sendToolJob, takeJobHere, TOOL_JOB_QUEUE, toolQueues }
 
 const sent: string[] = []
 
-beforeAll(() => {
+beforeAll(async () => {
   process.env.WORKER_CONCURRENCY = '0'
   process.env.JOBS_PER_ACCOUNT = '2'
   resetConfigForTests()
-})
+  // pg-boss started (its schema made) before the first test: slow on a busy machine.
+  await toolQueues()
+}, 180_000)
 
 afterAll(async () => {
   const boss = await toolQueues()
