@@ -9,6 +9,7 @@ const parts: Record<string, () => Promise<object>> = {
   tools: async () => (await import('./tools')).benchTools(),
   svg: async () => (await import('./svg')).benchSvg(),
   jobs: async () => (await import('./jobs')).benchJobs(),
+  http: async () => (await import('./http')).benchHttp(),
   batches: async () => (await import('./batches')).benchBatches(),
   quality: async () => (await import('./quality')).benchQuality(),
 }

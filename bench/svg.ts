@@ -12,8 +12,9 @@ import sharp from 'sharp'
 import { convertSvg } from '../app/features/tools/svg-converter.server'
 import { sanitizeSvg } from '../app/features/tools/svg-sanitize.server'
 
-const FIXTURES = [
+export const FIXTURES = [
   'tango-internet-web-browser.svg',
+  'tango-user-home.svg',
   'openclipart-analog-clock-gradient-text.svg',
   'openclipart-abc-blocks-text.svg',
   'openclipart-stopwatch.svg',
@@ -55,7 +56,7 @@ function sharpInChild(file: string, density: number, runs: number): { times: num
  * The density at which sharp renders `bytes` to about `pixels`. sharp sizes an SVG itself, and for
  * files sized in pt its output grows with the square of the density, so measure the growth.
  */
-async function sharpDensityFor(bytes: Buffer, pixels: number): Promise<number> {
+export async function sharpDensityFor(bytes: Buffer, pixels: number): Promise<number> {
   const at = async (density: number) => (await sharp(bytes, { density }).metadata()).width!
   const base = await at(72)
   const exponent = Math.log2((await at(144)) / base)

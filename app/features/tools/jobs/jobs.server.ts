@@ -137,6 +137,20 @@ export async function claimJob(
   return { job, bytes, secondBytes: sealed.byteLength > row.input_bytes ? sealed.subarray(row.input_bytes) : null }
 }
 
+/**
+ * The admitting transaction runs the job where it was admitted (docs/decisions/124): queued →
+ * running as claimJob does it, without reading back the upload the request holds in memory.
+ */
+export async function startJob(id: string, dbOrTx: DbOrTx): Promise<ToolJobInfo> {
+  return dbOrTx
+    .updateTable('tool_jobs')
+    .set({ status: 'running', attempts: sql`attempts + 1`, started_at: sql`now()`, heartbeat_at: sql`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .returning(INFO_COLUMNS)
+    .executeTakeFirstOrThrow()
+}
+
 /** Stores progress while the job runs. False when it has ended meanwhile (timed out): stop working. */
 export async function saveProgress(id: string, progress: number, stage: string | null, dbOrTx: DbOrTx = getDb()): Promise<boolean> {
   const updated = await dbOrTx

@@ -10,6 +10,7 @@ import { resetConfigForTests } from '~/config.server'
 import { createPostgresHandle, getDb, useDatabaseHandle, type DatabaseHandle } from '~/db/db.server'
 import { migrateToLatest } from '~/db/migrate.server'
 import { stopBoss } from '~/features/queue/boss.server'
+import { toolCost } from '~/features/credits/costs.server'
 import { findJob } from '~/features/tools/jobs/jobs.server'
 import { action as postJob } from '~/routes/api.jobs._index'
 import { action as removeBg } from '~/routes/api.remove-bg'
@@ -150,6 +151,40 @@ describe.runIf(onPostgres)('jobs across real processes (PostgreSQL)', () => {
     expect(Number(answer.headers.get('Content-Length'))).toBe(bytes.byteLength)
     expect(await balanceOf(user)).toBe(balance - 1)
   }, 120_000)
+
+  it('a web process killed with SIGKILL while it runs a synchronous run taken where it was admitted: a worker runs it again, paid once', async () => {
+    const user = await newUser()
+    const balance = await balanceOf(user)
+    // A web + worker process of its own sends the enhancer's run to its spec endpoint and runs it itself.
+    const web = spawn(process.execPath, ['--import', 'tsx', 'tests/support/sync-run-child.ts'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        RESULTS_KEY: resultsKey,
+        WORKER_CONCURRENCY: '1',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: `tests/.tmp/${database}-web`,
+        SYNC_TOKEN: user.token,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    })
+    children.add(web)
+    web.on('exit', () => children.delete(web))
+    const mine = () => getDb().selectFrom('tool_jobs').select(['id', 'status', 'attempts']).where('account_id', '=', user.accountId).executeTakeFirst()
+    await vi.waitFor(async () => expect((await mine())?.status).toBe('running'), { timeout: 120_000, interval: 100 })
+    const id = (await mine())!.id
+    web.kill('SIGKILL')
+    await exited(web)
+    // The run was this process's: its pg-boss job stops getting heartbeats, and pg-boss retries it.
+    if (children.size === 0) startWorker('f')
+    await vi.waitFor(async () => expect((await findJob(id))?.status).toBe('succeeded'), { timeout: 240_000, interval: 500 })
+    const job = (await findJob(id))!
+    expect(job.attempts).toBeGreaterThanOrEqual(2)
+    expect(job.refunded).toBe(false)
+    expect(await balanceOf(user)).toBe(balance - toolCost('image-enhancer'))
+    await ledgerMatches(user.accountId)
+  }, 300_000)
 
   it('SIGTERM drains: the running job finishes before the worker exits', async () => {
     for (const child of children) {

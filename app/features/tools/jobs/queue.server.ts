@@ -3,7 +3,7 @@
 // jobs across every worker. A worker that dies stops its heartbeat and pg-boss hands the job to
 // another; after the last retry the job is copied to the dead-letter queue, whose handler records
 // the failure and the refund (once, like every outcome).
-import { fromKysely, type PgBoss } from 'pg-boss'
+import { fromKysely, type JobAttempt, type PgBoss } from 'pg-boss'
 import type { Transaction } from 'kysely'
 import { config } from '~/config.server'
 import type { Database } from '~/db/schema'
@@ -62,4 +62,30 @@ export async function sendToolJob(boss: PgBoss, trx: Transaction<Database>, jobI
   const traceparent = currentTraceparent()
   const data: ToolJobData = traceparent ? { jobId, traceparent } : { jobId }
   await boss.send(TOOL_JOB_QUEUE, data, { id: jobId, group: { id: accountId }, priority: PRIORITY[kind], db: fromKysely(trx) })
+}
+
+/** The admitting transaction fetched another job than its own (one queued meanwhile): it rolls back and is sent normally. */
+export class NotThisJobError extends Error {
+  constructor() {
+    super('pg-boss handed out another job than the one just sent')
+  }
+}
+
+/**
+ * In the transaction that has just sent `jobId` (a single run): takes it for this process, active in
+ * pg-boss as if a worker had fetched it (docs/decisions/124), or null when pg-boss would not start it
+ * now (the account has JOBS_PER_ACCOUNT running). pg-boss's own fetch decides, so its rules hold:
+ * the account's share of running jobs, and priority (a single run waiting longer would be
+ * handed out first: then NotThisJobError, and the caller's transaction rolls back).
+ */
+export async function takeJobHere(boss: PgBoss, trx: Transaction<Database>, jobId: string): Promise<JobAttempt | null> {
+  const [job] = await boss.fetch<ToolJobData>(TOOL_JOB_QUEUE, {
+    batchSize: 1,
+    minPriority: PRIORITY.single,
+    groupConcurrency: config().JOBS_PER_ACCOUNT,
+    db: fromKysely(trx),
+  })
+  if (!job) return null
+  if (job.id !== jobId) throw new NotThisJobError()
+  return { id: job.id, retryCount: job.retryCount }
 }

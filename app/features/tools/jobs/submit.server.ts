@@ -32,18 +32,18 @@ import {
 } from '../submission.server'
 import { parseToolUpload, readImageHeader, requireFile, sniffImageType, toolUploadFrom, type MultipartForm } from '../upload.server'
 import { announceJobQueued } from './events.server'
-import { creditsCharged, findJobByKey, insertJob, type ToolJobInfo } from './jobs.server'
+import { creditsCharged, findJobByKey, insertJob, startJob, type ToolJobInfo } from './jobs.server'
 import { admitInTransaction, checkRoom } from './admission.server'
 import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
-import { sendToolJob, toolQueues } from './queue.server'
+import { NotThisJobError, sendToolJob, takeJobHere, toolQueues } from './queue.server'
 import { traceJob } from './trace.server'
 import { jobAnswerUrl, jobUrl } from './view'
 import { waitForJobEnd } from './wait.server'
 import { inspectForRun } from './test-mode.server'
 import { CREDITS_CHARGED_HEADER, isTestKey } from '~/features/api-keys/environments'
 import { MODEL_HEADER } from '../models/model-choices'
-import { abortLocalRun, startJobWorker } from './worker.server'
+import { abortLocalRun, reserveSlotHere, startJobWorker } from './worker.server'
 
 export const REPLAY_UNAVAILABLE =
   'A request with this Idempotency-Key is still running or did not deliver a result. Send a new key to run the tool again.'
@@ -104,6 +104,11 @@ export interface AcceptedJob {
   replayed: boolean
   headers: Record<string, string>
   fieldValues: Record<string, string>
+  /**
+   * The run was taken by this process in its admitting transaction (docs/decisions/124): call once,
+   * after the wait for its end is set up, to run it here.
+   */
+  runHere?: () => void
 }
 
 function refusal(tool: ToolSlug, error: ToolError, remaining: number | null, headers: Record<string, string>, fieldValues?: Record<string, string>): ToolRefusal {
@@ -183,7 +188,13 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Parses, checks, charges and enqueues; or finds the job a repeated Idempotency-Key names. */
-export async function acceptToolRun(request: Request, tool: ToolSlug, form?: MultipartForm): Promise<AcceptedJob | ToolRefusal> {
+export async function acceptToolRun(
+  request: Request,
+  tool: ToolSlug,
+  form?: MultipartForm,
+  /** A synchronous submission (the caller waits for the answer): run it here when this process can (docs/decisions/124). */
+  how: { runHere?: boolean } = {},
+): Promise<AcceptedJob | ToolRefusal> {
   const definition = TOOLS[tool]
   const headers: Record<string, string> = {}
   let remaining: number | null = null
@@ -264,8 +275,12 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
     await startJobWorker()
     const payer = caller
     let job: ToolJobInfo
-    try {
-      ;({ job, remaining } = await executeTx(getDb(), async (trx) => {
+    let taken: Awaited<ReturnType<typeof takeJobHere>> = null
+    // A slot of this process for running it here, taken before the transaction and given back unless
+    // the transaction took the job.
+    let slot = how.runHere ? await reserveSlotHere() : null
+    const admit = (here: boolean) =>
+      executeTx(getDb(), async (trx) => {
         // A test key runs the whole contract but is never charged: no ledger row at all.
         const charged = testMode
           ? { ok: true as const, transactionId: null, balance: remaining ?? (await getBalance(payer.accountId, trx)) }
@@ -314,9 +329,26 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
         // Past the queue's limit or the account's share: refused, and the charge rolls back with the insert.
         await admitInTransaction(trx, 'single', payer.accountId, 1)
         await sendToolJob(boss, trx, jobId, payer.accountId)
-        return { job: inserted, remaining: charged.balance }
-      }))
+        // Run here: pg-boss hands the job to this process now, in this transaction (its rules hold).
+        const attempt = here ? await takeJobHere(boss, trx, jobId) : null
+        if (!attempt) return { job: inserted, remaining: charged.balance, attempt }
+        return { job: await startJob(jobId, trx), remaining: charged.balance, attempt }
+      })
+    try {
+      let admitted
+      try {
+        admitted = await admit(slot !== null)
+      } catch (error) {
+        // Another single run was waiting longer: this one goes through the queue like the rest.
+        if (!(error instanceof NotThisJobError)) throw error
+        slot?.release()
+        slot = null
+        admitted = await admit(false)
+      }
+      ;({ job, remaining, attempt: taken } = admitted)
+      if (!taken) slot?.release()
     } catch (error) {
+      slot?.release()
       // The same key sent twice at once: one insert wins, the other's charge rolled back with it.
       if (key && isUniqueViolation(error)) {
         const existing = await findJobByKey(payer.accountId, idempotencyScope(payer, testMode), key)
@@ -329,9 +361,15 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
       throw error
     }
     traceJob(jobId, 'committed')
-    announceJobQueued()
     headers['X-Credits-Remaining'] = String(remaining)
-    return { ok: true, tool, job, remaining: remaining!, replayed: false, headers, fieldValues: fields }
+    const accepted: AcceptedJob = { ok: true, tool, job, remaining: remaining!, replayed: false, headers, fieldValues: fields }
+    if (slot && taken) {
+      const [here, attempt, claimed] = [slot, taken, { job, bytes, secondBytes: second, prepared: inspected.prepared }]
+      accepted.runHere = () => void here.run(claimed, attempt)
+    } else {
+      announceJobQueued()
+    }
+    return accepted
   } catch (thrown) {
     const error = asToolError(thrown, tool)
     if (uploadBytes !== null) {
@@ -354,7 +392,7 @@ export async function acceptToolRun(request: Request, tool: ToolSlug, form?: Mul
  * run. A run that is still going at the time limit is stopped, failed and refunded.
  */
 export async function runToolSubmission(request: Request, tool: ToolSlug, form?: MultipartForm): Promise<ToolSubmission> {
-  const accepted = await acceptToolRun(request, tool, form)
+  const accepted = await acceptToolRun(request, tool, form, { runHere: true })
   if (!accepted.ok) return accepted
   const { job, headers, fieldValues } = accepted
   if (accepted.replayed) {
@@ -363,7 +401,9 @@ export async function runToolSubmission(request: Request, tool: ToolSlug, form?:
     return answerFromJob(job, undefined, headers, fieldValues, false)
   }
   const timeoutMs = config().TOOL_TIMEOUT_MS
-  let ended = await waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()), job)
+  const ending = waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()), job)
+  accepted.runHere?.()
+  let ended = await ending
   if (ended?.interrupted) return handedBack(ended.job, headers, fieldValues)
   if (!ended) {
     const stopped = await recordFailed(job, { status: 503, message: new RunTimeoutError(timeoutMs).message }, timeoutMs)

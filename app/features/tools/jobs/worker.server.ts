@@ -9,25 +9,26 @@
 import { logger } from '~/utils/logger.server'
 import { config } from '~/config.server'
 import { databaseSingleton, existingSingleton } from '~/utils/singleton.server'
-import type { PgBoss } from 'pg-boss'
+import type { JobAttempt, PgBoss } from 'pg-boss'
 import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { RunTimeoutError } from '../errors.server'
 import { asToolError } from '../submission.server'
 import { announceJobEnded, announceShutdown, onJobQueued } from './events.server'
-import { claimJob, findJob, releaseJob, saveProgress } from './jobs.server'
+import { claimJob, findJob, releaseJob, saveProgress, type ToolJobInfo } from './jobs.server'
 import { runnerFor } from '../runners/index.server'
 import { recordDelivered, recordFailed } from './outcome.server'
 import { progressOnSteps } from './progress'
 import { traceJob } from './trace.server'
 import { observeQueueWait } from '~/features/observability/metrics.server'
-import { inJobSpan, inSpan, recordPastSpan } from '~/features/observability/tracing.server'
+import { currentTraceparent, inJobSpan, inSpan, recordPastSpan } from '~/features/observability/tracing.server'
 import { trace } from '@opentelemetry/api'
 import { capTestResult } from './test-mode.server'
 import { publishJobStarting } from './lifecycle.server'
 import { recordRunTime } from '../run-rates.server'
 import { mailIfLongRun } from './ready-mail.server'
 import { rateVariant } from '../run-time'
-import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
+import { JOB_HEARTBEAT_SECONDS, TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
+import { RunSlots } from './slots'
 
 /** Progress is written at most this often per job (and always when the stage changes). */
 const PROGRESS_WRITE_MS = 250
@@ -43,7 +44,14 @@ interface WorkerState {
   running: Map<string, AbortController>
   stopping: boolean
   unsubscribe: () => void
+  /** WORKER_CONCURRENCY: shared by fetched jobs and runs taken where they were admitted. */
+  slots: RunSlots
+  /** Runs taken where they were admitted (runHere): their hand-back switch and their end, for the drain. */
+  here: Map<string, { handBack: AbortController; done: Promise<void> }>
 }
+
+/** A claimed job with its upload, as claimJob answers it (or the admitting request holds it). */
+type ClaimedJob = { job: ToolJobInfo; bytes: Buffer; secondBytes: Buffer | null; prepared?: unknown }
 
 function state(): Promise<WorkerState> | undefined {
   return existingSingleton<Promise<WorkerState>>('tool-job-worker')
@@ -57,14 +65,21 @@ export function startJobWorker(): Promise<WorkerState> | null {
     const boss = await toolQueues()
     const running = new Map<string, AbortController>()
     const workerIds: string[] = []
-    const current: WorkerState = { boss, workerIds, running, stopping: false, unsubscribe: () => {} }
+    const current: WorkerState = { boss, workerIds, running, stopping: false, unsubscribe: () => {}, slots: new RunSlots(concurrency), here: new Map() }
     for (let slot = 0; slot < concurrency; slot++) {
       const id: string = await boss.work<ToolJobData>(
         TOOL_JOB_QUEUE,
         { pollingIntervalSeconds: 0.5, groupConcurrency: config().JOBS_PER_ACCOUNT },
         async ([job]) => {
           if (!job) return
-          await inJobSpan(job.data.traceparent, { 'facet.job.id': job.data.jobId }, () => runJob(current, job.data.jobId, job.signal))
+          // A slot of this process (a run taken where it was admitted may hold it for a moment).
+          await current.slots.take()
+          try {
+            if (job.signal.aborted) throw new Error('handed back at shutdown before it started')
+            await inJobSpan(job.data.traceparent, { 'facet.job.id': job.data.jobId }, () => runJob(current, job.data.jobId, job.signal))
+          } finally {
+            current.slots.give()
+          }
           // Fetch again at once: there may be more waiting.
           boss.notifyWorker(id)
         },
@@ -101,12 +116,68 @@ export function abortLocalRun(jobId: string): void {
   void state()?.then((s) => s.running.get(jobId)?.abort())
 }
 
+/**
+ * A slot for running a synchronous submission where it was admitted (docs/decisions/124): when this
+ * process runs jobs, is not draining and has a slot free that no fetched job waits for. The
+ * admitting transaction then takes the job's pg-boss job (takeJobHere); `release` gives the slot
+ * back when it did not, `run` runs the job here and gives it back at the end.
+ */
+export async function reserveSlotHere(): Promise<{ run: (claimed: ClaimedJob, attempt: JobAttempt) => Promise<void>; release: () => void } | null> {
+  const current = await (startJobWorker() ?? Promise.resolve(null)).catch(() => null)
+  if (!current || current.stopping || !current.slots.tryTake()) return null
+  let given = false
+  const release = () => {
+    if (!given) current.slots.give()
+    given = true
+  }
+  return { release, run: (claimed, attempt) => runHere(current, claimed, attempt).finally(release) }
+}
+
+/**
+ * A run taken where it was admitted: the upload from the request's memory, no fetch and no claim
+ * read. pg-boss holds its job active (taken in the admitting transaction); this process keeps its
+ * heartbeat and completes it after the outcome. A process that dies stops the heartbeat and pg-boss
+ * hands the job to another worker, as for a fetched job (docs/decisions/124).
+ */
+async function runHere(worker: WorkerState, claimed: ClaimedJob, attempt: JobAttempt): Promise<void> {
+  const jobId = claimed.job.id
+  const handBack = new AbortController()
+  const heartbeat = setInterval(
+    () => void worker.boss.touch(TOOL_JOB_QUEUE, attempt).catch((error: Error) => logger.warn({ err: error.message, jobId }, 'heartbeat not sent')),
+    (JOB_HEARTBEAT_SECONDS * 1000) / 2,
+  )
+  const traceparent = currentTraceparent()
+  const done = (async () => {
+    try {
+      await inJobSpan(traceparent, { 'facet.job.id': jobId }, () => runClaimed(worker, claimed, handBack.signal))
+      // The waiting request's answer first (on PGlite statements queue one behind the other).
+      await new Promise((resolve) => setImmediate(resolve))
+      await worker.boss.complete(TOOL_JOB_QUEUE, attempt)
+    } catch (error) {
+      // Handed back at shutdown (the row is queued again): pg-boss retries it on another worker. A
+      // fail that does not arrive leaves the job active without heartbeats, which pg-boss retries too.
+      await worker.boss.fail(TOOL_JOB_QUEUE, attempt).catch(() => {})
+      if (!handBack.signal.aborted) logger.error({ err: error, jobId }, 'run taken here failed outside its outcome')
+    } finally {
+      clearInterval(heartbeat)
+      worker.here.delete(jobId)
+    }
+  })()
+  worker.here.set(jobId, { handBack, done })
+  return done
+}
+
 async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal): Promise<void> {
   traceJob(jobId, 'fetched')
   const claimed = await claimJob(jobId)
   if (!claimed) return // ended already (its outcome is recorded): nothing to run
-  const { bytes, secondBytes } = claimed
+  await runClaimed(worker, claimed, handBack)
+}
+
+async function runClaimed(worker: WorkerState, claimed: ClaimedJob, handBack: AbortSignal): Promise<void> {
+  const { bytes, secondBytes, prepared } = claimed
   let { job } = claimed
+  const jobId = job.id
   // A subscriber may charge the job now (a batch item is paid when its run starts: docs/decisions/055)
   // or refuse it: refused, it fails at once, unpaid.
   const start = await publishJobStarting(job)
@@ -173,7 +244,7 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
   try {
     try {
       const ran = await inSpan('run', { 'facet.tool': tool }, () =>
-        runner.run({ bytes, secondBytes, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report }),
+        runner.run({ bytes, secondBytes, prepared, options: job.options as Parameters<typeof runner.run>[0]['options'], signal: controller.signal, progress: report }),
       )
       const delivered = job.test_mode ? await capTestResult(ran) : ran
       traceJob(jobId, 'ran')
@@ -240,7 +311,11 @@ export async function drainJobWorker(timeoutMs: number): Promise<void> {
     current.unsubscribe()
   }
   const { stopBoss } = await import('~/features/queue/boss.server')
-  await stopBoss({ timeoutMs })
+  // Runs taken where they were admitted get the same grace; past it they are handed back like the rest.
+  const here = [...(current?.here.values() ?? [])]
+  const handBackHere = setTimeout(() => here.forEach((run) => run.handBack.abort()), Math.max(0, deadline - Date.now()))
+  await Promise.all([stopBoss({ timeoutMs }), ...here.map((run) => run.done)])
+  clearTimeout(handBackHere)
   // Runs still going after the grace were failed back to pg-boss (it retries them elsewhere); their
   // rows say so before this process exits.
   for (const [jobId, controller] of current?.running ?? []) {

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { SVG_FORMATS, SVG_SCALES, type SvgFormat } from '../../../catalog/tools'
 import { checkOutputSize, convertSvg, parseBackground } from '../svg-converter.server'
-import { sanitizeSvg } from '../svg-sanitize.server'
+import { sanitizeSvg, type SanitizedSvg } from '../svg-sanitize.server'
 import { baseName, parseField } from './options.server'
 import { runProgress } from './progress'
 import type { ToolRunner } from './types'
@@ -35,7 +35,7 @@ export const svgConverterRunner: ToolRunner<SvgConverterOptions> = {
   async inspect(bytes, options) {
     const svg = await sanitizeSvg(bytes)
     checkOutputSize(svg, options.scale)
-    return { width: Math.round(svg.width), height: Math.round(svg.height), notes: [] }
+    return { width: Math.round(svg.width), height: Math.round(svg.height), notes: [], prepared: svg }
   },
   async run(input) {
     // Steps: 1 'Rendering raster output', 2 'Preparing download'.
@@ -44,7 +44,8 @@ export const svgConverterRunner: ToolRunner<SvgConverterOptions> = {
       rendered: { from: 0.1, to: 0.8, step: 1 },
       encoded: { from: 0.8, to: 1, step: 2 },
     })
-    const svg = await sanitizeSvg(input.bytes)
+    // Sanitised already when the run is in the process that checked it (the same bytes).
+    const svg = (input.prepared as SanitizedSvg | undefined) ?? (await sanitizeSvg(input.bytes))
     await input.decoded?.()
     progress.phase('sanitised', 1)
     const out = await convertSvg(svg, input.options, input.signal, progress.phase)

@@ -16,6 +16,12 @@ export interface Inspected {
   height: number
   /** Told to the caller in X-Facet-Note (for example: only the first frame of an animation was used). */
   notes: string[]
+  /**
+   * What the checks computed that the run can take over when it runs in the same process (the
+   * sanitised SVG): handed to `run` as `prepared` for a run taken where it was admitted
+   * (docs/decisions/124), never stored (a worker elsewhere starts from the bytes).
+   */
+  prepared?: unknown
 }
 
 export interface RunInput<Options> {
@@ -26,6 +32,8 @@ export interface RunInput<Options> {
   options: Options
   signal: AbortSignal
   progress: ReportProgress
+  /** `inspect`'s `prepared` for these bytes and options, when the run is in the process that inspected them. */
+  prepared?: unknown
   /**
    * Called once the input has been decoded (or, for an SVG, sanitised), before any model work. A
    * caller that charges late (the request path) charges here, so a file that does not decode costs nothing.

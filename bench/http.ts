@@ -1,0 +1,242 @@
+// The queue's fixed cost, over HTTP end to end (issue 19, item 7; docs/decisions/124): the real
+// server (`server.ts`, the production build, web + worker in one process) on PGlite and on
+// PostgreSQL, a signed-in client posting to the spec §7 endpoints, against
+//   - sharp's own SVG loader (librsvg) at the same pixel count, for every SVG fixture at 1× and 2×:
+//     the endpoint's p50 over sharp's, and their geometric mean (goal: at most 1.0×);
+//   - the tool called in-process (its runner, in this process): the 48 px SVG icon at 1× and the face
+//     blurrer on a 1 MP portrait; the p50 added (goal: at most 15 ms).
+// Each pair alternates request by request, so a busy machine slows both alike.
+//   npm run bench -- http       (or npx tsx bench/http.ts)
+// BENCH_RUNS (default 15) sets the runs per case; PostgreSQL is BENCH_DATABASE_URL, else
+// TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test (a database of the run's own is
+// created there and dropped after); unreachable, that half is reported as skipped. BENCH_DATABASES=pglite
+// (or postgres) measures one.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { sql } from 'kysely'
+import sharp from 'sharp'
+import { createPostgresHandle } from '../app/db/db.server'
+import { runnerFor } from '../app/features/tools/runners/index.server'
+import type { ToolSlug } from '../app/catalog/tools'
+import { FIXTURES, sharpDensityFor } from './svg'
+import { runAsScript } from './support'
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15)
+const ICON = 'tango-internet-web-browser.svg'
+const SVG_ENDPOINT = '/api/svg2image/convert/'
+const BLUR_ENDPOINT = '/api/face-blur/blur/'
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  return sorted[rank]!
+}
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+interface Studio {
+  base: string
+  token: string
+  stop: () => Promise<void>
+}
+
+/** The production server on a fresh database (PGlite in a temporary DATA_DIR, or `databaseUrl`). */
+async function startStudio(databaseUrl: string | null): Promise<Studio> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'facet-bench-http-'))
+  const port = await freePort()
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    RATE_LIMITS: 'false',
+    TOOL_QUEUE_LIMIT: '1000',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  }
+  delete env.DATABASE_URL
+  delete env.OTEL_EXPORTER_OTLP_ENDPOINT
+  if (databaseUrl) env.DATABASE_URL = databaseUrl
+  const prepared = execFileSync(process.execPath, ['--import', 'tsx', 'bench/http-prepare.ts', '100000'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  const { token } = JSON.parse(prepared.trim().split('\n').pop()!) as { token: string }
+  // BENCH_SERVER_NODE_OPTIONS: node options for the server alone (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+  const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []
+  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'server.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const base = `http://127.0.0.1:${port}`
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM')
+    await exited
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  const giveUp = Date.now() + 300_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`)
+    const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false)
+    if (up) break
+    if (Date.now() > giveUp) {
+      await stop()
+      throw new Error('the server did not start in 5 minutes')
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return {
+    base,
+    token,
+    stop,
+  }
+}
+
+/** One synchronous run over HTTP; throws unless it delivered. */
+async function post(studio: Studio, endpoint: string, file: File, fields: Record<string, string>): Promise<Buffer> {
+  const form = new FormData()
+  form.append(endpoint === SVG_ENDPOINT ? 'svg' : 'image', file)
+  for (const [name, value] of Object.entries(fields)) form.append(name, value)
+  const response = await fetch(studio.base + endpoint, { method: 'POST', body: form, headers: { authorization: `Token ${studio.token}` } })
+  const body = Buffer.from(await response.arrayBuffer())
+  if (response.status !== 200) throw new Error(`${endpoint} answered ${response.status}: ${body.toString('utf8').slice(0, 300)}`)
+  return body
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now()
+  const value = await work()
+  return [performance.now() - started, value]
+}
+
+/** Every SVG fixture at 1× and 2×: the endpoint against sharp's loader at the same pixel count. */
+async function svgAgainstSharp(studio: Studio) {
+  const cases = []
+  for (const fixture of FIXTURES) {
+    const bytes = readFileSync(`tests/fixtures/svg/${fixture}`)
+    const file = new File([new Uint8Array(bytes)], fixture, { type: 'image/svg+xml' })
+    for (const scale of [1, 2]) {
+      const fields = { format: 'png', scale: String(scale) }
+      const first = await post(studio, SVG_ENDPOINT, file, fields)
+      const { width, height } = await sharp(first).metadata()
+      const density = await sharpDensityFor(bytes, width! * height!)
+      const bySharp = () => sharp(bytes, { density, limitInputPixels: false }).png().toBuffer()
+      await bySharp()
+      const endpoint: number[] = []
+      const librsvg: number[] = []
+      for (let i = 0; i < RUNS; i++) {
+        endpoint.push((await timed(() => post(studio, SVG_ENDPOINT, file, fields)))[0])
+        librsvg.push((await timed(bySharp))[0])
+      }
+      const ratio = percentile(endpoint, 50) / percentile(librsvg, 50)
+      cases.push({
+        fixture,
+        scale: `${scale}x`,
+        output: `${width}×${height}`,
+        endpointP50Ms: round(percentile(endpoint, 50)),
+        endpointP95Ms: round(percentile(endpoint, 95)),
+        sharpP50Ms: round(percentile(librsvg, 50)),
+        endpointOverSharp: round(ratio, 2),
+      })
+    }
+  }
+  const geometricMean = Math.exp(cases.reduce((sum, c) => sum + Math.log(c.endpointP50Ms / c.sharpP50Ms), 0) / cases.length)
+  return { cases, geometricMean: round(geometricMean, 2) }
+}
+
+/** A synchronous run over HTTP against the same tool's runner called in this process. */
+async function addedOverInProcess(studio: Studio, label: string, tool: ToolSlug, endpoint: string, file: File, fields: Record<string, string>) {
+  const runner = runnerFor(tool)
+  const bytes = Buffer.from(await file.arrayBuffer())
+  const options = await runner.parseOptions(fields)
+  const inProcess = () => runner.run({ bytes, options: options as never, signal: new AbortController().signal, progress: () => {} })
+  await inProcess()
+  await post(studio, endpoint, file, fields)
+  const direct: number[] = []
+  const overHttp: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    direct.push((await timed(inProcess))[0])
+    overHttp.push((await timed(() => post(studio, endpoint, file, fields)))[0])
+  }
+  return {
+    case: label,
+    inProcessP50Ms: round(percentile(direct, 50)),
+    httpP50Ms: round(percentile(overHttp, 50)),
+    addedP50Ms: round(percentile(overHttp, 50) - percentile(direct, 50)),
+    inProcessP95Ms: round(percentile(direct, 95)),
+    httpP95Ms: round(percentile(overHttp, 95)),
+  }
+}
+
+async function onePortrait(): Promise<File> {
+  const bytes = await sharp('tests/fixtures/photos/portrait-astronaut.png')
+    .metadata()
+    .then(({ width, height }) => {
+      const scale = Math.sqrt(1_000_000 / (width! * height!))
+      return sharp('tests/fixtures/photos/portrait-astronaut.png')
+        .resize(Math.round(width! * scale), Math.round(height! * scale))
+        .jpeg({ quality: 90 })
+        .toBuffer()
+    })
+  return new File([new Uint8Array(bytes)], 'portrait.jpg', { type: 'image/jpeg' })
+}
+
+async function benchOn(database: 'pglite' | 'postgres', databaseUrl: string | null) {
+  const studio = await startStudio(databaseUrl)
+  try {
+    const svg = await svgAgainstSharp(studio)
+    console.table(svg.cases)
+    console.log(`${database}: endpoint / sharp p50, geometric mean over the SVG fixtures at 1× and 2×: ${svg.geometricMean}× (goal ≤ 1.0×)`)
+    const icon = readFileSync(`tests/fixtures/svg/${ICON}`)
+    const added = [
+      await addedOverInProcess(studio, '48 px SVG icon, 1×', 'svg-converter', SVG_ENDPOINT, new File([new Uint8Array(icon)], ICON, { type: 'image/svg+xml' }), { format: 'png', scale: '1' }),
+      await addedOverInProcess(studio, '1 MP face blur', 'face-blurrer', BLUR_ENDPOINT, await onePortrait(), { blur: '32' }),
+    ]
+    console.table(added)
+    console.log(`${database}: added p50 over the in-process run: ${added.map((a) => `${a.case} +${a.addedP50Ms} ms`).join(', ')} (goal ≤ 15 ms)`)
+    return { database, svgOverSharpGeometricMean: svg.geometricMean, svg: svg.cases, addedOverInProcess: added }
+  } finally {
+    await studio.stop()
+  }
+}
+
+export async function benchHttp(): Promise<object> {
+  // The server runs the production build: built now, so it is this checkout's (BENCH_BUILD=0 skips it).
+  if (process.env.BENCH_BUILD !== '0' || !existsSync(path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index.js'))) {
+    execFileSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] })
+  }
+  const which = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',')
+  const results: object[] = []
+  if (which.includes('pglite')) results.push(await benchOn('pglite', null))
+  if (which.includes('postgres')) {
+    const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+    const database = `bench_http_${process.pid}`
+    const admin = createPostgresHandle(adminUrl, 1)
+    const reachable = await sql`CREATE DATABASE ${sql.id(database)}`.execute(admin.db).then(
+      () => true,
+      (error: Error) => {
+        console.log(`postgres: skipped (${error.message})`)
+        results.push({ database: 'postgres', skipped: error.message })
+        return false
+      },
+    )
+    try {
+      if (reachable) results.push(await benchOn('postgres', adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${database}$1`)))
+    } finally {
+      if (reachable) await sql`DROP DATABASE IF EXISTS ${sql.id(database)} WITH (FORCE)`.execute(admin.db)
+      await admin.db.destroy()
+    }
+  }
+  return { runs: RUNS, loadAverage: os.loadavg().map((l) => round(l)), results }
+}
+
+runAsScript(import.meta.url, benchHttp)
