@@ -1,7 +1,7 @@
 // The cache headers every answer chooses from, once each. Client-safe (no server import).
-/** Answers about one caller (a balance, a key, a job): never stored by any cache. */
+/** Answers about one caller (a balance, a key, a job): no cache may keep them. */
 export const NO_STORE = { 'Cache-Control': 'no-store' } as const
-/** A page or answer about one signed-in caller: never stored, and never by a shared cache. */
+/** A page or answer about one signed-in caller: no cache may keep it (private as well, for caches that ignore no-store). */
 export const PRIVATE_NO_STORE = { 'Cache-Control': 'private, no-store' } as const
 
 /** An answer the same for everyone, fresh for `seconds` (pricing, the API description). */

@@ -1,7 +1,7 @@
 // POST /api/auth/verify-email/ {token} → {token, user, credits:{balance}}: verifies, signs in, grants the welcome bonus once.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { readVisitorId } from '~/features/credits/visitor.server'
-import { verifyEmail } from '~/features/auth/accounts.server'
+import { verifyEmailCarryingGuestRuns } from '~/features/history/carry.server'
 import { errorResponse, methodNotAllowed } from '~/http/errors.server'
 import { parseBody } from '~/http/body.server'
 import { publicUser } from '~/features/account/views'
@@ -20,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if ('response' in parsed) return parsed.response
   const limited = await limitTokenUse(request)
   if (limited) return limitedResponse(limited)
-  const outcome = await verifyEmail(parsed.data.token, { userAgent: request.headers.get('user-agent'), visitorId: await readVisitorId(request) })
+  const outcome = await verifyEmailCarryingGuestRuns(parsed.data.token, { userAgent: request.headers.get('user-agent'), visitorId: await readVisitorId(request) })
   if (!outcome.ok) return errorResponse(400, outcome.error)
   return Response.json(
     { token: outcome.session.token, user: publicUser(outcome.user), credits: { balance: outcome.balance } },

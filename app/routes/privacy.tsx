@@ -2,7 +2,7 @@ import type { MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { config } from '~/config.server'
 import { privacyPolicy } from '~/features/site/legal'
-import { STORAGE_SENTENCE } from '~/features/site/retention'
+import { STORAGE_SENTENCE } from '~/catalog/retention'
 import { LegalPage } from '~/features/site/ui/legal-page'
 
 export const meta: MetaFunction = () => [

@@ -8,7 +8,7 @@ import { Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react
 import { useEffect, useRef } from 'react'
 import { config } from '~/config.server'
 import { readVisitorId } from '~/features/credits/visitor.server'
-import { verifyEmail } from '~/features/auth/accounts.server'
+import { verifyEmailCarryingGuestRuns } from '~/features/history/carry.server'
 import { VERIFY_FAILURE, VERIFY_SUCCESS, VERIFY_TOKEN_MISSING } from '~/features/auth/messages'
 import { limitTokenUse } from '~/features/auth/rate-limits.server'
 import { DEFAULT_AFTER_SIGN_IN, safeRedirectPath } from '~/features/auth/redirect'
@@ -55,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (limited) {
     return data<VerifyResult>({ ok: false, error: limited.message }, { status: 429, headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
   }
-  const outcome = await verifyEmail(parsed.data.token, { userAgent: request.headers.get('user-agent'), visitorId: await readVisitorId(request) })
+  const outcome = await verifyEmailCarryingGuestRuns(parsed.data.token, { userAgent: request.headers.get('user-agent'), visitorId: await readVisitorId(request) })
   if (!outcome.ok) return data<VerifyResult>({ ok: false, error: outcome.error }, { status: 400 })
   const next = afterVerification(form.get('from'), request) ?? (outcome.bonusGranted ? '/verify-email?verified=1&welcome=1' : '/verify-email?verified=1')
   return redirect(next, { headers: { 'Set-Cookie': await sessionCookieHeader(outcome.session.token) } })

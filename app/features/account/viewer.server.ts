@@ -3,7 +3,7 @@
 // user's teams for the header's switcher. Page views never create visitors
 // (bots crawl pages); a browser without a visitor cookie is shown the guest allowance it would get.
 import type { Viewer } from '~/features/account/viewer'
-import { capHeadroom } from '~/features/teams/headroom.server'
+import { capHeadroom } from '~/features/account/headroom.server'
 import { listTeamsForUser } from '~/features/teams/teams.server'
 import { resolveCaller } from '~/features/account/caller.server'
 

@@ -1,7 +1,7 @@
 // The figures the /api documentation shows that depend on the running configuration: the public
 // address, each tool's cost, the per-key rate limit and the webhook retry schedule.
 import { config } from '~/config.server'
-import { toolCost } from '~/features/credits/costs.server'
+import { toolCost } from '~/features/tools/costs.server'
 import { TOOL_LIST, type ToolSlug } from '~/catalog/tools'
 import { MAX_BATCH_FILES } from '~/features/batches/batches.server'
 import { RETRY_DELAYS_SECONDS, WEBHOOK_TIMEOUT_MS } from '~/features/webhooks/delivery.server'

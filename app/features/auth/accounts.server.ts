@@ -2,10 +2,11 @@
 // Answers never reveal whether an email has an account: the same reply, a mail to the address instead.
 // Each change of several rows runs in one transaction (the caller's, when it passes one: dbOrTx), so
 // a failure part-way leaves nothing half-written; mail goes out only once the rows are committed.
+import type { Transaction } from 'kysely'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
+import type { Database } from '~/db/schema'
 import { sendMailInBackground } from '~/features/mail/mailer.server'
 import { grantWelcomeBonus } from '~/features/credits/ledger.server'
-import { carryGuestRuns } from '~/features/history/carry.server'
 import { accountExistsMail, appLink, passwordResetMail, verificationMail } from './emails.server'
 import { hashPassword } from './password.server'
 import { DEFAULT_AFTER_SIGN_IN } from './redirect'
@@ -115,7 +116,11 @@ export type VerifyOutcome =
  */
 export async function verifyEmail(
   token: string,
-  options: { userAgent?: string | null; /** The verifying browser's guest: its runs move into the account (decision 136). */ visitorId?: string | null } = {},
+  options: {
+    userAgent?: string | null
+    /** More writes that belong to the verification, in its transaction (history's carry of guest runs: decision 136). */
+    alsoInTransaction?: (userId: string, trx: Transaction<Database>) => Promise<void>
+  } = {},
   db: DbOrTx = getDb(),
 ): Promise<VerifyOutcome> {
   return executeTx(db, async (trx): Promise<VerifyOutcome> => {
@@ -129,7 +134,7 @@ export async function verifyEmail(
       .executeTakeFirstOrThrow()
     await retireTokens(user.id, 'verify_email', trx)
     const bonus = await grantWelcomeBonus(user.id, trx)
-    await carryGuestRuns(options.visitorId ?? null, user.id, trx)
+    await options.alsoInTransaction?.(user.id, trx)
     const session = await createSession(user.id, { userAgent: options.userAgent, db: trx })
     return { ok: true, user, session, balance: bonus.balance, bonusGranted: bonus.granted }
   })

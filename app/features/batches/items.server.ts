@@ -4,7 +4,7 @@
 import { sql, type Transaction } from 'kysely'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
-import { toolCost } from '~/features/credits/costs.server'
+import { toolCost } from '~/features/tools/costs.server'
 import { chargeRun } from '~/features/account/charge.server'
 import { ITEM_SENDER_LEFT } from '~/features/teams/messages'
 import { emitEvent } from '~/features/webhooks/endpoints.server'

@@ -6,7 +6,7 @@
 import { data, redirect } from '@remix-run/node'
 import { config } from '~/config.server'
 import { resolveCaller } from '~/features/account/caller.server'
-import { toolCost } from '~/features/credits/costs.server'
+import { toolCost } from '~/features/tools/costs.server'
 import { isToolSlug, TOOL_LIST, type ToolSlug } from '~/catalog/tools'
 import { isModelInstalled, requiredModelsFor } from '~/features/tools/models/registry.server'
 import { pageHeaders } from '~/features/tools/page-action.server'

@@ -7,6 +7,7 @@
 // (their charges and results are written to the visitor by the worker that ends them).
 import { sql, type Transaction } from 'kysely'
 import type { Database } from '~/db/schema'
+import { verifyEmail } from '~/features/auth/accounts.server'
 import { ensureUserAccount } from '~/features/credits/ledger.server'
 
 export interface CarriedRuns {
@@ -55,4 +56,15 @@ export async function carryGuestRuns(visitorId: string | null, userId: string, t
     ? await trx.updateTable('results').set({ owner_account_id: accountId }).where('owner_account_id', '=', guest.id).where('id', 'in', resultIds).executeTakeFirst()
     : { numUpdatedRows: 0n }
   return { jobs: jobs.length, batches: Number(batches.numUpdatedRows), results: Number(results.numUpdatedRows) }
+}
+
+/** Spends a verification link and, in the same transaction, carries the verifying browser's guest runs
+ * into the account (decision 136). The verify routes call this; auth itself knows nothing of history. */
+export function verifyEmailCarryingGuestRuns(token: string, options: { userAgent?: string | null; visitorId?: string | null }) {
+  return verifyEmail(token, {
+    userAgent: options.userAgent,
+    alsoInTransaction: async (userId, trx) => {
+      await carryGuestRuns(options.visitorId ?? null, userId, trx)
+    },
+  })
 }

@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
 import { executeTx, getDb } from '~/db/db.server'
-import { registerUser, verifyEmail } from '~/features/auth/accounts.server'
+import { registerUser } from '~/features/auth/accounts.server'
+import { verifyEmailCarryingGuestRuns } from '~/features/history/carry.server'
 import { createVerifiedUser, linkMailedTo, uniqueEmail } from '~/features/auth/testing.server'
-import { toolCost } from '~/features/credits/costs.server'
+import { toolCost } from '~/features/tools/costs.server'
 import { charge, grant } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { teamAccount } from '~/features/teams/membership.server'
@@ -230,7 +231,7 @@ describe("a guest's runs carried into the account they verify", () => {
     const ledgerBefore = await getDb().selectFrom('credit_transactions').select('id').where('account_id', '=', guest.accountId).execute()
 
     const { token, visitorId } = await signUp(guest)
-    const verified = await verifyEmail(token, { visitorId })
+    const verified = await verifyEmailCarryingGuestRuns(token, { visitorId })
     if (!verified.ok) throw new Error(verified.error)
     const userHeaders = { authorization: `Token ${verified.session.token}`, 'x-facet-client-ip': randomIp() }
 
@@ -259,7 +260,7 @@ describe("a guest's runs carried into the account they verify", () => {
     const done = await delivered(await queuedJob(guest.accountId))
     const { token, visitorId } = await signUp(guest)
     await getDb().updateTable('visitors').set({ shared_address: '10.0.0.0' }).where('id', '=', visitorId!).execute()
-    const verified = await verifyEmail(token, { visitorId })
+    const verified = await verifyEmailCarryingGuestRuns(token, { visitorId })
     if (!verified.ok) throw new Error(verified.error)
     const job = await getDb().selectFrom('tool_jobs').select('account_id').where('id', '=', done.id).executeTakeFirstOrThrow()
     expect(job.account_id).toBe(guest.accountId)

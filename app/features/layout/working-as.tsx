@@ -7,8 +7,8 @@ import type { Viewer } from '~/features/account/viewer'
 import { useHydrated } from '~/ui/use-hydrated'
 import { useClosingDetails } from '~/features/layout/disclosure'
 import { creditsLabel } from '~/features/layout/nav'
+import { WORKING_AS_ACTION } from '~/features/teams/working-as'
 
-export const WORKING_AS_ACTION = '/teams/working-as'
 export const OWN_BALANCE_LABEL = 'Your balance'
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'

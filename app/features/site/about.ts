@@ -1,5 +1,5 @@
 // The story page's content (spec §2: timeline 2022, 2023, Today; mission and vision; three values).
-import { STORAGE_SENTENCE } from './retention'
+import { STORAGE_SENTENCE } from '~/catalog/retention'
 export const TIMELINE = [
   {
     year: '2022',

@@ -3,7 +3,7 @@
 import { sql } from 'kysely'
 import { config } from '~/config.server'
 import { getDb, type DB } from '~/db/db.server'
-import { toolCost } from '~/features/credits/costs.server'
+import { toolCost } from '~/features/tools/costs.server'
 import { TOOL_LIST, type ToolSlug } from '~/catalog/tools'
 import { singleton } from '~/utils/singleton.server'
 import { RENDER_WINDOW_DAYS, type RenderTimes } from './render-times'

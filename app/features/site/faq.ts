@@ -1,5 +1,5 @@
 // The home page's four questions (spec §2). Answers state what the product really does (DESIGN.md).
-import { STORAGE_SENTENCE } from './retention'
+import { STORAGE_SENTENCE } from '~/catalog/retention'
 import { creditsNoun, formatCredits } from '~/utils/credits-word'
 export interface FaqEntry {
   question: string

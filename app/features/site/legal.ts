@@ -1,6 +1,6 @@
 // Terms of service and privacy policy (spec §2). Retention is stated as the product really works, in the
 // site's one sentence about it (retention.ts).
-import { RESULT_KEPT_HOURS, STORAGE_SENTENCE } from './retention'
+import { RESULT_KEPT_HOURS, STORAGE_SENTENCE } from '~/catalog/retention'
 
 export const LEGAL_LAST_UPDATED = 'October 16, 2025'
 

@@ -9,7 +9,7 @@ import { creditsNoun, formatCredits } from '~/utils/credits-word'
 import { VALUES } from './about'
 import { homeFaq } from './faq'
 import { privacyPolicy } from './legal'
-import { RESULT_KEPT_HOURS, STORAGE_SENTENCE } from './retention'
+import { RESULT_KEPT_HOURS, STORAGE_SENTENCE } from '~/catalog/retention'
 
 const APP = path.resolve(__dirname, '../..')
 
@@ -42,7 +42,7 @@ describe('the one sentence about what is stored', () => {
 
   it('is written nowhere else, and nothing says the opposite', () => {
     for (const { file, text } of files) {
-      if (file === 'features/site/retention.ts') continue
+      if (file === 'catalog/retention.ts') continue
       expect(text, file).not.toMatch(/never stored|Uploads stored|only until their run ends|illustrative/i)
     }
     for (const page of ['root.tsx', 'routes/_index.tsx', 'routes/privacy.tsx']) {

@@ -1,3 +1,4 @@
+import { STORAGE_SENTENCE } from '~/catalog/retention'
 import { describe, expect, it } from 'vitest'
 import { homeFaq } from './faq'
 import { CAROUSEL_INTERVAL_MS, TESTIMONIALS, wrapIndex } from './testimonials'
@@ -35,6 +36,6 @@ describe('home FAQ', () => {
   it('makes no 30-day retention claim', () => {
     const text = homeFaq({ guestDaily: 5, userFloor: 10, signupBonus: 50 }).map((f) => f.answer).join(' ')
     expect(text).not.toMatch(/30 days|30-day/)
-    expect(text).toContain('deleted after 24 hours')
+    expect(text).toContain(STORAGE_SENTENCE)
   })
 })

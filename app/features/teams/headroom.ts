@@ -1,6 +1,8 @@
 // A team member's monthly cap as the screens show it before a run: how much of it is left, whether a
 // run of a given cost would pass it, and the words for both. Client-safe and pure (the tool pages
 // and the header use it); the numbers come from headroom.server.ts.
+import { formatCredits } from '~/utils/credits-word'
+
 export interface CapHeadroom {
   /** The member's monthly cap on the team they work as. */
   limit: number
@@ -19,13 +21,9 @@ export function passesCap(cap: CapHeadroom | null | undefined, cost: number): bo
   return cap !== null && cap !== undefined && cost > cap.left
 }
 
-function credits(n: number): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'credit' : 'credits'}`
-}
-
 /** The line under a tool's cost: "Your monthly cap on Acme: 3 of 10 credits left." */
 export function headroomText(teamName: string, cap: CapHeadroom): string {
-  return `Your monthly cap on ${teamName}: ${cap.left.toLocaleString('en-US')} of ${credits(cap.limit)} left.`
+  return `Your monthly cap on ${teamName}: ${cap.left.toLocaleString('en-US')} of ${formatCredits(cap.limit)} left.`
 }
 
 export const OVER_CAP_TITLE = 'Past your monthly cap'
@@ -33,5 +31,5 @@ export const USE_OWN_CREDITS = 'Use my own credits'
 
 /** The over-cap panel's sentence, before anything is sent. */
 export function overCapText(teamName: string, cap: CapHeadroom, cost: number): string {
-  return `This run costs ${credits(cost)} and ${credits(cap.left)} of your monthly cap on ${teamName} ${cap.left === 1 ? 'is' : 'are'} left (${cap.used.toLocaleString('en-US')} of ${cap.limit.toLocaleString('en-US')} used). It resets on the 1st (UTC); a team owner or admin can raise it. Meanwhile you can run it on your own credits.`
+  return `This run costs ${formatCredits(cost)} and ${formatCredits(cap.left)} of your monthly cap on ${teamName} ${cap.left === 1 ? 'is' : 'are'} left (${cap.used.toLocaleString('en-US')} of ${cap.limit.toLocaleString('en-US')} used). It resets on the 1st (UTC); a team owner or admin can raise it. Meanwhile you can run it on your own credits.`
 }

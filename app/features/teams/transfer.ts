@@ -2,6 +2,7 @@
 // refusals. Client-safe, zod/mini (decision 148; the team page's form validates with the same schema the API does); the
 // rule itself is transfer.server.ts's.
 import { z } from 'zod/mini'
+import { formatCredits } from '~/utils/credits-word'
 
 /** The most one transfer moves (a bound for a typing slip, not a business rule). */
 export const MAX_TRANSFER = 1_000_000
@@ -23,20 +24,16 @@ export function movable(balance: number, dailyFloor: number): number {
   return Math.max(0, balance - Math.max(0, dailyFloor))
 }
 
-function credits(n: number): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'credit' : 'credits'}`
-}
-
 /** A transfer past what may be moved: says the balance, what may move, and why the rest stays. */
 export function transferTooLarge(amount: number, balance: number, dailyFloor: number): string {
   const can = movable(balance, dailyFloor)
-  const floor = dailyFloor > 0 ? ` (the first ${credits(dailyFloor)} stay with you: they are your daily allowance)` : ''
-  if (can === 0) return `You have no credits to move: your balance is ${credits(balance)}${floor}.`
-  return `You can move at most ${credits(can)}: your balance is ${credits(balance)}${floor}. You asked to move ${credits(amount)}.`
+  const floor = dailyFloor > 0 ? ` (the first ${formatCredits(dailyFloor)} stay with you: they are your daily allowance)` : ''
+  if (can === 0) return `You have no credits to move: your balance is ${formatCredits(balance)}${floor}.`
+  return `You can move at most ${formatCredits(can)}: your balance is ${formatCredits(balance)}${floor}. You asked to move ${formatCredits(amount)}.`
 }
 
 export function transferDone(amount: number, teamName: string): string {
-  return `${credits(amount)} moved to ${teamName}.`
+  return `${formatCredits(amount)} moved to ${teamName}.`
 }
 
 /** Transfers one user may make per hour (each is two ledger rows and an audit row). */

@@ -4,7 +4,7 @@
 // ends) and the result it delivered (as ?result=<id> always has).
 import { config } from '~/config.server'
 import { resolveCaller } from '~/features/account/caller.server'
-import { toolCost } from '~/features/credits/costs.server'
+import { toolCost } from '~/features/tools/costs.server'
 import type { ToolSlug } from '~/catalog/tools'
 import { findOwnedJob, jobView } from '~/features/tools/jobs/jobs.server'
 import type { JobView } from '~/features/tools/jobs/view'

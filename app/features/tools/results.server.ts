@@ -4,12 +4,12 @@
 // only by the credit account that produced it, deleted 24 hours later by the sweeper.
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto'
 import { config } from '~/config.server'
-import { RESULT_KEPT_HOURS } from '~/features/site/retention'
+import { RESULT_KEPT_HOURS } from '~/catalog/retention'
 import { getDb, type DB, type DbOrTx } from '~/db/db.server'
 import { logger } from '~/utils/logger.server'
 import { singleton } from '~/utils/singleton.server'
 
-/** The hours a result is kept: the same number the site's storage sentence states (site/retention.ts). */
+/** The hours a result is kept: the same number the site's storage sentence states (catalog/retention.ts). */
 export const RESULT_TTL_HOURS = RESULT_KEPT_HOURS
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

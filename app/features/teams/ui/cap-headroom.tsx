@@ -4,7 +4,7 @@
 // With JavaScript it goes by fetcher, so the page stays and the chosen file with it; without, the
 // page reloads on the own balance (the browser cannot keep a chosen file across a post).
 import { useFetcher, useLocation } from '@remix-run/react'
-import { WORKING_AS_ACTION } from '~/features/layout/working-as'
+import { WORKING_AS_ACTION } from '../working-as'
 import { headroomText, overCapText, USE_OWN_CREDITS, type CapHeadroom } from '../headroom'
 
 export const USE_OWN_CREDITS_FORM_ID = 'use-own-credits'

@@ -5,7 +5,7 @@
 import { sql, type Selectable } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import type { ToolJobsTable } from '~/db/schema'
-import { toolCost } from '~/features/credits/costs.server'
+import { toolCost } from '~/features/tools/costs.server'
 import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { openBytes, sealBytes } from '../results.server'
 import { resultUrl } from '../ui/page-result'

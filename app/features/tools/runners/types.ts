@@ -19,7 +19,7 @@ export interface Inspected {
   /**
    * What the checks computed that the run can take over when it runs in the same process (the
    * sanitised SVG): handed to `run` as `prepared` for a run taken where it was admitted
-   * (docs/decisions/124), never stored (a worker elsewhere starts from the bytes).
+   * (docs/decisions/124), kept in memory only (a worker elsewhere starts from the bytes).
    */
   prepared?: unknown
 }

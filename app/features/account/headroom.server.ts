@@ -3,8 +3,8 @@
 // uploading). The charge checks the cap again under the member's lock (chargeRun), so this is only
 // what the screens say, never what lets a run through.
 import { getDb, type DbOrTx } from '~/db/db.server'
-import { memberCap } from '../account/charge.server'
-import { headroomOf, type CapHeadroom } from './headroom'
+import { memberCap } from './charge.server'
+import { headroomOf, type CapHeadroom } from '~/features/teams/headroom'
 
 export async function capHeadroom(
   caller: { accountId: string; teamId: string | null; userId: string | null },
