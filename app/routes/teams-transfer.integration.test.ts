@@ -9,7 +9,7 @@ import { teamAccount } from '~/features/teams/membership.server'
 import { createTeam } from '~/features/teams/teams.server'
 import { TRANSFER_AMOUNT_MESSAGE, transferTooLarge } from '~/features/teams/transfer'
 import { TEAM_NOTICES } from '~/features/teams/ui/forms'
-import { BASE, cookieFrom, formRequest, jsonRequest, readResult, routeArgs } from '../../tests/support/requests'
+import { answerOf, BASE, cookieFrom, formRequest, jsonRequest, readResult, routeArgs } from '../../tests/support/requests'
 import { action as transferApi } from './api.teams.$id.transfers'
 import { action as teamAction, loader as teamLoader } from './teams.$id'
 
@@ -96,7 +96,7 @@ describe('POST /api/teams/<id>/transfers/', () => {
   it('needs a sign-in', async () => {
     const owner = await person(30)
     const team = await teamFor(owner)
-    const res = await transferApi(routeArgs(jsonRequest(`/api/teams/${team.id}/transfers/`, { amount: 5 }), { id: team.id })).then(readResult)
+    const res = await answerOf(transferApi(routeArgs(jsonRequest(`/api/teams/${team.id}/transfers/`, { amount: 5 }), { id: team.id }))).then(readResult)
     expect(res.status).toBe(401)
   })
 })

@@ -112,6 +112,11 @@ describe('POST /api/face-retouch/restore/', () => {
       await restoreAction(routeArgs(toolRequest('/api/face-retouch/restore/', { image: fileOf(Buffer.from('nope'), 'x.png') }, visitor.headers))),
     )
     expect(answer.status).toBe(415)
-    expect(answer.body).toEqual({ error: 'Invalid file type. Upload a PNG, JPG or TIFF image.', remaining: 5, gfpgan_available: expect.any(Boolean) })
+    expect(answer.body).toEqual({
+      error: 'Invalid file type. Upload a PNG, JPG or TIFF image.',
+      detail: 'Invalid file type. Upload a PNG, JPG or TIFF image.',
+      remaining: 5,
+      gfpgan_available: expect.any(Boolean),
+    })
   })
 })

@@ -103,7 +103,8 @@ describe('live keys', () => {
       id: expect.any(String),
       tool: 'background-remover',
       status: 'succeeded',
-      result_url: expect.stringMatching(/^\/api\/results\/[0-9a-f-]{36}$/),
+      // Absolute: a webhook is read on another host (on PUBLIC_URL).
+      result_url: expect.stringMatching(/^https?:\/\/[^/]+\/api\/results\/[0-9a-f-]{36}$/),
       error: null,
       credits_charged: 1,
     })
