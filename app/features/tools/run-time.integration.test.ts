@@ -31,7 +31,12 @@ afterEach(async () => {
 
 /** Makes this server measure `factor` × the seed for a tool (as if its runs had been that slow). */
 async function measuredSpeed(tool: string, factor: number, variant = '') {
-  await getDb().insertInto('tool_rates').values({ tool, variant, factor, samples: 5 }).execute()
+  // An upsert: real runs of earlier files in this worker may have measured the tool already.
+  await getDb()
+    .insertInto('tool_rates')
+    .values({ tool, variant, factor, samples: 5 })
+    .onConflict((oc) => oc.columns(['tool', 'variant']).doUpdateSet({ factor, samples: 5 }))
+    .execute()
 }
 
 const rocket = () => fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg') // 640 × 427

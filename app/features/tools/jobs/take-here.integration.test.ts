@@ -3,7 +3,7 @@
 // transaction rolls back) when another single run has waited longer, and finds nothing when the
 // account already has JOBS_PER_ACCOUNT jobs running.
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
 import { executeTx, getDb } from '~/db/db.server'
 import { stopBoss } from '~/features/queue/boss.server'
@@ -39,6 +39,12 @@ async function sendAndTake(account: string): Promise<{ jobId: string; taken: Awa
   })
   return { jobId, taken }
 }
+
+// Files before this one in the worker may have left single runs queued: each test starts from an empty
+// queue, as the order of pg-boss's fetch is what it proves.
+beforeEach(async () => {
+  await (await toolQueues()).deleteQueuedJobs(TOOL_JOB_QUEUE)
+})
 
 describe('takeJobHere', () => {
   it('hands this process the job its transaction has just sent, active in pg-boss once committed', async () => {
