@@ -1,6 +1,7 @@
 // The platform's screens and shared layout (spec §2), with JavaScript on and off: every route's key
 // strings, the 404, the header's scroll and mobile behaviours, the carousel, the compare slider,
 // page views, and the contact form.
+import { STORAGE_SENTENCE } from '../../app/catalog/retention'
 import { type Page, type TestInfo } from '@playwright/test'
 import { signInNewUser } from './support/tools'
 import { expect, test } from './support/test'
@@ -38,7 +39,7 @@ const ROUTES: { path: string; texts: string[] }[] = [
     texts: ['Purchasing temporarily paused', 'Cost per run', '100 credits', '$9', '500 credits', '$39', 'Most popular', '2,000 credits', '$129', 'Best value'],
   },
   { path: '/terms', texts: ['Terms of Service', 'Last updated October 16, 2025', '4. Credit model', 'non-transferable', '5. Content policy', '6. Limitation of liability'] },
-  { path: '/privacy', texts: ['Privacy Policy', 'Last updated October 16, 2025', '5. Deletion of uploaded images', 'deleted automatically after 24 hours', 'portable'] },
+  { path: '/privacy', texts: ['Privacy Policy', 'Last updated October 16, 2025', '5. Deletion of uploaded images', STORAGE_SENTENCE, 'portable'] },
 ]
 
 for (const route of ROUTES) {
