@@ -25,8 +25,9 @@ const resultsKey = randomBytes(32).toString('hex')
 const children = new Set<ChildProcess>()
 let handle: DatabaseHandle
 
-function startWorker(name: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+/** A process of the studio's own on this test's database (one job at a time), killed at the end if alive. */
+function startProcess(script: string, name: string, env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,
       DATABASE_URL: url,
@@ -35,6 +36,7 @@ function startWorker(name: string): ChildProcess {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       DATA_DIR: `tests/.tmp/${database}-${name}`,
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
@@ -42,6 +44,8 @@ function startWorker(name: string): ChildProcess {
   child.on('exit', () => children.delete(child))
   return child
 }
+
+const startWorker = (name: string) => startProcess('scripts/worker.ts', name)
 
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))))
@@ -156,21 +160,7 @@ describe.runIf(onPostgres)('jobs across real processes (PostgreSQL)', () => {
     const user = await newUser()
     const balance = await balanceOf(user)
     // A web + worker process of its own sends the enhancer's run to its spec endpoint and runs it itself.
-    const web = spawn(process.execPath, ['--import', 'tsx', 'tests/support/sync-run-child.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: url,
-        RESULTS_KEY: resultsKey,
-        WORKER_CONCURRENCY: '1',
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: `tests/.tmp/${database}-web`,
-        SYNC_TOKEN: user.token,
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    })
-    children.add(web)
-    web.on('exit', () => children.delete(web))
+    const web = startProcess('tests/support/sync-run-child.ts', 'web', { SYNC_TOKEN: user.token })
     const mine = () => getDb().selectFrom('tool_jobs').select(['id', 'status', 'attempts']).where('account_id', '=', user.accountId).executeTakeFirst()
     await vi.waitFor(async () => expect((await mine())?.status).toBe('running'), { timeout: 120_000, interval: 100 })
     const id = (await mine())!.id
