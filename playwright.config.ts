@@ -61,6 +61,8 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         // Every journey's browser comes from 127.0.0.1: one address, many visitors (decision 080).
         GUEST_IDENTITIES_PER_ADDRESS: '1000',
+        // ...and every journey that needs an account signs up from it: the suite makes more than 50 an hour.
+        SIGN_UPS_PER_ADDRESS: '10000',
         E2E: '1',
         // The operator console journey signs in as one of these (tests/e2e/console.spec.ts).
         OPERATOR_EMAILS: OPERATOR_EMAILS.join(','),
@@ -83,6 +85,8 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         // Every journey's browser comes from 127.0.0.1: one address, many visitors (decision 080).
         GUEST_IDENTITIES_PER_ADDRESS: '1000',
+        // ...and every journey that needs an account signs up from it: the suite makes more than 50 an hour.
+        SIGN_UPS_PER_ADDRESS: '10000',
         E2E: '1',
         BUILD_DIR: process.env.BUILD_DIR ?? 'build',
       },
@@ -102,6 +106,8 @@ export default defineConfig({
         WORKER_CONCURRENCY: '0',
         LOG_LEVEL: 'warn',
         GUEST_IDENTITIES_PER_ADDRESS: '1000',
+        // ...and every journey that needs an account signs up from it: the suite makes more than 50 an hour.
+        SIGN_UPS_PER_ADDRESS: '10000',
         E2E: '1',
         BUILD_DIR: process.env.BUILD_DIR ?? 'build',
       },

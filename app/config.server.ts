@@ -78,6 +78,8 @@ const schema = z.object({
   BATCH_QUEUE_LIMIT: z.coerce.number().int().min(MAX_BATCH_FILES).max(100_000).default(1000),
   // Visitors (issue 19, decision 080): guest identities per client address and day, guest runs, API sign-up.
   /** Visitor identities with their own allowance per client address (IPv6: per /64) and UTC day. */
+  /** Sign-up attempts one client address may make an hour (auth/rate-limits.server.ts). */
+  SIGN_UPS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(50),
   GUEST_IDENTITIES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(3),
   /** `off`: visitors cannot run tools at all (sign-up required). */
   GUEST_RUNS: z.enum(['on', 'off']).default('on'),

@@ -1,5 +1,6 @@
 // The /api/auth endpoints of spec §7, called through their route modules on a real database.
 import { describe, expect, it } from 'vitest'
+import { resetConfigForTests } from '~/config.server'
 import { getDb } from '~/db/db.server'
 import { hashToken } from '~/features/auth/session.server'
 import { createVerifiedUser, linkMailedTo, uniqueAddress, uniqueEmail } from '~/features/auth/testing.server'
@@ -137,6 +138,22 @@ describe('POST /api/auth/register/', () => {
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429])
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(last!.body.error).toBe('Too many sign-up attempts. Please wait a while and try again.')
+  })
+
+  it('caps sign-ups per address at SIGN_UPS_PER_ADDRESS an hour, whatever the emails', async () => {
+    process.env.SIGN_UPS_PER_ADDRESS = '3'
+    resetConfigForTests()
+    try {
+      const c = client()
+      const statuses: number[] = []
+      for (let i = 0; i < 4; i++) statuses.push((await c.post(register, '/api/auth/register/', { email: uniqueEmail(), password: 'long-enough' })).status)
+      expect(statuses).toEqual([201, 201, 201, 429])
+      // Another address keeps its own budget.
+      expect((await client().post(register, '/api/auth/register/', { email: uniqueEmail(), password: 'long-enough' })).status).toBe(201)
+    } finally {
+      delete process.env.SIGN_UPS_PER_ADDRESS
+      resetConfigForTests()
+    }
   })
 })
 

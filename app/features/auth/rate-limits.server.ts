@@ -1,6 +1,7 @@
 // Budgets for the account endpoints. Keys combine the client address with the email where there is
 // one, so one noisy address cannot lock everyone else out, and a looser per-address budget caps
 // guessing across many emails.
+import { config } from '~/config.server'
 import {
   clientAddress,
   consumeRateLimit,
@@ -14,7 +15,6 @@ export const RULES = {
   signInPerEmail: { name: 'auth-sign-in', points: 10, durationSeconds: 15 * 60 },
   signInPerAddress: { name: 'auth-sign-in-address', points: 100, durationSeconds: 15 * 60 },
   registerPerEmail: { name: 'auth-register', points: 5, durationSeconds: 60 * 60 },
-  registerPerAddress: { name: 'auth-register-address', points: 50, durationSeconds: 60 * 60 },
   resendPerEmail: { name: 'auth-resend', points: 3, durationSeconds: 15 * 60 },
   resendPerAddress: { name: 'auth-resend-address', points: 30, durationSeconds: 60 * 60 },
   resetPerEmail: { name: 'auth-reset', points: 3, durationSeconds: 15 * 60 },
@@ -22,6 +22,13 @@ export const RULES = {
   /** Guessing a 256-bit token is hopeless, but spending the database on tries is not free. */
   tokenPerAddress: { name: 'auth-token', points: 60, durationSeconds: 15 * 60 },
 } satisfies Record<string, RateLimitRule>
+
+/** Sign-ups one address may try an hour: an office or school behind one NAT address may need more. */
+export const registerPerAddress = (): RateLimitRule => ({
+  name: 'auth-register-address',
+  points: config().SIGN_UPS_PER_ADDRESS,
+  durationSeconds: 60 * 60,
+})
 
 export const RATE_LIMIT_MESSAGES = {
   signIn: 'Too many sign-in attempts. Please wait a few minutes and try again.',
@@ -59,7 +66,7 @@ export function forgiveSignIn(request: Request, email: string) {
 export function limitRegister(request: Request, email: string) {
   return spend(request, RATE_LIMIT_MESSAGES.register, [
     [RULES.registerPerEmail, email.trim().toLowerCase()],
-    [RULES.registerPerAddress, clientAddress(request)],
+    [registerPerAddress(), clientAddress(request)],
   ])
 }
 

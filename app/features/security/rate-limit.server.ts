@@ -30,8 +30,10 @@ function postgresTableReady(): Promise<void> {
   })
 }
 
+// One limiter per rule as configured: a budget read from settings (SIGN_UPS_PER_ADDRESS) that changes gets a
+// limiter with the new points, counting under the same prefix.
 async function limiterFor(rule: RateLimitRule): Promise<RateLimiterAbstract> {
-  return singleton(`rate-limit:${rule.name}`, async () => {
+  return singleton(`rate-limit:${rule.name}:${rule.points}/${rule.durationSeconds}`, async () => {
     const handle = databaseHandle()
     const options = { keyPrefix: rule.name, points: rule.points, duration: rule.durationSeconds }
     if (handle.kind !== 'postgres') return new RateLimiterMemory(options)
