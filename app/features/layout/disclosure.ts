@@ -9,9 +9,14 @@ export function useClosingDetails<T extends HTMLDetailsElement>() {
   const ref = useRef<T>(null)
   const location = useLocation()
 
+  // Closed on a route change only, not on mount: on a slow connection a visitor opens the menu before the
+  // page is hydrated, and hydration must leave it open.
+  const shownAt = useRef(location.key)
   useEffect(() => {
+    if (shownAt.current === location.key) return
+    shownAt.current = location.key
     if (ref.current) ref.current.open = false
-  }, [location.key, location.pathname, location.search])
+  }, [location.key])
 
   useEffect(() => {
     function onPointerDown(event: PointerEvent) {
