@@ -106,6 +106,12 @@ test('accept with “Use the team’s credits now”; the pill names the team on
   const capped = await page.request.patch(`/api/teams/${teamId}/members/${memberId}/`, { data: { cap: 0 } })
   expect(capped.status(), await capped.text()).toBe(200)
 
+  // The batch screen says so before a file is chosen: with nothing left of the cap every batch passes it,
+  // so its button is off, without JavaScript too.
+  await member.goto('/tools/batch')
+  await expect(member.getByRole('region', { name: 'Past your monthly cap' })).toContainText(overCapText(teamName, headroomOf(0, 0), 1, 'file'))
+  await expect(member.getByRole('button', { name: 'Run the batch' })).toBeDisabled()
+
   // The tool says so before any upload, and the way on is the member's own credits.
   await member.goto('/tools/background-remover')
   await expect(member.getByTestId('cap-headroom')).toHaveText(`Your monthly cap on ${teamName}: 0 of 0 credits left.`)
