@@ -21,5 +21,5 @@ export default function BatchPage() {
   const data = useLoaderData<typeof loader>()
   const failed = useActionData<typeof action>()
   const root = useRootData()
-  return <BatchScreen {...data} viewer={root?.viewer} error={failed?.error} />
+  return <BatchScreen {...data} viewer={root?.viewer} error={failed?.error} overCapCost={failed?.overCapCost} />
 }

@@ -3,10 +3,12 @@
 // from the team page; an invitee accepts with "Use the team's credits now" and the header's pill
 // names the team at once, on a phone too, where it opens "Working as"; a member past their monthly
 // cap is told before any upload and goes on with "Use my own credits", keeping the chosen file when
-// the browser can (JavaScript).
+// the browser can (JavaScript); on the batch screen too, where without JavaScript the server refuses
+// the batch before storing any of its files, with the same panel.
 import type { Page, TestInfo } from '@playwright/test'
 import { TRANSFER_AMOUNT_MESSAGE, transferTooLarge } from '../../app/features/teams/transfer'
-import { expect, test } from './support/test'
+import { headroomOf, overCapText } from '../../app/features/teams/headroom'
+import { expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
 import { mailedInviteLink } from './support/teams'
 import { fixture, isNoJs, screenshots, signInNewUser } from './support/tools'
 import { expectAccessible } from './support/workspace'
@@ -104,6 +106,12 @@ test('accept with “Use the team’s credits now”; the pill names the team on
   const capped = await page.request.patch(`/api/teams/${teamId}/members/${memberId}/`, { data: { cap: 0 } })
   expect(capped.status(), await capped.text()).toBe(200)
 
+  // The batch screen says so before a file is chosen: with nothing left of the cap every batch passes it,
+  // so its button is off, without JavaScript too.
+  await member.goto('/tools/batch')
+  await expect(member.getByRole('region', { name: 'Past your monthly cap' })).toContainText(overCapText(teamName, headroomOf(0, 0), 1, 'file'))
+  await expect(member.getByRole('button', { name: 'Run the batch' })).toBeDisabled()
+
   // The tool says so before any upload, and the way on is the member's own credits.
   await member.goto('/tools/background-remover')
   await expect(member.getByTestId('cap-headroom')).toHaveText(`Your monthly cap on ${teamName}: 0 of 0 credits left.`)
@@ -134,5 +142,75 @@ test('accept with “Use the team’s credits now”; the pill names the team on
   await expect(member.getByTestId('credits-button')).toContainText('30 credits')
   await member.setViewportSize(DESKTOP)
   await workAsFromPill(member, info, 'Your balance')
+  await context.close()
+})
+
+/** A member of a new team that is funded from its owner's own credits, working as it, with a monthly cap. */
+async function cappedMember(page: Page, member: Page, teamName: string, cap: number): Promise<void> {
+  await signInNewUser(page)
+  const teamId = await apiTeam(page, teamName)
+  const moved = await page.request.post(`/api/teams/${teamId}/transfers/`, { data: { amount: 20 } })
+  expect(moved.status(), await moved.text()).toBe(201)
+  const memberEmail = await signInNewUser(member)
+  const invited = await page.request.post(`/api/teams/${teamId}/invites/`, { data: { email: memberEmail, role: 'member' } })
+  expect(invited.status(), await invited.text()).toBe(201)
+  await member.goto(new URL(await mailedInviteLink(memberEmail)).pathname)
+  await member.getByRole('button', { name: 'Use the team’s credits now' }).click()
+  await expect(member.getByTestId('working-as-name')).toHaveText(teamName)
+  const view = await (await page.request.get(`/api/teams/${teamId}/`)).json()
+  const memberId = view.members.find((m: { email: string }) => m.email === memberEmail).user_id
+  const capped = await page.request.patch(`/api/teams/${teamId}/members/${memberId}/`, { data: { cap } })
+  expect(capped.status(), await capped.text()).toBe(200)
+}
+
+test('a batch past the monthly cap is refused before upload (JavaScript) or before storing (none); “Use my own credits”, then it runs', async ({ page, browser }, info) => {
+  test.setTimeout(300_000)
+  const context = await browser.newContext({ viewport: PHONE })
+  const member = await context.newPage()
+  const teamName = `Batch Crew ${info.project.name} ${Date.now()}`
+  await cappedMember(page, member, teamName, 2)
+
+  const sent: string[] = []
+  member.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/api/batches')) sent.push(request.url())
+  })
+  await member.goto('/tools/batch?tool=background-remover')
+  await expect(member.getByTestId('cap-headroom')).toHaveText(`Your monthly cap on ${teamName}: 2 of 2 credits left.`)
+  const photos = ['photos/noface-rocket.jpg', 'photos/product-gameboy-white-bg.jpg', 'photos/product-router-alpha-groundtruth.png'].map(fixture)
+  await member.getByLabel('Choose images').setInputFiles(photos)
+  const run = member.getByRole('button', { name: 'Run the batch' })
+  // Without JavaScript the page cannot count the files: the server refuses the post before storing any.
+  if (isNoJs(info)) await run.click()
+  const overCap = member.getByRole('region', { name: 'Past your monthly cap' })
+  await expect(overCap).toContainText(overCapText(teamName, headroomOf(2, 0), 3, 'batch'))
+  await expect(member).not.toHaveURL(/[?&]batch=/)
+  if (!isNoJs(info)) {
+    await expect(member.getByTestId('tool-cost')).toHaveText('1 credit per file · 3 credits in all')
+    await expect(run).toBeDisabled()
+    expect(sent).toEqual([])
+  }
+  await expect(member.getByTestId('batch-error')).toHaveCount(0)
+  await expectAccessible(member, 'batch past the monthly cap (phone)')
+  await screenshots(member, info, 'batch-over-cap')
+  await member.setViewportSize(PHONE)
+
+  await overCap.getByRole('button', { name: 'Use my own credits' }).click()
+  await expect(member.getByTestId('working-as-name')).toHaveText('Your balance')
+  await expect(member.getByTestId('credits-button')).toContainText('50 credits')
+  await expect(member).toHaveURL(/\/tools\/batch\?tool=background-remover$/)
+  await expect(member.getByRole('region', { name: 'Past your monthly cap' })).toHaveCount(0)
+  await expect(member.getByTestId('cap-headroom')).toHaveCount(0)
+  if (isNoJs(info)) {
+    // The browser cannot keep chosen files across a post: they are chosen again.
+    await member.getByLabel('Choose images').setInputFiles(photos)
+  } else {
+    // The listed files are still there.
+    await expect(member.getByRole('list', { name: 'Chosen files' }).getByRole('listitem')).toHaveCount(3)
+  }
+  await run.click()
+  await expect(member).toHaveURL(/[?&]batch=[0-9a-f-]{36}/, { timeout: 30_000 })
+  await expect(member.getByRole('heading', { name: /Batch complete: 3 done, 0 failed, 3 in all/ })).toBeVisible(UNTIL_TEST_TIMEOUT)
+  await member.reload()
+  await expect(member.getByTestId('credits-button')).toContainText('47 credits')
   await context.close()
 })

@@ -13,7 +13,7 @@ import { ToolError, tooLarge } from '~/features/tools/errors.server'
 import { ALL_OPTION_FIELDS, TOOL_MESSAGE } from '~/features/tools/jobs/api.server'
 import { contentDisposition, INVALID_TOKEN_MESSAGE, missingModel, SVG_SIGN_IN_MESSAGE, TOOL_RUN_RATE } from '~/features/tools/submission.server'
 import { anyToolFormLimits, readMultipartForm } from '~/features/tools/upload.server'
-import { batchArchive, batchTooLargeMessage, batchUrl, createBatch, findOwnedBatch, MAX_BATCH_FILES, type CreatedBatch } from './batches.server'
+import { BatchOverCapError, batchArchive, batchTooLargeMessage, batchUrl, createBatch, findOwnedBatch, MAX_BATCH_FILES, type CreatedBatch } from './batches.server'
 import { TOO_MANY_FILES_MESSAGE } from '../../catalog/batches'
 import { isZip, readZipFiles, type NamedBytes, type ZipContents } from './zip.server'
 import { NO_STORE } from '~/http/headers'
@@ -62,7 +62,10 @@ export function wrongFieldMessage(tool: ToolSlug, count: number, field: string):
   return `The ${TOOLS[tool].name} takes its files in the "${expected}" field; ${count} ${count === 1 ? 'file was' : 'files were'} sent in "${field}". Send every file in "${expected}".`
 }
 
-export type BatchSubmission = { ok: true; batch: CreatedBatch; caller: Caller; setCookie: string | null } | { ok: false; status: number; error: string; headers: Record<string, string> }
+export type BatchSubmission =
+  | { ok: true; batch: CreatedBatch; caller: Caller; setCookie: string | null }
+  /** Refused, nothing stored or charged; `overCapCost`: past the member's monthly cap, the batch's cost. */
+  | { ok: false; status: number; error: string; headers: Record<string, string>; overCapCost?: number }
 
 /** Reads, checks and creates a batch (shared by the API and the studio's batch screen). */
 export async function acceptBatch(request: Request): Promise<BatchSubmission> {
@@ -92,7 +95,8 @@ export async function acceptBatch(request: Request): Promise<BatchSubmission> {
     return { ok: true, batch, caller, setCookie: resolved.setCookie }
   } catch (thrown) {
     if (!(thrown instanceof ToolError)) throw thrown
-    return { ok: false, status: thrown.status, error: thrown.message, headers: thrown.headers }
+    const overCap = thrown instanceof BatchOverCapError ? { overCapCost: thrown.cost } : {}
+    return { ok: false, status: thrown.status, error: thrown.message, headers: thrown.headers, ...overCap }
   }
 }
 

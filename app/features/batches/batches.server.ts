@@ -15,6 +15,7 @@ import { prepareWebhooks } from '~/features/webhooks/endpoints.server'
 import { isTestKey } from '~/features/api-keys/environments'
 import { memberCap } from '~/features/account/charge.server'
 import { batchCapMessage } from '~/features/teams/messages'
+import { headroomOf, passesCap } from '~/features/teams/headroom'
 import type { ToolSlug } from '~/catalog/tools'
 import { ToolError } from '~/features/tools/errors.server'
 import { announceJobQueued } from '~/features/tools/jobs/events.server'
@@ -41,6 +42,19 @@ export const ERRORS_FILE = 'errors.json'
 
 export function batchTooLargeMessage(): string {
   return tooLargeFor(config().BATCH_MAX_MEGABYTES)
+}
+
+/**
+ * A batch refused because it would pass the member's monthly cap on the team (402, nothing written or
+ * charged). `cost` is what the batch would have cost: the batch screen prices it in its over-cap panel.
+ */
+export class BatchOverCapError extends ToolError {
+  constructor(
+    message: string,
+    readonly cost: number,
+  ) {
+    super(402, message, { outcome: 'rejected' })
+  }
 }
 
 export interface CreatedBatch {
@@ -77,9 +91,12 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
   const balance = await getBalance(caller.accountId)
   if (!testMode && runnable * cost > balance) throw new ToolError(402, unpaidBatchMessage(runnable, cost, balance))
   // A member working as a team: the batch must fit in what is left of their monthly cap, too (each item's
-  // charge checks again, under the member's lock, for runs that compete with it).
+  // charge checks again, under the member's lock, for runs that compete with it). Refused before
+  // anything is written, with the batch's cost for the screen's over-cap panel.
   const cap = testMode || !caller.teamId ? null : await memberCap(caller.accountId, caller.userId, getDb())
-  if (cap && cap.used + runnable * cost > cap.cap) throw new ToolError(402, batchCapMessage(cap.cap, cap.teamName, cap.used, runnable, cost))
+  if (cap && passesCap(headroomOf(cap.cap, cap.used), runnable * cost)) {
+    throw new BatchOverCapError(batchCapMessage(cap.cap, cap.teamName, cap.used, runnable, cost), runnable * cost)
+  }
 
   // Advice before anything is written; the locked check in the transaction decides.
   await checkRoom('batch', caller.accountId, runnable)

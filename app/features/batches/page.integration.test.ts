@@ -1,12 +1,22 @@
 // The batch screen's loader and action (the page without JavaScript): the tool chosen by the
 // address, a form with one tool's own fields posted to the same acceptBatch as the API, the
-// redirect to ?batch=<id>, the batch drawn for its owner only, and the refusals drawn on the form.
+// redirect to ?batch=<id>, the batch drawn for its owner only, and the refusals drawn on the form;
+// a team member's batch past their monthly cap refused before anything is stored, with its way on.
+import { randomUUID } from 'node:crypto'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { getDb } from '~/db/db.server'
 import { stopBoss } from '~/features/queue/boss.server'
+import { loadViewer } from '~/features/account/viewer.server'
+import { createVerifiedUser, linkMailedTo } from '~/features/auth/testing.server'
+import { sessionCookieHeader } from '~/features/auth/session.server'
+import { grant } from '~/features/credits/ledger.server'
+import { teamAccount } from '~/features/teams/membership.server'
+import { batchCapMessage } from '~/features/teams/messages'
+import { acceptInvite, changeMember, createTeam, inviteMember, setWorkingTeam } from '~/features/teams/teams.server'
 import { action, loader } from '~/routes/tools.batch'
+import { action as workingAsAction } from '~/routes/teams.working-as'
 import { fileOf, fixture, newUser, newVisitor, type TestCaller } from '../../../tests/support/tools'
-import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
+import { BASE, formRequest, readResult, routeArgs } from '../../../tests/support/requests'
 import yazl from 'yazl'
 import type { BatchPageData } from './page.server'
 import { skippedSummary } from './ui/batch-status'
@@ -107,6 +117,51 @@ describe('the batch page action (no JavaScript)', () => {
     for (let i = 0; i < 101; i++) fields.push(['image', one])
     expect(await post(owner, fields)).toMatchObject({ status: 400, body: { error: 'A batch takes at most 100 files.' } })
     expect(await getDb().selectFrom('batches').select('id').where('account_id', '=', owner.accountId).execute()).toEqual([])
+  })
+
+  it('refuses a team member’s batch past their monthly cap before storing a file, priced for the over-cap panel; on their own credits it runs', async () => {
+    const owner = await createVerifiedUser()
+    const team = await createTeam(owner.user.id, `Capped ${randomUUID().slice(0, 6)}`)
+    const teamAccountId = (await teamAccount(team.id))!.accountId
+    await grant({ accountId: teamAccountId, amount: 20, kind: 'adjustment', description: 'Budget' })
+    const made = await createVerifiedUser()
+    await inviteMember(owner.user.id, team.id, { email: made.user.email, role: 'member' })
+    await acceptInvite(made.user.id, (await linkMailedTo(made.user.email)).pathname.split('/').pop()!)
+    await setWorkingTeam(made.sessionId, made.user.id, team.id)
+    await changeMember(owner.user.id, team.id, made.user.id, { cap: 2 })
+    const member: TestCaller = { headers: { cookie: (await sessionCookieHeader(made.token)).split(';')[0]! }, accountId: teamAccountId }
+    const viewer = async () => (await loadViewer(new Request(`${BASE}/tools/batch`, { headers: member.headers }))).viewer
+    // What the screen shows before anything is chosen: 2 of the cap left, a file costs 1.
+    expect((await viewer()).workingTeam).toEqual({ id: team.id, name: team.name, cap: { limit: 2, used: 0, left: 2 } })
+
+    const photo = () => fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg')
+    const three: Array<[string, string | Blob]> = [['tool', 'background-remover'], ['image', photo()], ['image', photo()], ['image', photo()]]
+    const refused = await post(member, three, '?tool=background-remover')
+    // The API's words with the way on, and the batch's cost: the page draws the over-cap panel from it.
+    expect(refused).toMatchObject({ status: 402, body: { error: batchCapMessage(2, team.name, 0, 3, 1), overCapCost: 3 } })
+    expect(refused.body.error).toContain('To use your own credits instead, switch to your own balance.')
+    // Nothing stored, nothing charged.
+    expect(await getDb().selectFrom('batches').select('id').where('account_id', '=', teamAccountId).execute()).toEqual([])
+    expect(await getDb().selectFrom('tool_jobs').select('id').where('user_id', '=', made.user.id).execute()).toEqual([])
+    expect((await teamAccount(team.id))!.balance).toBe(20)
+    expect((await viewer()).workingTeam?.cap).toEqual({ limit: 2, used: 0, left: 2 })
+
+    // The way on, "Use my own credits": the panel's form, back to the batch screen on the own balance.
+    const switched = await workingAsAction(
+      routeArgs(formRequest('/teams/working-as', { team: '', from: '/tools/batch?tool=background-remover' }, { headers: member.headers })),
+    )
+    expect(switched.status).toBe(303)
+    expect(switched.headers.get('location')).toBe('/tools/batch?tool=background-remover')
+    expect((await viewer()).workingTeam).toBeNull()
+    expect((await viewer()).credits).toMatchObject({ source: 'user' })
+    const accepted = await post(member, three, '?tool=background-remover')
+    expect(accepted.status).toBe(303)
+    const id = new URL(accepted.headers.get('location')!, BASE).searchParams.get('batch')!
+    const { account_id } = await getDb().selectFrom('batches').select('account_id').where('id', '=', id).executeTakeFirstOrThrow()
+    const own = await getDb().selectFrom('credit_accounts').select(['user_id', 'team_id']).where('id', '=', account_id).executeTakeFirstOrThrow()
+    expect(own).toEqual({ user_id: made.user.id, team_id: null })
+    expect((await page(member, `?batch=${id}`)).batch).toMatchObject({ id, total: 3 })
+    expect((await teamAccount(team.id))!.balance).toBe(20)
   })
 
   it("shows the zip's skipped entries with the batch", async () => {

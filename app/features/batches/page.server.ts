@@ -55,9 +55,19 @@ export async function loadBatchPage(request: Request): Promise<BatchPageData> {
   }
 }
 
+/** What the page is told of a refused post (no JavaScript); nothing was stored or charged. */
+export interface BatchPageRefusal {
+  error: string
+  /** Past the member's monthly cap: what the batch would cost, for the over-cap panel and its way on. */
+  overCapCost?: number
+}
+
 export async function batchPageAction(request: Request) {
   const accepted = await acceptBatch(request)
-  if (!accepted.ok) return data({ error: accepted.error }, { status: accepted.status, headers: pageHeaders(accepted.headers) })
+  if (!accepted.ok) {
+    const refused: BatchPageRefusal = { error: accepted.error, ...(accepted.overCapCost === undefined ? {} : { overCapCost: accepted.overCapCost }) }
+    return data(refused, { status: accepted.status, headers: pageHeaders(accepted.headers) })
+  }
   const headers = new Headers()
   if (accepted.setCookie) headers.append('Set-Cookie', accepted.setCookie)
   return redirect(`/tools/batch?batch=${accepted.batch.id}`, { status: 303, headers })

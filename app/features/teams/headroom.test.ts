@@ -21,5 +21,10 @@ describe('cap headroom', () => {
     expect(overCapText('Acme', headroomOf(10, 9), 2)).toBe(
       'This run costs 2 credits and 1 credit of your monthly cap on Acme is left (9 of 10 used). It resets on the 1st (UTC); a team owner or admin can raise it. Meanwhile you can run it on your own credits.',
     )
+    // The batch screen prices the batch, or each file before any is chosen.
+    expect(overCapText('Acme', headroomOf(2, 0), 3, 'batch')).toBe(
+      'This batch costs 3 credits and 2 credits of your monthly cap on Acme are left (0 of 2 used). It resets on the 1st (UTC); a team owner or admin can raise it. Meanwhile you can run it on your own credits.',
+    )
+    expect(overCapText('Acme', headroomOf(2, 2), 1, 'file')).toMatch(/^Each file costs 1 credit and 0 credits .* Meanwhile you can run the batch on your own credits\.$/)
   })
 })

@@ -45,15 +45,18 @@ export function wrongAddress(inviteEmail: string): string {
   return `This invite is for ${inviteEmail}. Sign in with that address to accept it.`
 }
 
+/** The way on from a cap refusal, in the API's words (the screens' is the "Use my own credits" button). */
+const OWN_CREDITS_WAY = 'To use your own credits instead, switch to your own balance.'
+
 /** The 402 of a run that would pass the member's monthly cap (nothing is charged). */
 export function capMessage(cap: number, teamName: string, used: number): string {
-  return `This run would pass your monthly cap of ${formatCredits(cap)} on team ${teamName} (${used} used this month). To use your own credits instead, switch to your own balance.`
+  return `This run would pass your monthly cap of ${formatCredits(cap)} on team ${teamName} (${used} used this month). ${OWN_CREDITS_WAY}`
 }
 
-/** The 402 of a batch whose items would pass the member's monthly cap, before anything runs. */
+/** The 402 of a batch whose items would pass the member's monthly cap, before anything is stored or runs. */
 export function batchCapMessage(cap: number, teamName: string, used: number, items: number, cost: number): string {
   const covered = Math.max(0, Math.floor((cap - used) / cost))
-  return `This batch of ${items} files would pass your monthly cap of ${formatCredits(cap)} on team ${teamName} (${used} used this month): it covers ${covered} of them.`
+  return `This batch of ${items} files would pass your monthly cap of ${formatCredits(cap)} on team ${teamName} (${used} used this month): it covers ${covered} of them. ${OWN_CREDITS_WAY}`
 }
 
 export function teamBalanceShort(cost: number, teamName: string, balance: number): string {

@@ -4,8 +4,11 @@
 // posted to the page, then a status page that refreshes itself. With JavaScript the files are
 // dropped, pasted or chosen, listed and checked before sending, uploaded with progress to
 // POST /api/batches/, and the batch is followed in the background; the address names the batch.
+// Working as a team with a monthly cap, the cap's headroom is shown under the cost, and a batch that
+// would pass it is the tool pages' over-cap panel (teams/ui/cap-headroom.tsx) before it is sent:
+// with JavaScript from the files listed, without it from the server's refusal of the post.
 import { UploadIcon } from '~/ui/upload-icon'
-import { Form, Link, useLocation, useNavigate } from '@remix-run/react'
+import { Form, Link, useLocation, useNavigate, useRevalidator } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react'
 import { BLUR, DENOISE, TOOL_LIST, TOOLS, type ToolDefinition, type ToolSlug } from '~/catalog/tools'
 import { formatMegabytes } from '~/features/tools/ui/file-checks'
@@ -16,6 +19,8 @@ import { BackgroundOptions, BlurOptions, DenoiseOptions, ModelOptions, SvgOption
 import { CutoutOutputOptions } from '~/features/tools/ui/cutout-options'
 import { MODEL_MISSING_TITLE } from '~/features/tools/ui/workspace-state'
 import type { Viewer } from '~/features/account/viewer'
+import { OVER_CAP_TITLE, passesCap, type OverCapSubject } from '~/features/teams/headroom'
+import { HeadroomLine, OverCapText, UseOwnCreditsForm } from '~/features/teams/ui/cap-headroom'
 import { useHydrated } from '~/ui/use-hydrated'
 import { batchProblem, checkBatchFile, totalsOf, type ChosenFile } from './batch-files'
 import { BatchStatus, type BatchStatusView } from './batch-status'
@@ -34,6 +39,8 @@ export interface BatchScreenProps {
   viewer: Viewer | undefined
   /** The refusal of a form posted without JavaScript. */
   error: string | undefined
+  /** That refusal was the member's monthly cap: what the batch would have cost. */
+  overCapCost?: number | undefined
 }
 
 const BATCH_API = '/api/batches/'
@@ -62,6 +69,7 @@ export function BatchScreen(props: BatchScreenProps) {
             </p>
           ) : null}
           <BatchForm {...props} toolDefinition={tool} />
+          <OwnCreditsForm viewer={props.viewer} />
         </>
       )}
     </div>
@@ -132,7 +140,19 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
   const problem = batchProblem(totals, limits, cost, balance)
   const checking = files.some((f) => f.state === 'checking')
   const busy = sending !== null
-  const error = sendError ?? (files.length === 0 ? (props.error ?? null) : null)
+  // Working as a team with a monthly cap: the batch's cost against what is left of it. The files
+  // listed price it (a zip's count is the server's: each file, then); before any is chosen, the
+  // refused post's cost, else one file's (when even that passes, every batch does).
+  const team = viewer?.workingTeam ?? null
+  const cap = team?.cap ?? null
+  const refusedOverCap = files.length === 0 && props.overCapCost !== undefined
+  const [capCost, capSubject]: [number, OverCapSubject] =
+    totals.count > 0 && !totals.zip ? [totals.count * cost, 'batch'] : refusedOverCap ? [props.overCapCost!, 'batch'] : [cost, 'file']
+  const overCap = passesCap(cap, capCost)
+  // Every batch passes the cap: known to the server too, so the button is off even without JavaScript.
+  const everyBatchOverCap = passesCap(cap, cost)
+  // The over-cap panel says what the refused post's message said, with its way on.
+  const error = sendError ?? (files.length === 0 && !(refusedOverCap && overCap) ? (props.error ?? null) : null)
 
   /** Checks each file for the tool, as the workspace does, and lists it with its verdict. */
   const checkedFor = useRef(tool.slug)
@@ -210,10 +230,14 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
     add(event.dataTransfer.files)
   }
 
+  // A batch refused while working as a team re-reads the page's data: a cap reached meanwhile (another
+  // tab, a team key) then shows as the over-cap panel, with its way on.
+  const revalidator = useRevalidator()
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     if (!hydrated) return
     event.preventDefault()
-    if (busy || checking || problem || totals.count === 0 || needsSignIn || modelMissing) return
+    if (busy || checking || problem || overCap || totals.count === 0 || needsSignIn || modelMissing) return
     const form = new FormData(event.currentTarget)
     form.delete(tool.fileField)
     for (const f of files) if (f.state === 'ready') form.append(tool.fileField, f.file, f.file.name)
@@ -225,6 +249,7 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
       if (!response.ok || !body?.id) {
         setSending(null)
         setSendError(body?.error ?? SEND_FAILED_MESSAGE)
+        if (response.status === 402 && team) revalidator.revalidate()
         return
       }
       // The address names the batch: a reload, or a later visit, finds it where it is.
@@ -326,6 +351,17 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
               {problem}
             </p>
           ) : null}
+          {overCap && team && cap ? (
+            <section
+              aria-label={OVER_CAP_TITLE}
+              aria-live="polite"
+              className="space-y-2 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950"
+              data-testid="state-over-cap"
+            >
+              <h2 className="text-base font-semibold">{OVER_CAP_TITLE}</h2>
+              <OverCapText teamName={team.name} cap={cap} cost={capCost} subject={capSubject} error={null} />
+            </section>
+          ) : null}
           {sending ? (
             <ProgressPanel progress={{ percent: Math.round(sending.fraction * 100), message: sending.fraction < 1 ? UPLOAD_MESSAGE : 'Starting the batch' }} />
           ) : null}
@@ -340,9 +376,10 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
               </span>
               <CreditsLine balance={balance} />
             </p>
+            {team && cap ? <HeadroomLine teamName={team.name} cap={cap} /> : null}
             <ProcessButton
-              disabled={busy || checking || totals.count === 0 || problem !== null}
-              blocked={blocked}
+              disabled={busy || checking || totals.count === 0 || problem !== null || overCap}
+              blocked={blocked || everyBatchOverCap}
               busy={busy}
               label="Run the batch"
               busyLabel="Sending the batch…"
@@ -361,6 +398,15 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
       </div>
     </Form>
   )
+}
+
+/**
+ * The over-cap panel's "Use my own credits" posts this form (outside the batch's, which holds the
+ * files): with JavaScript by fetcher, so the listed files stay; without, the page comes back to
+ * /tools/batch on the own balance.
+ */
+function OwnCreditsForm({ viewer }: { viewer: Viewer | undefined }) {
+  return viewer?.workingTeam?.cap ? <UseOwnCreditsForm /> : null
 }
 
 function ChosenFiles({ files, locked, onRemove }: { files: ChosenFile[]; locked: boolean; onRemove: (key: string) => void }) {

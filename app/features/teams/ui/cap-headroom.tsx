@@ -1,11 +1,12 @@
-// The monthly cap of a team member, as a tool page shows it: the headroom line under the run's cost,
-// and the over-cap panel's words with its way on, "Use my own credits". That button submits a form of
-// its own (outside the tool's form, which holds the file): to /teams/working-as with the own balance.
-// With JavaScript it goes by fetcher, so the page stays and the chosen file with it; without, the
+// The monthly cap of a team member, as a tool page and the batch screen show it: the headroom line
+// under the cost, and the over-cap panel's words with its way on, "Use my own credits". That button
+// submits a form of its own (outside the tool's or batch's form, which holds the files): to
+// /teams/working-as with the own balance.
+// With JavaScript it goes by fetcher, so the page stays and the chosen files with it; without, the
 // page reloads on the own balance (the browser cannot keep a chosen file across a post).
 import { useFetcher, useLocation } from '@remix-run/react'
 import { WORKING_AS_ACTION } from '../working-as'
-import { headroomText, overCapText, USE_OWN_CREDITS, type CapHeadroom } from '../headroom'
+import { headroomText, overCapText, USE_OWN_CREDITS, type CapHeadroom, type OverCapSubject } from '../headroom'
 
 export const USE_OWN_CREDITS_FORM_ID = 'use-own-credits'
 
@@ -28,7 +29,20 @@ export function UseOwnCreditsForm() {
   )
 }
 
-export function OverCapText({ teamName, cap, cost, error }: { teamName: string; cap: CapHeadroom; cost: number; error: string | null }) {
+export function OverCapText({
+  teamName,
+  cap,
+  cost,
+  error,
+  subject = 'run',
+}: {
+  teamName: string
+  cap: CapHeadroom
+  cost: number
+  error: string | null
+  /** What `cost` prices: one run (the tool pages), a batch, or each file of one. */
+  subject?: OverCapSubject
+}) {
   const fetcher = useFetcher()
   const busy = fetcher.state !== 'idle'
   return (
@@ -38,7 +52,7 @@ export function OverCapText({ teamName, cap, cost, error }: { teamName: string; 
           {error}
         </p>
       ) : null}
-      <p data-testid="over-cap-text">{overCapText(teamName, cap, cost)}</p>
+      <p data-testid="over-cap-text">{overCapText(teamName, cap, cost, subject)}</p>
       <p className="pt-1">
         <button
           type="submit"
