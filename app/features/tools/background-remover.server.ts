@@ -55,6 +55,18 @@ export type RemovePhase = 'matte' | 'refined' | 'encoded'
  */
 export const DEFAULT_REFINEMENT: MatteRefinementLevel = 'sampled'
 
+/**
+ * Above this many pixels the default is `classic`: the sampling step's cost grows with the band, and
+ * the band with the enlargement, so past about 6 MP it takes the remover beyond 1.5× its model-only
+ * pipeline (issue 20 item 6; measured on a quiet two-core machine, decision 151).
+ */
+export const SAMPLED_EDGES_MAX_PIXELS = 6_000_000
+
+/** The refinement a picture of this size gets when the caller names none. */
+export function defaultRefinementFor(width: number, height: number): MatteRefinementLevel {
+  return width * height > SAMPLED_EDGES_MAX_PIXELS ? 'classic' : DEFAULT_REFINEMENT
+}
+
 /** The refinement's settings for a matte enlarged `upscale` times, at a level (other than 'model'). */
 function refinementAt(level: MatteRefinementLevel, upscale: number): MatteRefinement {
   const classic = { minComponentShare: 0.1, edgeSigma: Math.min(4, Math.max(0.6, upscale * 0.5)), backdropDistance: 24 }
@@ -75,7 +87,7 @@ export interface RemoveOptions {
   segmenter?: Segmenter
   signal?: AbortSignal
   progress?: PhaseProgress<RemovePhase>
-  /** The matte refinement (the quality benchmark compares them); DEFAULT_REFINEMENT otherwise. */
+  /** The matte refinement (the quality benchmark compares them); defaultRefinementFor the picture otherwise. */
   refinement?: MatteRefinementLevel
 }
 
@@ -112,7 +124,7 @@ export async function removeBackground(
   options.signal?.throwIfAborted()
 
   const upscale = Math.max(image.width / matteWidth, image.height / matteHeight)
-  const level = options.refinement ?? DEFAULT_REFINEMENT
+  const level = options.refinement ?? defaultRefinementFor(image.width, image.height)
   const refinement = refinementAt(level, upscale)
   // Back to the full size with 'fill' (the model saw a stretched square); cubic keeps the ramp smooth.
   // Exact only near the outline, where refineMatte reads it; without any foreground it returns the matte as it is.

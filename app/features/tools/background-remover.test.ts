@@ -1,7 +1,7 @@
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { activeSegmenter, removeBackground } from './background-remover.server'
+import { activeSegmenter, DEFAULT_REFINEMENT, defaultRefinementFor, removeBackground, SAMPLED_EDGES_MAX_PIXELS } from './background-remover.server'
 import type { RgbaImage } from './image'
 import { decodePng, loadFixture, requireModels, useModelsFolder } from './models/fixtures.test-support'
 import { modelEntry } from './models/manifest'
@@ -14,6 +14,16 @@ import { backgroundRemoverRunner } from './runners/background-remover.server'
 vi.setConfig({ testTimeout: 180_000 })
 
 beforeAll(() => requireModels('u2netp'))
+
+describe('the default refinement', () => {
+  it('samples the edges up to SAMPLED_EDGES_MAX_PIXELS, and past it (a 12 MP camera photo) keeps to classic', () => {
+    expect(DEFAULT_REFINEMENT).toBe('sampled')
+    expect(defaultRefinementFor(1000, 1000)).toBe('sampled')
+    expect(defaultRefinementFor(2000, SAMPLED_EDGES_MAX_PIXELS / 2000)).toBe('sampled')
+    expect(defaultRefinementFor(2000, SAMPLED_EDGES_MAX_PIXELS / 2000 + 1)).toBe('classic')
+    expect(defaultRefinementFor(4032, 3024)).toBe('classic')
+  })
+})
 
 async function routerOn(colour: string): Promise<{ input: RgbaImage; truth: Buffer }> {
   const truth = await loadFixture('product-router-alpha-groundtruth.png')
