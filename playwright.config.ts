@@ -63,6 +63,9 @@ export default defineConfig({
         GUEST_IDENTITIES_PER_ADDRESS: '1000',
         // ...and every journey that needs an account signs up from it: the suite makes more than 50 an hour.
         SIGN_UPS_PER_ADDRESS: '10000',
+        // New accounts sign up from addresses of their own, as a proxy reports them (signInNewUser): the
+        // suite verifies more than the 60 tokens one address may try in 15 minutes.
+        TRUST_PROXY: 'loopback',
         E2E: '1',
         // The operator console journey signs in as one of these (tests/e2e/console.spec.ts).
         OPERATOR_EMAILS: OPERATOR_EMAILS.join(','),
@@ -87,6 +90,9 @@ export default defineConfig({
         GUEST_IDENTITIES_PER_ADDRESS: '1000',
         // ...and every journey that needs an account signs up from it: the suite makes more than 50 an hour.
         SIGN_UPS_PER_ADDRESS: '10000',
+        // New accounts sign up from addresses of their own, as a proxy reports them (signInNewUser): the
+        // suite verifies more than the 60 tokens one address may try in 15 minutes.
+        TRUST_PROXY: 'loopback',
         E2E: '1',
         BUILD_DIR: process.env.BUILD_DIR ?? 'build',
       },
@@ -108,6 +114,9 @@ export default defineConfig({
         GUEST_IDENTITIES_PER_ADDRESS: '1000',
         // ...and every journey that needs an account signs up from it: the suite makes more than 50 an hour.
         SIGN_UPS_PER_ADDRESS: '10000',
+        // New accounts sign up from addresses of their own, as a proxy reports them (signInNewUser): the
+        // suite verifies more than the 60 tokens one address may try in 15 minutes.
+        TRUST_PROXY: 'loopback',
         E2E: '1',
         BUILD_DIR: process.env.BUILD_DIR ?? 'build',
       },
