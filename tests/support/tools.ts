@@ -1,6 +1,7 @@
 // Shared by the tool endpoint tests: callers with known balances and real multipart requests.
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { sql } from 'kysely'
 import { executeTx, getDb } from '~/db/db.server'
 import { createSession } from '~/features/auth/session.server'
 import { resolveCaller } from '~/features/account/caller.server'
@@ -44,6 +45,15 @@ export async function balanceOf(caller: TestCaller): Promise<number> {
   const resolved = await resolveCaller(new Request(BASE + '/', { headers: caller.headers }), { create: false })
   if (resolved.kind !== 'caller') throw new Error(resolved.kind)
   return resolved.balance
+}
+
+/** An account's balance and the sum of its ledger: equal when nothing was charged that was not also recorded. */
+export async function ledgerSum(accountId: string): Promise<{ balance: number; sum: number }> {
+  return getDb()
+    .selectFrom('credit_accounts')
+    .select(['balance', sql<number>`(select coalesce(sum(delta), 0)::int from credit_transactions t where t.account_id = credit_accounts.id)`.as('sum')])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow()
 }
 
 export function fileOf(bytes: Buffer | Uint8Array, name: string, type = 'application/octet-stream'): File {

@@ -5,7 +5,6 @@
 // (WORKER_CONCURRENCY=0), so admitted jobs stay waiting and the counts are exact. Batches follow
 // the same rule in their own pool.
 import { randomUUID } from 'node:crypto'
-import { sql } from 'kysely'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
@@ -15,7 +14,7 @@ import { grant } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { action as postBatch } from '~/routes/api.batches._index'
 import { action as postJob } from '~/routes/api.jobs._index'
-import { balanceOf, fileOf, fixture, newUser, type TestCaller } from '../../../../tests/support/tools'
+import { balanceOf, fileOf, fixture, newUser, ledgerSum, type TestCaller } from '../../../../tests/support/tools'
 import { BASE, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import { countWaiting } from './admission.server'
 import { insertJob } from './jobs.server'
@@ -59,15 +58,6 @@ async function submit(caller: TestCaller, headers: Record<string, string> = {}) 
 
 async function waitingOf(accountId: string): Promise<number> {
   return (await countWaiting('single', accountId)).account
-}
-
-/** The account's balance is the sum of its ledger: nothing charged that was not also recorded. */
-async function ledgerSum(accountId: string): Promise<{ balance: number; sum: number }> {
-  return getDb()
-    .selectFrom('credit_accounts')
-    .select(['balance', sql<number>`(select coalesce(sum(delta), 0)::int from credit_transactions t where t.account_id = credit_accounts.id)`.as('sum')])
-    .where('id', '=', accountId)
-    .executeTakeFirstOrThrow()
 }
 
 /** 20 submissions from each of two new accounts, all at once; the queue's waiting runs before them. */

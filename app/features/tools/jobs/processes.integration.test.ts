@@ -14,7 +14,7 @@ import { toolCost } from '~/features/tools/costs.server'
 import { findJob } from '~/features/tools/jobs/jobs.server'
 import { action as postJob } from '~/routes/api.jobs._index'
 import { action as removeBg } from '~/routes/api.remove-bg'
-import { balanceOf, fileOf, fixture, newUser, type TestCaller } from '../../../../tests/support/tools'
+import { balanceOf, fileOf, fixture, newUser, ledgerSum, type TestCaller } from '../../../../tests/support/tools'
 import { formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 
 const onPostgres = process.env.TEST_DB === 'postgres'
@@ -58,12 +58,8 @@ async function enqueue(caller: TestCaller, tool: string, image: Blob, fields: Re
 }
 
 async function ledgerMatches(accountId: string): Promise<void> {
-  const row = await getDb()
-    .selectFrom('credit_accounts')
-    .select(['balance', sql<number>`(select coalesce(sum(delta), 0)::int from credit_transactions t where t.account_id = credit_accounts.id)`.as('sum')])
-    .where('id', '=', accountId)
-    .executeTakeFirstOrThrow()
-  expect(row.sum).toBe(row.balance)
+  const { balance, sum } = await ledgerSum(accountId)
+  expect(sum).toBe(balance)
 }
 
 const photo = () => fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg')
