@@ -3,7 +3,7 @@
 // API (with the largest size that fits, machine-readable) and on a page posted without JavaScript
 // (with the same size in words); the measured speed moves with every delivered run and persists.
 import sharp from 'sharp'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getDb } from '~/db/db.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { action as scaleAction } from '~/routes/api.image-scaler.scale'
@@ -24,10 +24,13 @@ afterAll(async () => {
   await stopBoss({ timeoutMs: 5_000 })
 })
 
-// PostgreSQL runs every file against one schema: a speed set here must not slow the next file down.
-afterEach(async () => {
+// PostgreSQL runs a worker's files against one schema: each test starts without the speeds that real runs
+// of earlier files measured, and a speed set here must not slow the next file down.
+const forgetSpeeds = async () => {
   await getDb().deleteFrom('tool_rates').execute()
-})
+}
+beforeEach(forgetSpeeds)
+afterEach(forgetSpeeds)
 
 /** Makes this server measure `factor` × the seed for a tool (as if its runs had been that slow). */
 async function measuredSpeed(tool: string, factor: number, variant = '') {
