@@ -39,6 +39,13 @@ const schema = z.object({
   JOBS_PER_ACCOUNT: z.coerce.number().int().min(1).max(64).default(2),
   TOOL_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).default(8),
   TOOL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  /**
+   * How often pg-boss expects a heartbeat from a running job's worker: a worker silent this long is taken
+   * for dead and its run handed to another. Not pg-boss's minimum (10) by default: parts of a run (the
+   * enhancer's weight blend, pixel loops) hold the event loop for seconds on a busy machine, and a missed
+   * heartbeat would hand a live run to a second worker. The same value in every process (the queue keeps one).
+   */
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
   /** A batch's whole upload (its files, or its zip and the zip's unpacked contents), in megabytes. */
   BATCH_MAX_MEGABYTES: z.coerce.number().int().min(1).max(4096).default(200),
   TOOL_COSTS: z.string().optional(),

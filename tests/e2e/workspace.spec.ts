@@ -27,6 +27,10 @@ async function open(page: Page, info: TestInfo, path: string, heading?: string) 
 
 const stage = (page: Page) => page.getByTestId('stage')
 
+// The suite's largest file and the last in its order: each test is a fresh visitor or account of its own, so
+// its tests spread over both workers instead of one worker running the whole file while the other waits.
+test.describe.configure({ mode: 'parallel' })
+
 for (const size of SIZES) {
   test.describe(`${size.width}×${size.height}`, () => {
     // Scrolls happen at once, not smoothly: the screen settles where it ends, the same every run.

@@ -13,12 +13,6 @@ import { currentTraceparent } from '~/features/observability/tracing.server'
 
 export const TOOL_JOB_QUEUE = 'tool-run'
 export const TOOL_JOB_DEAD_LETTER = 'tool-run-dead'
-/**
- * pg-boss expects a heartbeat this often from a running job's worker. Not its minimum (10): parts of a
- * run (the enhancer's weight blend, pixel loops) hold the event loop for seconds on a busy machine,
- * and a missed heartbeat would hand a live run to a second worker.
- */
-export const JOB_HEARTBEAT_SECONDS = 30
 /** How often a job that lost its worker is retried before it fails for good (and is refunded). */
 export const JOB_RETRY_LIMIT = 2
 
@@ -38,7 +32,7 @@ export function toolQueues(): Promise<PgBoss> {
       retryDelay: 1,
       // The worker stops a run at TOOL_TIMEOUT_MS itself; expiry is the backstop for a stuck one.
       expireInSeconds: timeoutSeconds + 60,
-      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+      heartbeatSeconds: config().JOB_HEARTBEAT_SECONDS,
       deleteAfterSeconds: 24 * 3600,
     }
     if (!(await boss.getQueue(TOOL_JOB_DEAD_LETTER))) await boss.createQueue(TOOL_JOB_DEAD_LETTER, { retryLimit: 5, retryDelay: 5 })

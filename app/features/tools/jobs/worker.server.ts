@@ -27,7 +27,7 @@ import { publishJobStarting } from './lifecycle.server'
 import { recordRunTime } from '../run-rates.server'
 import { mailIfLongRun } from './ready-mail.server'
 import { rateVariant } from '../run-time'
-import { JOB_HEARTBEAT_SECONDS, TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
+import { TOOL_JOB_DEAD_LETTER, TOOL_JOB_QUEUE, toolQueues, type ToolJobData } from './queue.server'
 import { RunSlots } from './slots'
 
 /** Progress is written at most this often per job (and always when the stage changes). */
@@ -144,7 +144,7 @@ async function runHere(worker: WorkerState, claimed: ClaimedJob, attempt: JobAtt
   const handBack = new AbortController()
   const heartbeat = setInterval(
     () => void worker.boss.touch(TOOL_JOB_QUEUE, attempt).catch((error: Error) => logger.warn({ err: error.message, jobId }, 'heartbeat not sent')),
-    (JOB_HEARTBEAT_SECONDS * 1000) / 2,
+    (config().JOB_HEARTBEAT_SECONDS * 1000) / 2,
   )
   const traceparent = currentTraceparent()
   const done = (async () => {
