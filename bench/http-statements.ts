@@ -3,7 +3,8 @@
 // every statement the process sends between a request and a quiet moment after its answer (pg-boss
 // completes the job after the answer) is the run's. Background statements (pg-boss supervision)
 // can land in a window, so each case runs several times and the fewest is the count; the statements
-// of that run are listed.
+// of that run are listed, each with when it was sent. Also the server main thread's CPU time per
+// run (load-independent, unlike wall-clock figures).
 //   npx tsx bench/http-statements.ts   (BENCH_DATABASES, BENCH_DATABASE_URL as bench/http.ts)
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -11,11 +12,20 @@ import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { sql } from 'kysely'
 import { createPostgresHandle } from '../app/db/db.server'
-import { BLUR_ENDPOINT, ICON, onePortrait, post, startStudio, SVG_ENDPOINT } from './http'
+import { BLUR_ENDPOINT, ICON, onePortrait, percentile, post, startStudio, SVG_ENDPOINT } from './http'
 import { runAsScript } from './support'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const SETTLE_MS = 400
+
+/**
+ * CPU time of the server's main thread (JavaScript, and PGlite's WebAssembly), from the kernel's
+ * schedstat (nanoseconds): less moved by other work on the machine than wall-clock time. It counts
+ * the settle window too (pg-boss's polls: a fraction of a millisecond each).
+ */
+function mainThreadCpuMs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
+}
 
 async function countOn(database: 'pglite' | 'postgres', databaseUrl: string | null) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'facet-statements-'))
@@ -36,22 +46,25 @@ async function countOn(database: 'pglite' | 'postgres', databaseUrl: string | nu
     for (const c of cases) {
       for (let i = 0; i < 2; i++) await post(studio, c.endpoint, c.file, c.fields)
       await new Promise((r) => setTimeout(r, SETTLE_MS))
-      const runs: { sent: number; answered: number; statements: { at: number; sql: string }[] }[] = []
+      const runs: { sent: number; answered: number; cpuMs: number; statements: { at: number; sql: string }[] }[] = []
       for (let i = 0; i < RUNS; i++) {
         const before = lines().length
+        const cpuBefore = mainThreadCpuMs(studio.pid)
         const sent = performance.timeOrigin + performance.now()
         await post(studio, c.endpoint, c.file, c.fields)
         const answered = performance.timeOrigin + performance.now()
         await new Promise((r) => setTimeout(r, SETTLE_MS))
+        const cpuMs = mainThreadCpuMs(studio.pid) - cpuBefore
         const statements = lines()
           .slice(before)
           .map((line) => ({ at: Number(line.split('\t')[0]), sql: line.split('\t')[1]! }))
-        runs.push({ sent, answered, statements })
+        runs.push({ sent, answered, cpuMs, statements })
       }
       const fewest = runs.reduce((a, b) => (b.statements.length < a.statements.length ? b : a))
       const counts = runs.map((r) => r.statements.length)
-      results.push({ database, case: c.label, counts, statements: fewest.statements.length })
-      console.log(`${database}, ${c.label}: ${fewest.statements.length} statements (runs: ${counts.join(', ')})`)
+      const cpuP50 = Math.round(percentile(runs.map((r) => r.cpuMs), 50) * 10) / 10
+      results.push({ database, case: c.label, counts, statements: fewest.statements.length, serverMainThreadCpuP50Ms: cpuP50 })
+      console.log(`${database}, ${c.label}: ${fewest.statements.length} statements (runs: ${counts.join(', ')}); server main thread CPU p50 ${cpuP50} ms a run`)
       // When each was sent, in ms from the request's start (the answer arrived at the line marked so).
       let answerShown = false
       for (const { at, sql } of fewest.statements) {

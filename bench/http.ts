@@ -29,7 +29,7 @@ export const ICON = 'tango-internet-web-browser.svg'
 export const SVG_ENDPOINT = '/api/svg2image/convert/'
 export const BLUR_ENDPOINT = '/api/face-blur/blur/'
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
   return sorted[rank]!
@@ -49,6 +49,8 @@ function freePort(): Promise<number> {
 
 export interface Studio {
   base: string
+  /** The server's process id (bench/http-statements.ts reads its CPU time). */
+  pid: number
   token: string
   stop: () => Promise<void>
 }
@@ -97,6 +99,7 @@ export async function startStudio(databaseUrl: string | null, extraEnv: Record<s
   }
   return {
     base,
+    pid: child.pid!,
     token,
     stop,
   }
