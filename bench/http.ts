@@ -25,11 +25,11 @@ import { FIXTURES, sharpDensityFor } from './svg'
 import { runAsScript } from './support'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15)
-const ICON = 'tango-internet-web-browser.svg'
-const SVG_ENDPOINT = '/api/svg2image/convert/'
-const BLUR_ENDPOINT = '/api/face-blur/blur/'
+export const ICON = 'tango-internet-web-browser.svg'
+export const SVG_ENDPOINT = '/api/svg2image/convert/'
+export const BLUR_ENDPOINT = '/api/face-blur/blur/'
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
   return sorted[rank]!
@@ -47,14 +47,16 @@ function freePort(): Promise<number> {
   })
 }
 
-interface Studio {
+export interface Studio {
   base: string
+  /** The server's process id (bench/http-statements.ts reads its CPU time). */
+  pid: number
   token: string
   stop: () => Promise<void>
 }
 
 /** The production server on a fresh database (PGlite in a temporary DATA_DIR, or `databaseUrl`). */
-async function startStudio(databaseUrl: string | null): Promise<Studio> {
+export async function startStudio(databaseUrl: string | null, extraEnv: Record<string, string> = {}): Promise<Studio> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'facet-bench-http-'))
   const port = await freePort()
   const env: NodeJS.ProcessEnv = {
@@ -67,6 +69,7 @@ async function startStudio(databaseUrl: string | null): Promise<Studio> {
     RATE_LIMITS: 'false',
     TOOL_QUEUE_LIMIT: '1000',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    ...extraEnv,
   }
   delete env.DATABASE_URL
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT
@@ -74,7 +77,7 @@ async function startStudio(databaseUrl: string | null): Promise<Studio> {
   const prepared = execFileSync(process.execPath, ['--import', 'tsx', 'bench/http-prepare.ts', '100000'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
   const { token } = JSON.parse(prepared.trim().split('\n').pop()!) as { token: string }
   // BENCH_SERVER_NODE_OPTIONS: node options for the server alone (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
-  const nodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []
+  const nodeOptions = env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []
   const child: ChildProcess = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'server.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const base = `http://127.0.0.1:${port}`
@@ -96,13 +99,14 @@ async function startStudio(databaseUrl: string | null): Promise<Studio> {
   }
   return {
     base,
+    pid: child.pid!,
     token,
     stop,
   }
 }
 
 /** One synchronous run over HTTP; throws unless it delivered. */
-async function post(studio: Studio, endpoint: string, file: File, fields: Record<string, string>): Promise<Buffer> {
+export async function post(studio: Studio, endpoint: string, file: File, fields: Record<string, string>): Promise<Buffer> {
   const form = new FormData()
   form.append(endpoint === SVG_ENDPOINT ? 'svg' : 'image', file)
   for (const [name, value] of Object.entries(fields)) form.append(name, value)
@@ -177,7 +181,7 @@ async function addedOverInProcess(studio: Studio, label: string, tool: ToolSlug,
   }
 }
 
-async function onePortrait(): Promise<File> {
+export async function onePortrait(): Promise<File> {
   const bytes = await sharp('tests/fixtures/photos/portrait-astronaut.png')
     .metadata()
     .then(({ width, height }) => {

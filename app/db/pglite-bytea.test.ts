@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pgliteOptions } from './db.server'
 
-// pgliteOptions() replaces PGlite's byte-by-byte bytea converters with Buffer's hex codec: the bytes
+// pgliteOptions() sends bytea as binary parameters and reads it back with Buffer's hex codec: the bytes
 // must come back exactly, as a Buffer (as pg hands them back), whatever view they were sent as.
 describe('bytea on PGlite', () => {
   let pglite: PGlite

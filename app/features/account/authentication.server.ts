@@ -11,7 +11,8 @@ export type Authentication =
   | { kind: 'invalid'; via: 'cookie' | 'token' }
   /** An `Authorization: Bearer` API key that is malformed, revoked or unknown. */
   | { kind: 'invalid'; via: 'key'; reason: 'malformed' | 'invalid' }
-  | { kind: 'user'; user: SessionUser; sessionId: string; via: 'cookie' | 'token'; token: string }
+  /** workingTeamId: the team the session works as (teams.server.ts setWorkingTeam), not yet checked for membership. */
+  | { kind: 'user'; user: SessionUser; sessionId: string; workingTeamId: string | null; via: 'cookie' | 'token'; token: string }
   /** An API key: the user it belongs to, without a session (nothing to sign out). */
   | { kind: 'key'; user: SessionUser; apiKey: ApiKeyRef }
 

@@ -64,7 +64,7 @@ interface TeamPayer {
  */
 async function teamPayer(
   request: Request,
-  auth: { kind: 'user'; sessionId: string; user: { id: string } } | { kind: 'key'; user: { id: string }; apiKey: ApiKeyRef },
+  auth: { kind: 'user'; workingTeamId: string | null; user: { id: string } } | { kind: 'key'; user: { id: string }; apiKey: ApiKeyRef },
   db: DB,
 ): Promise<TeamPayer | { refused: 403; message: string } | null> {
   const named = request.headers.get(TEAM_HEADER)?.trim() || null
@@ -80,9 +80,8 @@ async function teamPayer(
     return { teamId: member.teamId, accountId: member.accountId, balance: member.balance }
   }
   if (auth.kind !== 'user') return null
-  const session = await db.selectFrom('sessions').select('working_team_id').where('id', '=', auth.sessionId).executeTakeFirst()
-  if (!session?.working_team_id) return null
-  const member = await memberAccount(session.working_team_id, auth.user.id, db)
+  if (!auth.workingTeamId) return null
+  const member = await memberAccount(auth.workingTeamId, auth.user.id, db)
   return member ? { teamId: member.teamId, accountId: member.accountId, balance: member.balance } : null
 }
 

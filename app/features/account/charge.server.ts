@@ -13,6 +13,11 @@ import { capMessage, NOT_A_MEMBER_ANY_MORE, teamBalanceShort } from '~/features/
 export interface RunCharge extends ChargeInput {
   /** The signed-in user behind the run (the member, when a team pays). */
   userId: string | null
+  /**
+   * null when the caller resolved the account as a personal or visitor one (Caller.teamId): an
+   * account never changes owner, so the team lookup is skipped. Undefined: looked up.
+   */
+  teamId?: string | null
 }
 
 export type RunChargeResult =
@@ -26,12 +31,15 @@ export function insufficientMessage(cost: number, balance: number): string {
 
 export async function chargeRun(input: RunCharge, dbOrTx: DbOrTx, now: Date = new Date()): Promise<RunChargeResult> {
   return executeTx(dbOrTx, async (trx) => {
-    const team = await trx
-      .selectFrom('credit_accounts as a')
-      .innerJoin('teams as t', 't.id', 'a.team_id')
-      .select(['t.id', 't.name'])
-      .where('a.id', '=', input.accountId)
-      .executeTakeFirst()
+    const team =
+      input.teamId === null
+        ? undefined
+        : await trx
+            .selectFrom('credit_accounts as a')
+            .innerJoin('teams as t', 't.id', 'a.team_id')
+            .select(['t.id', 't.name'])
+            .where('a.id', '=', input.accountId)
+            .executeTakeFirst()
     if (!team) {
       // The member is recorded on team accounts only.
       const charged = await charge({ ...input, userId: null }, trx)

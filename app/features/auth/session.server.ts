@@ -75,20 +75,26 @@ export async function revokeOtherSessions(userId: string, keepSessionId: string 
   await query.execute()
 }
 
-/** The live session a token names (not expired, not revoked), with its user. */
-export async function findSession(token: string, db: DbOrTx = getDb()): Promise<{ user: SessionUser; sessionId: string } | null> {
+/**
+ * The live session a token names (not expired, not revoked), with its user and the team it works as
+ * (read here, in the same statement: every signed-in request that pays asks for it).
+ */
+export async function findSession(
+  token: string,
+  db: DbOrTx = getDb(),
+): Promise<{ user: SessionUser; sessionId: string; workingTeamId: string | null } | null> {
   startAuthSweeper()
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id as session_id', 'users.id', 'users.email', 'users.first_name', 'users.last_name'])
+    .select(['sessions.id as session_id', 'sessions.working_team_id', 'users.id', 'users.email', 'users.first_name', 'users.last_name'])
     .where('sessions.token_hash', '=', hashToken(token))
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', new Date())
     .executeTakeFirst()
   if (!row) return null
-  const { session_id, ...user } = row
-  return { user, sessionId: session_id }
+  const { session_id, working_team_id, ...user } = row
+  return { user, sessionId: session_id, workingTeamId: working_team_id }
 }
 
 export async function sessionCookieHeader(token: string): Promise<string> {

@@ -6,7 +6,7 @@ import { sql, type Selectable } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import type { ToolJobsTable } from '~/db/schema'
 import { toolCost } from '~/features/tools/costs.server'
-import { TOOLS, type ToolSlug } from '../../../catalog/tools'
+import { TOOLS, type ProgressStep, type ToolSlug } from '../../../catalog/tools'
 import { openBytes, sealBytes } from '../results.server'
 import { resultUrl } from '../ui/page-result'
 import type { CutoutLayout } from '../runners/types'
@@ -139,12 +139,20 @@ export async function claimJob(
 
 /**
  * The admitting transaction runs the job where it was admitted (docs/decisions/124): queued →
- * running as claimJob does it, without reading back the upload the request holds in memory.
+ * running as claimJob does it, without reading back the upload the request holds in memory. The
+ * run's first progress (`first`, what the worker would write as it starts) goes in the same statement.
  */
-export async function startJob(id: string, dbOrTx: DbOrTx): Promise<ToolJobInfo> {
+export async function startJob(id: string, first: ProgressStep, dbOrTx: DbOrTx): Promise<ToolJobInfo> {
   return dbOrTx
     .updateTable('tool_jobs')
-    .set({ status: 'running', attempts: sql`attempts + 1`, started_at: sql`now()`, heartbeat_at: sql`now()` })
+    .set({
+      status: 'running',
+      attempts: sql`attempts + 1`,
+      started_at: sql`now()`,
+      heartbeat_at: sql`now()`,
+      progress: first.percent,
+      stage: first.message,
+    })
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .returning(INFO_COLUMNS)

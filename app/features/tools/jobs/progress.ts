@@ -20,3 +20,8 @@ export function progressOnSteps(steps: readonly ProgressStep[], fraction: number
   const band = middle.find((step) => step.percent >= percent) ?? last
   return { percent: Math.round(percent), message: band.message }
 }
+
+/** Where a run's progress starts (what its worker reports before any work). */
+export function firstProgress(steps: readonly ProgressStep[]): ProgressStep {
+  return progressOnSteps(steps, 0)
+}

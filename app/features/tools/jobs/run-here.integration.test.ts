@@ -11,16 +11,21 @@ import { action as convert } from '~/routes/api.svg2image.convert'
 import { balanceOf, fileOf, fixture, newUser, randomIp, toolRequest, ledgerSum, type TestCaller } from '../../../../tests/support/tools'
 import { readResult, routeArgs } from '../../../../tests/support/requests'
 import { toolCost } from '~/features/tools/costs.server'
+import { TOOLS } from '../../../catalog/tools'
 import { findJob } from './jobs.server'
+import { firstProgress } from './progress'
 import { TOOL_JOB_QUEUE, toolQueues } from './queue.server'
 import { JOB_TRACE_CHANNEL, type JobMark, type JobTraceMark } from './trace.server'
 import { reserveSlotHere } from './worker.server'
 
 const marks = new Map<string, Set<JobMark>>()
+/** Each job's row as read when its run starts (the 'claimed' mark), before the runner reports anything. */
+const rowsAtStart = new Map<string, ReturnType<typeof findJob>>()
 const onMark = (message: unknown) => {
   const { jobId, mark } = message as JobTraceMark
   if (!marks.has(jobId)) marks.set(jobId, new Set())
   marks.get(jobId)!.add(mark)
+  if (mark === 'claimed') rowsAtStart.set(jobId, findJob(jobId))
 }
 
 beforeAll(async () => {
@@ -82,6 +87,11 @@ describe('a synchronous run where it was admitted', () => {
     // Taken in the admitting transaction: claimed and run, never fetched by a worker.
     expect(marks.get(job.id)?.has('claimed')).toBe(true)
     expect(marks.get(job.id)?.has('fetched')).toBe(false)
+    // The row's start in the admitting transaction wrote the run's first progress: the run writes none of its own.
+    const first = firstProgress(TOOLS['svg-converter'].steps)
+    expect(await rowsAtStart.get(job.id)).toMatchObject({ status: 'running', stage: first.message, progress: first.percent })
+    // The balance the answer names is the one the charge left (not read again after the run).
+    expect(answer.headers.get('x-credits-remaining')).toBe(String(before - toolCost('svg-converter')))
     const boss = await toolQueues()
     await vi.waitFor(async () => expect((await boss.getJobById(TOOL_JOB_QUEUE, job.id))?.state).toBe('completed'), { timeout: 60_000, interval: 50 })
     expect(await balanceOf(user)).toBe(before - toolCost('svg-converter'))

@@ -17,7 +17,7 @@ import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { RunTimeoutError, ToolError, TooSlowError } from '../errors.server'
 import { runErrorBody } from '~/http/errors.server'
 import { readTiming } from '../run-rates.server'
-import { checkFit, rateVariant, tooSlowMessage } from '../run-time'
+import { checkFit, isEstimated, rateVariant, tooSlowMessage } from '../run-time'
 import { readResult } from '../results.server'
 import { resultUrl, TOO_SLOW_CODE } from '../ui/page-result'
 import { recordToolRun } from '../runs.server'
@@ -40,6 +40,7 @@ import { NotThisJobError, sendToolJob, takeJobHere, toolQueues } from './queue.s
 import { traceJob } from './trace.server'
 import { jobAnswerUrl, jobUrl } from './view'
 import { waitForJobEnd } from './wait.server'
+import { firstProgress } from './progress'
 import { inspectForRun } from './test-mode.server'
 import { CREDITS_CHARGED_HEADER, isTestKey } from '~/features/api-keys/environments'
 import { MODEL_HEADER } from '../models/model-choices'
@@ -131,6 +132,8 @@ function refusal(tool: ToolSlug, error: ToolError, remaining: number | null, hea
 
 /** An image that cannot finish within the time limit at this server's measured speed: refused before the charge. */
 async function checkRunTime(tool: ToolSlug, options: unknown, width: number, height: number): Promise<void> {
+  // A tool without a cost model (the SVG converter) always fits: its measured speed is not read.
+  if (!isEstimated(tool)) return
   const timing = await readTiming(tool, rateVariant(tool, options))
   const fit = checkFit(timing, width, height)
   if (fit.fits) return
@@ -293,6 +296,7 @@ export async function acceptToolRun(
             description: definition.name,
             apiKeyId: payer.apiKey?.id ?? null,
             userId: payer.userId,
+            teamId: payer.teamId,
           },
           trx,
         )
@@ -332,7 +336,7 @@ export async function acceptToolRun(
         // Run here: pg-boss hands the job to this process now, in this transaction (its rules hold).
         const attempt = here ? await takeJobHere(boss, trx, jobId) : null
         if (!attempt) return { job: inserted, remaining: charged.balance, attempt }
-        return { job: await startJob(jobId, trx), remaining: charged.balance, attempt }
+        return { job: await startJob(jobId, firstProgress(definition.steps), trx), remaining: charged.balance, attempt }
       })
     try {
       let admitted
@@ -364,7 +368,7 @@ export async function acceptToolRun(
     headers['X-Credits-Remaining'] = String(remaining)
     const accepted: AcceptedJob = { ok: true, tool, job, remaining: remaining!, replayed: false, headers, fieldValues: fields }
     if (slot && taken) {
-      const [here, attempt, claimed] = [slot, taken, { job, bytes, secondBytes: second, prepared: inspected.prepared }]
+      const [here, attempt, claimed] = [slot, taken, { job, bytes, secondBytes: second, prepared: inspected.prepared, firstProgressSaved: true }]
       accepted.runHere = () => void here.run(claimed, attempt)
     } else {
       announceJobQueued()
@@ -401,7 +405,7 @@ export async function runToolSubmission(request: Request, tool: ToolSlug, form?:
     return answerFromJob(job, undefined, headers, fieldValues, false)
   }
   const timeoutMs = config().TOOL_TIMEOUT_MS
-  const ending = waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()), job)
+  const ending = waitForJobEnd(job.id, timeoutMs - (Date.now() - new Date(job.created_at).getTime()), job, accepted.runHere !== undefined)
   accepted.runHere?.()
   let ended = await ending
   if (ended?.interrupted) return handedBack(ended.job, headers, fieldValues)
@@ -412,7 +416,10 @@ export async function runToolSubmission(request: Request, tool: ToolSlug, form?:
     if (!ended) throw new Error(`job ${job.id} neither ended nor stopped`)
   }
   traceJob(job.id, 'woke')
-  const answer = await answerFromJob(ended.job, ended.delivered, headers, fieldValues, true)
+  // Not refunded, the balance is what this run's charge left (its admitting transaction returned it):
+  // no read. A refund changed it since, so that answer reads it.
+  const balance = ended.job.refunded ? undefined : accepted.remaining
+  const answer = await answerFromJob(ended.job, ended.delivered, headers, fieldValues, true, balance)
   traceJob(job.id, 'answered')
   return answer
 }
@@ -441,9 +448,11 @@ export async function answerFromJob(
   fieldValues?: Record<string, string>,
   /** False for a replay or a later read of the answer: that request took nothing. */
   tookCredits = false,
+  /** The account's balance when the caller has it (X-Credits-Remaining), else it is read. */
+  balance?: number,
 ): Promise<ToolSubmission> {
   const tool = job.tool as ToolSlug
-  const remaining = await getBalance(job.account_id)
+  const remaining = balance ?? (await getBalance(job.account_id))
   headers['X-Credits-Remaining'] = String(remaining)
   if (job.status === 'failed') {
     const timedOut = job.error_status === 503

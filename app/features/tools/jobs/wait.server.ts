@@ -7,7 +7,9 @@ import type { Delivered } from '../runners/types'
 import { onJobEnded, onShutdown } from './events.server'
 import { findJob, isFinished, type ToolJobInfo } from './jobs.server'
 
-const WAIT_POLL_MS = { postgres: 150, pglite: 2_000 }
+/** How often a wait reads the row when the event is sure to come (a single process, or a run here). */
+const SAFETY_NET_POLL_MS = 2_000
+const WAIT_POLL_MS = { postgres: 150, pglite: SAFETY_NET_POLL_MS }
 
 export interface EndedJob {
   job: ToolJobInfo
@@ -26,7 +28,13 @@ export interface EndedJob {
  * cannot end without a fetch, a claim and an outcome in between (each a query); the reads every
  * WAIT_POLL_MS stay the safety net either way.
  */
-export async function waitForJobEnd(jobId: string, timeoutMs: number, known?: ToolJobInfo): Promise<EndedJob | null> {
+export async function waitForJobEnd(
+  jobId: string,
+  timeoutMs: number,
+  known?: ToolJobInfo,
+  /** The job runs in this process (docs/decisions/124): its end is an event here, as on PGlite. */
+  runsHere = false,
+): Promise<EndedJob | null> {
   const now = known ?? (await findJob(jobId))
   if (!now) throw new Error(`no job ${jobId}`)
   if (isFinished(now) || timeoutMs <= 0) return isFinished(now) ? { job: now } : null
@@ -54,7 +62,7 @@ export async function waitForJobEnd(jobId: string, timeoutMs: number, known?: To
       if (reading) return
       reading = true
       void read().finally(() => (reading = false))
-    }, WAIT_POLL_MS[databaseHandle().kind])
+    }, runsHere ? SAFETY_NET_POLL_MS : WAIT_POLL_MS[databaseHandle().kind])
     const timer = setTimeout(() => settle(null), timeoutMs)
     // Shutting down: a job handed back (or not started) will not end here, so the request answers
     // now; one running in another process has until the drain's deadline to end.

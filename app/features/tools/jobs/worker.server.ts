@@ -17,7 +17,7 @@ import { announceJobEnded, announceShutdown, onJobQueued } from './events.server
 import { claimJob, findJob, releaseJob, saveProgress, type ToolJobInfo } from './jobs.server'
 import { runnerFor } from '../runners/index.server'
 import { recordDelivered, recordFailed } from './outcome.server'
-import { progressOnSteps } from './progress'
+import { firstProgress, progressOnSteps } from './progress'
 import { traceJob } from './trace.server'
 import { observeQueueWait } from '~/features/observability/metrics.server'
 import { currentTraceparent, inJobSpan, inSpan, recordPastSpan } from '~/features/observability/tracing.server'
@@ -50,8 +50,11 @@ interface WorkerState {
   here: Map<string, { handBack: AbortController; done: Promise<void> }>
 }
 
-/** A claimed job with its upload, as claimJob answers it (or the admitting request holds it). */
-type ClaimedJob = { job: ToolJobInfo; bytes: Buffer; secondBytes: Buffer | null; prepared?: unknown }
+/**
+ * A claimed job with its upload, as claimJob answers it (or the admitting request holds it).
+ * firstProgressSaved: the row's start wrote the first progress already (startJob), so the run does not.
+ */
+type ClaimedJob = { job: ToolJobInfo; bytes: Buffer; secondBytes: Buffer | null; prepared?: unknown; firstProgressSaved?: boolean }
 
 function state(): Promise<WorkerState> | undefined {
   return existingSingleton<Promise<WorkerState>>('tool-job-worker')
@@ -229,7 +232,13 @@ async function runClaimed(worker: WorkerState, claimed: ClaimedJob, handBack: Ab
     const step = progressOnSteps(steps, fraction, stage)
     if (step.message !== lastStage || Date.now() - lastWrite >= PROGRESS_WRITE_MS) write(step.percent, step.message)
   }
-  report(0)
+  const first = firstProgress(steps)
+  if (claimed.firstProgressSaved) {
+    lastWrite = Date.now()
+    lastStage = first.message
+  } else {
+    write(first.percent, first.message)
+  }
   const checkIn = setInterval(() => {
     if (Date.now() - lastWrite >= CHECK_IN_MS) {
       pending = pending
