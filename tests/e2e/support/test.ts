@@ -3,6 +3,7 @@
 // The guard rides on the `page` fixture, so a test without a page (requests, processes) opens no
 // browser page at all.
 import { expect, test as base } from '@playwright/test'
+import { closeTwin } from './workspace'
 
 export const test = base.extend({
   page: async ({ page }, use) => {
@@ -11,6 +12,7 @@ export const test = base.extend({
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
     })
     await use(page)
+    await closeTwin(page)
     expect(violations, 'Content-Security-Policy violations').toEqual([])
   },
 })

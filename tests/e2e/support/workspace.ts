@@ -13,23 +13,57 @@ export type Size = (typeof SIZES)[number]
 
 const SCREENSHOT_STYLE = path.resolve('tests/e2e/support/screenshot.css')
 
+/** A page of the no-JS project's test: its scripted twin, made once per test (a new context for each check
+ * was most of a check's time), and the HTML it answers at the address being checked. */
+interface Twin {
+  page: Page
+  serve: { address: string; html: string }
+}
+const twins = new WeakMap<Page, Promise<Twin>>()
+
+function twinOf(page: Page): Promise<Twin> {
+  let twin = twins.get(page)
+  if (!twin) {
+    twin = (async () => {
+      // Test contexts inherit the project's options: scripting is switched back on explicitly.
+      const context = await page.context().browser()!.newContext({ viewport: page.viewportSize(), javaScriptEnabled: true })
+      const made: Twin = { page: await context.newPage(), serve: { address: '', html: '' } }
+      // The address checked answers the captured HTML; its stylesheets and images come from the server.
+      await made.page.route(
+        (url) => url.toString() === made.serve.address,
+        (route) => route.fulfill({ body: made.serve.html, contentType: 'text/html' }),
+      )
+      return made
+    })()
+    twins.set(page, twin)
+  }
+  return twin
+}
+
+/** Closes the page's twin, if a check made one: at the end of its test (the `page` fixture, support/test.ts). */
+export async function closeTwin(page: Page) {
+  const twin = twins.get(page)
+  if (!twin) return
+  twins.delete(page)
+  await (await twin).page.context().close()
+}
+
 /** No serious or critical axe-core violation on the page as it is now. axe-core runs as script in
  * the page: for the no-JS project the page's HTML (without its scripts, so it stays exactly as the
  * server drew it) is checked in a scripted twin at the same address and size. */
 export async function expectAccessible(page: Page, label: string) {
   let target = page
-  let twin: Page | null = null
   if (test.info().project.use.javaScriptEnabled === false) {
-    const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, '')
-    const browser = page.context().browser()!
-    // Test contexts inherit the project's options: scripting is switched back on explicitly.
-    const context = await browser.newContext({ viewport: page.viewportSize(), javaScriptEnabled: true })
-    twin = await context.newPage()
-    // The same address answers the captured HTML; its stylesheets and images come from the server.
-    const address = page.url()
-    await twin.route((url) => url.toString() === address, (route) => route.fulfill({ body: html, contentType: 'text/html' }))
-    await twin.goto(address)
-    target = twin
+    const twin = await twinOf(page)
+    const address = new URL(page.url())
+    address.hash = ''
+    twin.serve = { address: address.toString(), html: (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, '') }
+    await twin.page.setViewportSize(page.viewportSize()!)
+    // Through a blank page: the same address again (another state of one page) is then a new load, not a
+    // navigation within the document.
+    await twin.page.goto('about:blank')
+    await twin.page.goto(page.url())
+    target = twin.page
   }
   // Legacy mode: axe.run in the page itself. The default gathers partial results and finishes them in a blank
   // page it opens for each check, which made every check two to three times as long with the same findings
@@ -40,7 +74,6 @@ export async function expectAccessible(page: Page, label: string) {
     .options({ resultTypes: ['violations'] })
     .setLegacyMode()
     .analyze()
-  if (twin) await twin.context().close()
   const blocking = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)
