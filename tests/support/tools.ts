@@ -7,6 +7,9 @@ import { createSession } from '~/features/auth/session.server'
 import { resolveCaller } from '~/features/account/caller.server'
 import { charge } from '~/features/credits/ledger.server'
 import { insertJob, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
+import { TOOL_JOB_QUEUE, toolQueues } from '~/features/tools/jobs/queue.server'
+import { reserveSlotHere } from '~/features/tools/jobs/worker.server'
+import { expect, vi } from 'vitest'
 import { BASE, formRequest } from './requests'
 
 export const fixture = (path: string) => readFileSync(`tests/fixtures/${path}`)
@@ -90,4 +93,21 @@ export async function chargedJob(caller: TestCaller, state: { status?: 'queued' 
       .executeTakeFirstOrThrow()
     return running
   })
+}
+
+/**
+ * For a file whose tests run jobs in this process's worker: files before it in the vitest worker's schema may
+ * have left runs queued, which the worker would take mid-test. Empties the queue, then waits until a run slot
+ * is free (the signal, not a guessed time).
+ */
+export async function fromEmptyQueueAndFreeSlot(): Promise<void> {
+  await (await toolQueues()).deleteQueuedJobs(TOOL_JOB_QUEUE)
+  await vi.waitFor(
+    async () => {
+      const slot = await reserveSlotHere()
+      expect(slot).not.toBeNull()
+      slot!.release()
+    },
+    { timeout: 120_000, interval: 100 },
+  )
 }

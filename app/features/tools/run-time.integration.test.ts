@@ -10,7 +10,7 @@ import { action as scaleAction } from '~/routes/api.image-scaler.scale'
 import { action as postJob } from '~/routes/api.jobs._index'
 import { action as removeBg } from '~/routes/api.remove-bg'
 import { action as enhancerPage } from '~/routes/tools.image-enhancer'
-import { balanceOf, fileOf, fixture, newUser, newVisitor, toolRequest, type TestCaller } from '../../../tests/support/tools'
+import { balanceOf, fileOf, fixture, fromEmptyQueueAndFreeSlot, newUser, newVisitor, toolRequest, type TestCaller } from '../../../tests/support/tools'
 import { readResult, routeArgs } from '../../../tests/support/requests'
 import { readFactors, readTiming, recordRunTime, RATE_WEIGHT } from './run-rates.server'
 import { createVerifiedUser } from '~/features/auth/testing.server'
@@ -19,23 +19,12 @@ import { waitForPendingMail } from '~/features/mail/mailer.server'
 import { findJob } from './jobs/jobs.server'
 import { mailIfLongRun } from './jobs/ready-mail.server'
 import { seedMs } from './run-time'
-import { TOOL_JOB_QUEUE, toolQueues } from './jobs/queue.server'
-import { reserveSlotHere } from './jobs/worker.server'
 
 // Files before this one in the worker's schema may have left runs queued (a batch's items, say), and this
 // process's worker would run them during these tests and measure their speed: start from an empty queue
 // and a free slot (the signal, not a wait).
 beforeAll(async () => {
-  const boss = await toolQueues()
-  await boss.deleteQueuedJobs(TOOL_JOB_QUEUE)
-  await vi.waitFor(
-    async () => {
-      const slot = await reserveSlotHere()
-      expect(slot).not.toBeNull()
-      slot!.release()
-    },
-    { timeout: 120_000, interval: 100 },
-  )
+  await fromEmptyQueueAndFreeSlot()
 }, 180_000)
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { resetConfigForTests } from '~/config.server'
 import { getDb } from '~/db/db.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { action as convert } from '~/routes/api.svg2image.convert'
-import { balanceOf, fileOf, fixture, newUser, randomIp, toolRequest, ledgerSum, type TestCaller } from '../../../../tests/support/tools'
+import { balanceOf, fileOf, fixture, fromEmptyQueueAndFreeSlot, newUser, randomIp, toolRequest, ledgerSum, type TestCaller } from '../../../../tests/support/tools'
 import { readResult, routeArgs } from '../../../../tests/support/requests'
 import { toolCost } from '~/features/tools/costs.server'
 import { TOOLS } from '../../../catalog/tools'
@@ -34,18 +34,7 @@ beforeAll(async () => {
   resetConfigForTests()
   subscribe(JOB_TRACE_CHANNEL, onMark)
   // pg-boss and this process's worker started before the first test: slow on a busy machine.
-  const boss = await toolQueues()
-  // Files before this one in the worker's schema may have left single runs queued, and this process's
-  // worker would take them: the tests start from an empty queue and a free slot (the signal, not a wait).
-  await boss.deleteQueuedJobs(TOOL_JOB_QUEUE)
-  await vi.waitFor(
-    async () => {
-      const slot = await reserveSlotHere()
-      expect(slot).not.toBeNull()
-      slot!.release()
-    },
-    { timeout: 120_000, interval: 100 },
-  )
+  await fromEmptyQueueAndFreeSlot()
 }, 180_000)
 
 afterAll(async () => {
