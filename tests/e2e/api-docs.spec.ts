@@ -22,8 +22,8 @@ async function firstCall(script: string, apiKey: string) {
   }
 }
 
-test('the first call on /api works when copied into a shell, and fails loudly with a bad key', async ({ page }, info) => {
-  test.skip(isNoJs(info), 'the command is the same text with and without JavaScript')
+test('the first call on /api works when copied into a shell, and fails loudly with a bad key', { tag: '@js-only' }, async ({ page }, info) => {
+  // Only with JavaScript: the command is the same text with and without JavaScript.
   await signInNewUser(page)
   const made = await page.request.post('/api/keys/', { data: { name: 'First call', environment: 'test' } })
   expect(made.status(), await made.text()).toBe(201)

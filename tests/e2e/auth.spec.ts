@@ -244,8 +244,8 @@ test('reset a forgotten password from the mailed link', async ({ page }, info) =
   await expect(page.getByTestId('auth-error')).toContainText('already been used')
 })
 
-test('the forgot-password dialog starts clean each time it opens', async ({ page }, info) => {
-  test.skip(isNoJs(info), 'the dialog is the JavaScript path; without it ?forgot=1 is a section of the page')
+test('the forgot-password dialog starts clean each time it opens', { tag: '@js-only' }, async ({ page }, info) => {
+  // Only with JavaScript: the dialog is the JavaScript path; without it ?forgot=1 is a section of the page.
   const dialog = page.getByRole('dialog', { name: 'Reset Password' })
   const forgotLink = page.getByRole('link', { name: 'Forgot your password?' })
   async function sendAndReopen(label: string, close: () => Promise<void>) {
@@ -296,8 +296,8 @@ test('too many sign-in attempts answer 429 with Retry-After, and the page says s
   await expect(page.getByTestId('auth-error')).toContainText('Too many sign-in attempts.')
 })
 
-test('a cookie-carrying post from another site is refused', async ({ page }, info) => {
-  test.skip(isNoJs(info), 'a server check: one project is enough')
+test('a cookie-carrying post from another site is refused', { tag: '@js-only' }, async ({ page }, info) => {
+  // Only with JavaScript: a server check: one project is enough.
   const email = uniqueEmail('csrf', info)
   await page.request.post('/api/auth/register/', { data: { email, password: PASSWORD } })
   const token = new URL(await mailedLink(email, /Confirm your email/)).searchParams.get('token')

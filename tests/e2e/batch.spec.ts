@@ -182,8 +182,8 @@ test('a batch the balance cannot pay is refused with how many files it covers, b
   await expect(page).not.toHaveURL(/batch=/)
 })
 
-test('files are dropped and pasted onto the list, and removed from it', async ({ page }, info) => {
-  test.skip(isNoJs(info), 'drop and paste are JavaScript enhancements; the multiple-file input serves without it')
+test('files are dropped and pasted onto the list, and removed from it', { tag: '@js-only' }, async ({ page }, info) => {
+  // Only with JavaScript: drop and paste are JavaScript enhancements; the multiple-file input serves without it.
   await page.goto('/tools/batch?tool=face-blurrer')
   const bytes = [...readFileSync(fixture('photos/noface-cat-chelsea.png'))]
   const twoFiles = await page.evaluateHandle((data) => {

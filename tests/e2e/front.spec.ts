@@ -128,8 +128,8 @@ for (const size of [PHONE, DESKTOP]) {
   })
 }
 
-test('without JavaScript an upload over the limit is refused before it is read, in the page words', async ({ page }, info) => {
-  test.skip(!isNoJs(info), 'the browser refuses it itself before sending (file-checks.ts)')
+test('without JavaScript an upload over the limit is refused before it is read, in the page words', { tag: '@no-js-only' }, async ({ page }, info) => {
+  // Only without JavaScript: the browser refuses it itself before sending (file-checks.ts).
   await page.setViewportSize(PHONE)
   await open(page, info, '/tools/face-blurrer', 'Face blurrer')
   // A PNG's signature and 16 MB of padding: past the blurrer's 15 MB. Written to disk: the browser reads it from there.

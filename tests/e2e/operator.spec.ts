@@ -53,12 +53,12 @@ async function stop(child: ChildProcess) {
   await once(child, 'exit')
 }
 
-test.describe('operator commands while the studio runs (PGlite)', () => {
+// One process check is enough: these run in the js project.
+test.describe('operator commands while the studio runs (PGlite)', { tag: '@js-only' }, () => {
   test.describe.configure({ mode: 'serial', timeout: 180_000 })
 
   let server: ReturnType<typeof startServer> | undefined
-  test.beforeAll(async ({}, info) => {
-    test.skip(info.project.name !== 'js', 'one process check is enough')
+  test.beforeAll(async () => {
     rmSync(DATA_DIR, { recursive: true, force: true })
     server = startServer(PORT)
     await expect
@@ -141,9 +141,8 @@ test.describe('operator commands while the studio runs (PGlite)', () => {
   })
 })
 
-test.describe('operator commands with no studio running', () => {
-  test('open the database themselves, and leave no lock behind', async ({}, info) => {
-    test.skip(info.project.name !== 'js', 'one process check is enough')
+test.describe('operator commands with no studio running', { tag: '@js-only' }, () => {
+  test('open the database themselves, and leave no lock behind', async () => {
     const dataDir = path.resolve(`tests/.tmp/e2e-operator-offline-${PORT}`)
     rmSync(dataDir, { recursive: true, force: true })
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/credits.ts', 'show', 'nobody@example.com'], {

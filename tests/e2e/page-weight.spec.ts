@@ -21,8 +21,8 @@ async function cookieOf(api: APIRequestContext): Promise<string> {
   return (await api.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join('; ')
 }
 
-test('every page loads at most 120 KB of compressed JavaScript, signed in or not', async ({ page, request, baseURL }, info) => {
-  test.skip(isNoJs(info), 'what a page sends does not depend on the browser running it')
+test('every page loads at most 120 KB of compressed JavaScript, signed in or not', { tag: '@js-only' }, async ({ page, request, baseURL }, info) => {
+  // Only with JavaScript: what a page sends does not depend on the browser running it.
   test.setTimeout(120_000)
 
   // An account with a team of its own, and an operator (its own request context, its own cookie).

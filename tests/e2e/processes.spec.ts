@@ -97,8 +97,8 @@ function killLeftovers(running: Running) {
   if (running.npm.exitCode === null) running.npm.kill('SIGKILL')
 }
 
-test.describe('signals', () => {
-  test.beforeEach(({}, info) => test.skip(info.project.name !== 'js', 'process checks run once'))
+// Process checks run once: in the js project.
+test.describe('signals', { tag: '@js-only' }, () => {
 
   for (const [signal, port] of [['SIGTERM', BASE_PORT], ['SIGINT', BASE_PORT + 7]] as const) {
     test(`${signal} to \`npm start\` drains and stops the server: its pid gone, its port free`, async () => {
@@ -206,8 +206,7 @@ function expectOneTrace(spans: ReceivedSpan[], output: string) {
   return { outcome: outcome!, request: request! }
 }
 
-test.describe('traces', () => {
-  test.beforeEach(({}, info) => test.skip(info.project.name !== 'js', 'process checks run once'))
+test.describe('traces', { tag: '@js-only' }, () => {
 
   test('one trace follows a run from the request through the queue to the stages and the outcome', async () => {
     const port = BASE_PORT + 2

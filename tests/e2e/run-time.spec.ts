@@ -36,8 +36,8 @@ for (const size of SIZES) {
     // axe-core and a real model run on a shared machine: room beyond the default minute.
     test.describe.configure({ timeout: 180_000 })
 
-    test('an image too slow for the time limit is refused before upload and downscaled in the browser', async ({ page }, info) => {
-      test.skip(isNoJs(info), 'the browser check; the page post is below')
+    test('an image too slow for the time limit is refused before upload and downscaled in the browser', { tag: '@js-only' }, async ({ page }, info) => {
+      // Only with JavaScript: the browser check; the page post is below.
       const posts = recordPosts(page)
       await open(page, info, `${SHORT}/tools/image-enhancer`, 'Image enhancer')
       await page.getByTestId('file-input').setInputFiles(ROCKET)
@@ -61,8 +61,8 @@ for (const size of SIZES) {
       expect(posts).toEqual([])
     })
 
-    test('an image too slow for the time limit is refused before the charge without JavaScript, naming the size', async ({ page }, info) => {
-      test.skip(!isNoJs(info), 'the page post')
+    test('an image too slow for the time limit is refused before the charge without JavaScript, naming the size', { tag: '@no-js-only' }, async ({ page }, info) => {
+      // Only without JavaScript: the page post.
       await open(page, info, `${SHORT}/tools/image-enhancer`, 'Image enhancer')
       await page.getByTestId('file-input').setInputFiles(ROCKET)
       await page.getByTestId('process-button').click()

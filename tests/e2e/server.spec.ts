@@ -5,13 +5,10 @@ import { readFileSync } from 'node:fs'
 import { expect, test } from './support/test'
 
 test.describe('production server', () => {
-  // The tests below that take only `request` speak HTTP without a browser: the project's JavaScript
-  // setting changes nothing for them, so they run in the js project only.
-  const httpOnly = (info: { project: { name: string } }) =>
-    test.skip(info.project.name === 'no-js', 'HTTP only: no browser, so the no-js twin would repeat it')
+  // The tests tagged @js-only that take only `request` speak HTTP without a browser: the project's JavaScript
+  // setting changes nothing for them, so the no-js project would repeat them.
 
-  test('sends the security headers on pages', async ({ request }, info) => {
-    httpOnly(info)
+  test('sends the security headers on pages', { tag: '@js-only' }, async ({ request }) => {
     const response = await request.get('/')
     const headers = response.headers()
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'")
@@ -35,8 +32,8 @@ test.describe('production server', () => {
     expect(response.headers()['content-encoding']).toBe('gzip')
   })
 
-  test('pages run without a single Content-Security-Policy violation', async ({ page, browserName }, info) => {
-    test.skip(info.project.name === 'no-js', 'scripts are what the policy governs')
+  test('pages run without a single Content-Security-Policy violation', { tag: '@js-only' }, async ({ page, browserName }) => {
+    // Only with JavaScript: scripts are what the policy governs.
     const violations: string[] = []
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text())
@@ -48,8 +45,7 @@ test.describe('production server', () => {
     expect(violations, browserName).toEqual([])
   })
 
-  test('refuses a cookie-carrying POST from another site', async ({ request }, info) => {
-    httpOnly(info)
+  test('refuses a cookie-carrying POST from another site', { tag: '@js-only' }, async ({ request }) => {
     const response = await request.post('/contact', {
       headers: { origin: 'https://evil.example', cookie: 'fs_visitor=x' },
       form: { full_name: 'x' },
@@ -57,8 +53,7 @@ test.describe('production server', () => {
     expect(response.status()).toBe(403)
   })
 
-  test('answers /healthz with the database state', async ({ request }, info) => {
-    httpOnly(info)
+  test('answers /healthz with the database state', { tag: '@js-only' }, async ({ request }) => {
     const response = await request.get('/healthz')
     expect(response.status()).toBe(200)
     expect((await response.json()).database).toMatchObject({ ok: true, kind: 'pglite' })
@@ -66,8 +61,8 @@ test.describe('production server', () => {
 })
 
 test.describe('a second server process', () => {
-  test('sends HSTS behind an https proxy and stops cleanly on SIGTERM', async ({}, info) => {
-    test.skip(info.project.name !== 'js', 'one process check is enough')
+  // One process check is enough: in the js project.
+  test('sends HSTS behind an https proxy and stops cleanly on SIGTERM', { tag: '@js-only' }, async () => {
     const port = Number(process.env.E2E_PORT ?? 3210) + 44
     const server = studio(port, `tests/.tmp/e2e-shutdown-${port}-${Date.now()}`, { TRUST_PROXY: 'true' })
     try {
@@ -118,8 +113,8 @@ async function healthy(port: number, server: Studio): Promise<{ queue: { waiting
 }
 
 test.describe('a synchronous run when its server shuts down', () => {
-  test('the waiting client gets 503 with Retry-After and the job\'s URL, never a dropped connection; the run goes on after the restart and is charged once', async ({}, info) => {
-    test.skip(info.project.name !== 'js', 'one process check is enough')
+  // One process check is enough: in the js project.
+  test('the waiting client gets 503 with Retry-After and the job\'s URL, never a dropped connection; the run goes on after the restart and is charged once', { tag: '@js-only' }, async () => {
     test.setTimeout(240_000)
     const port = Number(process.env.E2E_PORT ?? 3210) + 45
     const dataDir = `tests/.tmp/e2e-handback-${port}-${Date.now()}`

@@ -168,8 +168,7 @@ test('the mobile menu opens (with or without JavaScript), stays within 640 px an
   if (!isNoJs(info)) expect(await menu.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false)
 })
 
-test.describe('with JavaScript', () => {
-  test.beforeEach(({}, info) => test.skip(isNoJs(info), 'behaviour that needs JavaScript'))
+test.describe('with JavaScript', { tag: '@js-only' }, () => {
 
   test('the header turns solid after 12 px of scroll', async ({ page }) => {
     await page.goto('/')
@@ -271,8 +270,8 @@ test.describe('with JavaScript', () => {
   })
 })
 
-test('without JavaScript the compare slider shows both images side by side', async ({ page }, info) => {
-  test.skip(!isNoJs(info), 'the no-JS rendering')
+test('without JavaScript the compare slider shows both images side by side', { tag: '@no-js-only' }, async ({ page }, info) => {
+  // Only without JavaScript: the no-JS rendering.
   await page.goto('/')
   await expect(page.locator('[data-compare="overlay"]')).toBeHidden()
   const pair = page.locator('[data-compare="side-by-side"]')

@@ -220,8 +220,8 @@ test('SVG converter: PNG on a solid background colour', async ({ page }, info) =
   expect(await pixelAt(file.bytes, 0, 0)).toEqual(isNoJs(info) ? [255, 255, 255, 255] : [0, 0, 0, 255])
 })
 
-test('upload card takes a dropped file', async ({ page }, info) => {
-  test.skip(isNoJs(info), 'drag-and-drop is a JavaScript enhancement; the file input serves without it')
+test('upload card takes a dropped file', { tag: '@js-only' }, async ({ page }, info) => {
+  // Only with JavaScript: drag-and-drop is a JavaScript enhancement; the file input serves without it.
   await open(page, info, '/tools/face-blurrer', 'Face blurrer')
   const bytes = [...(await readFile(fixture('photos/noface-cat-chelsea.png')))]
   const dataTransfer = await page.evaluateHandle((data) => {

@@ -37,8 +37,8 @@ for (const size of SIZES) {
     test.use({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' })
 
     for (const tool of TOOLS) {
-      test(`${tool.name}: empty, chosen, processing, done, all in view`, async ({ page }, info) => {
-        test.skip(isNoJs(info), 'the browser run; the page post is below')
+      test(`${tool.name}: empty, chosen, processing, done, all in view`, { tag: '@js-only' }, async ({ page }, info) => {
+        // Only with JavaScript: the browser run; the page post is below.
         if (tool.slug === 'svg-converter') await signInNewUser(page)
         await open(page, info, `/tools/${tool.slug}`, tool.name)
         await expect(stage(page)).toHaveAttribute('data-phase', 'empty')
@@ -72,8 +72,8 @@ for (const size of SIZES) {
       })
     }
 
-    test('refused before upload: a text file named .png, then a TIFF shown as a placeholder', async ({ page }, info) => {
-      test.skip(isNoJs(info), 'checks in the browser')
+    test('refused before upload: a text file named .png, then a TIFF shown as a placeholder', { tag: '@js-only' }, async ({ page }, info) => {
+      // Only with JavaScript: checks in the browser.
       await open(page, info, '/tools/background-remover', 'Background remover')
       const dialogs: string[] = []
       page.on('dialog', (d) => void d.dismiss().then(() => dialogs.push(d.message())))
@@ -165,8 +165,8 @@ for (const size of SIZES) {
     })
 
     for (const tool of TOOLS) {
-      test(`${tool.name} without JavaScript: choose, post, the stored result and its download in view`, async ({ page }, info) => {
-        test.skip(!isNoJs(info), 'the page post')
+      test(`${tool.name} without JavaScript: choose, post, the stored result and its download in view`, { tag: '@no-js-only' }, async ({ page }, info) => {
+        // Only without JavaScript: the page post.
         if (tool.slug === 'svg-converter') await signInNewUser(page)
         await open(page, info, `/tools/${tool.slug}`, tool.name)
         await expectState(page, `${tool.slug}-empty-${size.name}`)
@@ -193,8 +193,8 @@ for (const size of SIZES) {
   })
 }
 
-test('samples to try, a pasted image and a dropped one: all checked, a sample run is real and charged', async ({ page }, info) => {
-  test.skip(isNoJs(info), 'samples, paste and drop need JavaScript')
+test('samples to try, a pasted image and a dropped one: all checked, a sample run is real and charged', { tag: '@js-only' }, async ({ page }, info) => {
+  // Only with JavaScript: samples, paste and drop need JavaScript.
   await open(page, info, '/tools/background-remover', 'Background remover')
   await page.getByRole('button', { name: 'Try the sample: A wireless router' }).click()
   await expect(page.getByTestId('file-summary')).toContainText('router.jpg')
@@ -224,8 +224,8 @@ test('samples to try, a pasted image and a dropped one: all checked, a sample ru
   await expect(stage(page)).toHaveAttribute('data-phase', 'rejected')
 })
 
-test('the keyboard alone: choose with the file control, run with Enter, land on the result', async ({ page }, info) => {
-  test.skip(isNoJs(info), 'focus after a browser run')
+test('the keyboard alone: choose with the file control, run with Enter, land on the result', { tag: '@js-only' }, async ({ page }, info) => {
+  // Only with JavaScript: focus after a browser run.
   await open(page, info, '/tools/face-blurrer', 'Face blurrer')
   const input = page.getByTestId('file-input')
   await input.focus()
@@ -243,11 +243,10 @@ test('the keyboard alone: choose with the file control, run with Enter, land on 
 test.describe('every page passes axe-core at both sizes', () => {
   const PAGES = ['/', '/about', '/api', '/contact', '/pricing', '/credits', '/login', '/login?mode=register', '/login?forgot=1', '/verify-email', '/terms', '/privacy', '/no-such-page']
   for (const size of SIZES) {
-    test(`public pages at ${size.width}×${size.height}`, async ({ page }, info) => {
-      // The page without JavaScript is the server's HTML, the same at both sizes but for the styles: checked
-      // once, at the phone size, where a visitor without scripts most often is (each page there is a twin
-      // context of its own, the slowest scan of the suite).
-      test.skip(isNoJs(info) && size.width > 360, 'the no-JS pages are scanned at 360 px')
+    // The page without JavaScript is the server's HTML, the same at both sizes but for the styles: checked
+    // once, at the phone size, where a visitor without scripts most often is (each page there is a twin
+    // context of its own, the slowest scan of the suite).
+    test(`public pages at ${size.width}×${size.height}`, { tag: size.width > 360 ? '@js-only' : [] }, async ({ page }, info) => {
       // Thirteen pages, each checked in a twin without JavaScript: more than one test's usual minute.
       test.setTimeout(240_000)
       await page.setViewportSize(size)

@@ -2,7 +2,7 @@
 // axe-core pass that fails on any serious or critical violation, and screenshots compared with the
 // committed baselines (toHaveScreenshot), with what varies from run to run hidden or masked.
 import path from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
+import axe from 'axe-core'
 import { expect, test, type Locator, type Page, type Route } from '@playwright/test'
 
 export const SIZES = [
@@ -13,31 +13,31 @@ export type Size = (typeof SIZES)[number]
 
 const SCREENSHOT_STYLE = path.resolve('tests/e2e/support/screenshot.css')
 
-/** A page of the no-JS project's test: its scripted twin, made once per test (a new context for each check
- * was most of a check's time), and the HTML it answers at the address being checked. */
-interface Twin {
-  page: Page
-  serve: { address: string; html: string }
-}
-const twins = new WeakMap<Page, Promise<Twin>>()
+/** The no-JS project's pages' scripted twins: one per test (a new context for each check was most of a
+ * check's time), in a context of its own with scripting on. */
+const twins = new WeakMap<Page, Promise<Page>>()
 
-function twinOf(page: Page): Promise<Twin> {
+function twinOf(page: Page): Promise<Page> {
   let twin = twins.get(page)
   if (!twin) {
     twin = (async () => {
       // Test contexts inherit the project's options: scripting is switched back on explicitly.
       const context = await page.context().browser()!.newContext({ viewport: page.viewportSize(), javaScriptEnabled: true })
-      const made: Twin = { page: await context.newPage(), serve: { address: '', html: '' } }
-      // The address checked answers the captured HTML; its stylesheets and images come from the server.
-      await made.page.route(
-        (url) => url.toString() === made.serve.address,
-        (route) => route.fulfill({ body: made.serve.html, contentType: 'text/html' }),
-      )
-      return made
+      return context.newPage()
     })()
     twins.set(page, twin)
   }
   return twin
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** The twin's loads of `address` answer `html`; its stylesheets and images come from the server. The route
+ * names the one address: a function matcher would make the browser hand every request of the twin (each
+ * stylesheet, image and font) to the test process and wait for its answer. */
+async function serveAt(twin: Page, address: string, html: string) {
+  await twin.unrouteAll()
+  await twin.route(new RegExp(`^${escapeRegExp(address)}$`), (route) => route.fulfill({ body: html, contentType: 'text/html' }))
 }
 
 /** Closes the page's twin, if a check made one: at the end of its test (the `page` fixture, support/test.ts). */
@@ -45,7 +45,24 @@ export async function closeTwin(page: Page) {
   const twin = twins.get(page)
   if (!twin) return
   twins.delete(page)
-  await (await twin).page.context().close()
+  await (await twin).context().close()
+}
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']
+
+/** axe-core's own `axe.run`, in the page, with axe injected once per document (decision 152). Compared with
+ * @axe-core/playwright's builder: its default mode finishes every check in a new blank page (for cross-origin
+ * frames; the studio has none) and its legacy mode injects axe's 500 kB script twice per check, which was
+ * about half of a check's time. A page whose state changes without a new document (the JS project's
+ * workspace) keeps axe loaded from one check to the next. Only violations are gathered in full: passes are
+ * not read, and their nodes were most of what came back. */
+async function runAxe(page: Page): Promise<axe.AxeResults> {
+  const loaded = await page.evaluate(() => 'axe' in window)
+  if (!loaded) await page.evaluate(axe.source)
+  return page.evaluate(
+    (options) => (window as unknown as { axe: typeof axe }).axe.run(document, options),
+    { runOnly: { type: 'tag', values: AXE_TAGS }, resultTypes: ['violations'] } satisfies axe.RunOptions,
+  )
 }
 
 /** No serious or critical axe-core violation on the page as it is now. axe-core runs as script in
@@ -57,23 +74,15 @@ export async function expectAccessible(page: Page, label: string) {
     const twin = await twinOf(page)
     const address = new URL(page.url())
     address.hash = ''
-    twin.serve = { address: address.toString(), html: (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, '') }
-    await twin.page.setViewportSize(page.viewportSize()!)
+    await serveAt(twin, address.toString(), (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, ''))
+    await twin.setViewportSize(page.viewportSize()!)
     // Through a blank page: the same address again (another state of one page) is then a new load, not a
     // navigation within the document.
-    await twin.page.goto('about:blank')
-    await twin.page.goto(page.url())
-    target = twin.page
+    await twin.goto('about:blank')
+    await twin.goto(page.url())
+    target = twin
   }
-  // Legacy mode: axe.run in the page itself. The default gathers partial results and finishes them in a blank
-  // page it opens for each check, which made every check two to three times as long with the same findings
-  // (measured on /, /about, /api and a tool page); the studio has no frames, which is what that mode is for.
-  // Only violations are gathered in full: passes are not read, and their nodes were most of what came back.
-  const results = await new AxeBuilder({ page: target })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .options({ resultTypes: ['violations'] })
-    .setLegacyMode()
-    .analyze()
+  const results = await runAxe(target)
   const blocking = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)
