@@ -6,7 +6,7 @@ import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from './support/test'
-import { fixture, isNoJs, signInNewUser } from './support/tools'
+import { fixture, signInNewUser } from './support/tools'
 
 async function firstCall(script: string, apiKey: string) {
   const dir = await mkdtemp(path.join(tmpdir(), 'facet-first-call-'))
@@ -22,7 +22,7 @@ async function firstCall(script: string, apiKey: string) {
   }
 }
 
-test('the first call on /api works when copied into a shell, and fails loudly with a bad key', { tag: '@js-only' }, async ({ page }, info) => {
+test('the first call on /api works when copied into a shell, and fails loudly with a bad key', { tag: '@js-only' }, async ({ page }) => {
   // Only with JavaScript: the command is the same text with and without JavaScript.
   await signInNewUser(page)
   const made = await page.request.post('/api/keys/', { data: { name: 'First call', environment: 'test' } })

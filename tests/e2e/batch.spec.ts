@@ -182,7 +182,7 @@ test('a batch the balance cannot pay is refused with how many files it covers, b
   await expect(page).not.toHaveURL(/batch=/)
 })
 
-test('files are dropped and pasted onto the list, and removed from it', { tag: '@js-only' }, async ({ page }, info) => {
+test('files are dropped and pasted onto the list, and removed from it', { tag: '@js-only' }, async ({ page }) => {
   // Only with JavaScript: drop and paste are JavaScript enhancements; the multiple-file input serves without it.
   await page.goto('/tools/batch?tool=face-blurrer')
   const bytes = [...readFileSync(fixture('photos/noface-cat-chelsea.png'))]

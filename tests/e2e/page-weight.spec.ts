@@ -5,7 +5,7 @@ import type { APIRequestContext } from '@playwright/test'
 import { JS_BUDGET_BYTES, measurePage, overBudget, PAGES, type PageWeight, type Visitor } from '../../scripts/page-weight'
 import { expect, test } from './support/test'
 import { OPERATOR_EMAILS } from './support/operators'
-import { isNoJs, waitForVerificationToken } from './support/tools'
+import { waitForVerificationToken } from './support/tools'
 
 const PASSWORD = 'correct horse battery staple 42'
 

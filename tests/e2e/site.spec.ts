@@ -270,7 +270,7 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
   })
 })
 
-test('without JavaScript the compare slider shows both images side by side', { tag: '@no-js-only' }, async ({ page }, info) => {
+test('without JavaScript the compare slider shows both images side by side', { tag: '@no-js-only' }, async ({ page }) => {
   // Only without JavaScript: the no-JS rendering.
   await page.goto('/')
   await expect(page.locator('[data-compare="overlay"]')).toBeHidden()
