@@ -79,7 +79,7 @@ test('background remover: three files, one broken, each file followed to its end
   await expect(page).toHaveURL(/[?&]batch=[0-9a-f-]{36}/, { timeout: 30_000 })
   // The status replaced the form: focus is on its heading, for a screen reader to read it.
   if (!isNoJs(info)) await expect(page.getByRole('heading', { level: 2, name: /^Batch (running|complete)/ })).toBeFocused()
-  await screenshots(page, info, 'batch-following')
+  await screenshots(page, info, 'batch-following', { selfRefreshing: isNoJs(info) })
   // Progress per file, whatever point the batch has reached.
   const files = page.getByRole('list', { name: 'Files' }).getByRole('listitem')
   await expect(files).toHaveCount(3)

@@ -2,7 +2,7 @@
 // API, spending a visitor's credits, and screenshots at phone and desktop widths.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { expect, type Download, type Page, type TestInfo } from '@playwright/test'
+import { expect, type Download, type Page, type Route, type TestInfo } from '@playwright/test'
 import sharp from 'sharp'
 import { MAIL_DIR, waitForMail } from './mail'
 
@@ -32,8 +32,51 @@ export async function clickDownload(page: Page, locator: ReturnType<Page['getByT
   return readDownload(download)
 }
 
-/** Full-page screenshots at 360 px and 1280 px, and the check that a phone never scrolls sideways. */
-export async function screenshots(page: Page, info: TestInfo, name: string) {
+/** The tag that makes a page reload itself without JavaScript (a running batch's or job's page). */
+const SELF_REFRESH_TAG = /<meta\s+http-equiv="refresh"[^>]*>/gi
+
+/**
+ * Full-page screenshots at 360 px and 1280 px, and the check that a phone never scrolls sideways.
+ *
+ * `selfRefreshing`: the page reloads itself (SELF_REFRESH_TAG, no JavaScript). Chromium's full-page
+ * screenshot does not return when the page navigates while it is being taken (reproduced with a bare page
+ * that refreshes every second: several captures in 120 hung; decision 152, part four), so such a page is
+ * left, opened again without its tag and shot, then opened as it was. The caller says so: reading the tag
+ * off the page can itself land in the middle of a reload and miss it.
+ */
+export async function screenshots(page: Page, info: TestInfo, name: string, { selfRefreshing = false } = {}) {
+  if (!selfRefreshing) return shootAtBothWidths(page, info, name)
+  const address = page.url()
+  const isThisPage = (url: URL) => url.href === address
+  const withoutRefresh = async (route: Route) => {
+    const response = await route.fetch()
+    await route.fulfill({ response, body: (await response.text()).replace(SELF_REFRESH_TAG, '') })
+  }
+  // Off the page first, so that no reload it has begun can land during the capture.
+  await leaveSelfRefreshingPage(page)
+  await page.route(isThisPage, withoutRefresh)
+  try {
+    await page.goto(address)
+    await shootAtBothWidths(page, info, name)
+  } finally {
+    await page.unroute(isThisPage, withoutRefresh)
+    await page.goto(address)
+  }
+}
+
+/** To a blank page, from one whose own reload can cut in on the way (then again: it has begun that reload). */
+async function leaveSelfRefreshingPage(page: Page) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.goto('about:blank')
+      return
+    } catch (error) {
+      if (attempt === 3 || !/ERR_ABORTED|interrupted by another navigation|frame was detached/.test(String(error))) throw error
+    }
+  }
+}
+
+async function shootAtBothWidths(page: Page, info: TestInfo, name: string) {
   const original = page.viewportSize() ?? { width: 1280, height: 800 }
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: 800 })
