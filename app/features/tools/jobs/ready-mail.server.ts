@@ -6,6 +6,7 @@
 // page) or test keys.
 import { getDb } from '~/db/db.server'
 import { appLink, greeting, layout } from '~/features/auth/emails.server'
+import { HISTORY_LINK } from '~/features/layout/nav'
 import { sendMailInBackground, type MailMessage } from '~/features/mail/mailer.server'
 import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { LEAVE_PAGE_AFTER_MS } from '../run-time'
@@ -21,7 +22,7 @@ export function deservesReadyMail(job: Pick<ToolJobInfo, 'user_id' | 'api_key_id
 export function resultReadyMail(to: string, firstName: string | null, job: Pick<ToolJobInfo, 'id' | 'tool' | 'original_name'>): MailMessage {
   const tool = TOOLS[job.tool as ToolSlug]
   const link = appLink(tool.path, { job: job.id })
-  const history = appLink('/history')
+  const history = appLink(HISTORY_LINK.to)
   const subject = `Your ${tool.name.toLowerCase()} result is ready`
   const intro = `The ${tool.name.toLowerCase()} has finished with ${job.original_name || 'your image'}. Your result is ready to download.`
   const kept = `Results are kept for 24 hours. All your recent runs are in your history: ${history}`

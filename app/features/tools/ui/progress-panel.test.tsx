@@ -1,7 +1,8 @@
 import { renderToString } from 'react-dom/server'
 import { StaticRouter } from 'react-router-dom/server'
 import { describe, expect, it } from 'vitest'
-import { HISTORY_PATH, LEAVE_PAGE_MAIL, LEAVE_PAGE_MESSAGE, ProgressPanel, type ProgressTiming } from './progress-panel'
+import { HISTORY_LINK } from '~/features/layout/nav'
+import { LEAVE_PAGE_MAIL, LEAVE_PAGE_MESSAGE, ProgressPanel, type ProgressTiming } from './progress-panel'
 
 const START = Date.UTC(2026, 10, 25, 0, 0, 0)
 const draw = (timing: ProgressTiming | null, percent = 40, failed = false) =>
@@ -22,7 +23,7 @@ describe('the progress panel’s time', () => {
   it('says a long run can be left, links to the history and, signed in, promises the mail', () => {
     const guest = draw({ clock: { startedAt: START, estimateMs: 90_000 }, renderedAt: START + 5_000, signedIn: false })
     expect(guest).toContain(LEAVE_PAGE_MESSAGE)
-    expect(guest).toContain(`href="${HISTORY_PATH}"`)
+    expect(guest).toContain(`href="${HISTORY_LINK.to}"`)
     expect(guest).not.toContain(LEAVE_PAGE_MAIL)
     const member = draw({ clock: { startedAt: START, estimateMs: 90_000 }, renderedAt: START + 5_000, signedIn: true })
     expect(member).toContain(LEAVE_PAGE_MAIL)

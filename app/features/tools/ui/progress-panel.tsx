@@ -4,11 +4,10 @@
 import { Link } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import type { ProgressStep } from '~/catalog/tools'
+import { HISTORY_LINK } from '~/features/layout/nav'
 import { formatDuration, LEAVE_PAGE_AFTER_MS, remainingLabel, remainingMs } from '~/features/tools/run-time'
 import type { RunClock } from './page-result'
 
-/** The /history page (built by its own issue item): where a run that was left is found again. */
-export const HISTORY_PATH = '/history'
 export const LEAVE_PAGE_MESSAGE = 'You can leave this page: the result will be in your history.'
 export const LEAVE_PAGE_MAIL = 'We will also email you when it is ready.'
 
@@ -81,7 +80,7 @@ function RunTime({ timing, percent }: { timing: ProgressTiming; percent: number 
       {long ? (
         <p className="rounded-lg bg-indigo-50 px-3 py-2 text-indigo-950" data-testid="leave-page">
           {LEAVE_PAGE_MESSAGE}{' '}
-          <Link to={HISTORY_PATH} className="font-semibold underline underline-offset-2">
+          <Link to={HISTORY_LINK.to} className="font-semibold underline underline-offset-2">
             Open your history
           </Link>
           {timing.signedIn ? <> {LEAVE_PAGE_MAIL}</> : null}
