@@ -55,10 +55,11 @@ function Section({ id, title, children }: { id: string; title: string; children:
   )
 }
 
-function Table({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
+/** `label` names the table's scrolling region: unique on the page (each tool's table has the same columns). */
+function Table({ label, head, rows }: { label: string; head: string[]; rows: ReactNode[][] }) {
   return (
     // Focusable: on a phone the table scrolls sideways, and a keyboard must reach it.
-    <div tabIndex={0} role="region" aria-label={head.join(', ')} className="overflow-x-auto rounded-xl border border-slate-200">
+    <div tabIndex={0} role="region" aria-label={label} className="overflow-x-auto rounded-xl border border-slate-200">
       <table className="w-full min-w-[32rem] text-left text-sm">
         <thead className="bg-slate-50 text-slate-900">
           <tr>
@@ -240,6 +241,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
                 </p>
                 <div className="mt-3">
                   <Table
+                    label={`${api.tool.name} fields`}
                     head={['Field', 'Required', 'What it is']}
                     rows={api.fields.map((f) => [<code key="n">{f.name}</code>, f.required ? 'yes' : 'no', f.description])}
                   />
@@ -269,7 +271,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               The tool, job and batch endpoints add <code>remaining</code>: your balance after the failure, or <code>null</code> where the call did not say whose
               balance it was. The remove.bg-compatible endpoint answers remove.bg&apos;s own <code>{'{"errors": [{"title", "code"}]}'}</code> instead.
             </p>
-            <Table head={['Status', 'Meaning']} rows={STATUSES.map(([status, meaning]) => [<code key="s">{status}</code>, meaning])} />
+            <Table label="Status codes" head={['Status', 'Meaning']} rows={STATUSES.map(([status, meaning]) => [<code key="s">{status}</code>, meaning])} />
           </Section>
 
           <Section id="jobs" title="Jobs and batches">
@@ -347,6 +349,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
 
           <Section id="reference" title="Reference">
             <Table
+              label="Endpoints"
               head={['Endpoint', 'What it does']}
               rows={[
                 ['POST /api/keys/', 'Create a key {name, environment: "live" | "test"} → 201 {id, name, environment, prefix, key}'],

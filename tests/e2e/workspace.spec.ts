@@ -233,6 +233,9 @@ test('the keyboard alone: choose with the file control, run with Enter, land on 
   // The hidden control's focus shows on the drop target.
   expect(await page.getByTestId('drop-zone').evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid')
   await input.setInputFiles(fixture('photos/group-nasa-astronaut-class-2.png'))
+  // The button turns enabled once the workspace has taken the file; Enter on it before then does nothing
+  // (a click waits for that by itself, a key press does not).
+  await expect(page.getByTestId('process-button')).toBeEnabled()
   await page.getByTestId('process-button').focus()
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('state-done')).toBeFocused(UNTIL_TEST_TIMEOUT)
