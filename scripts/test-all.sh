@@ -9,12 +9,12 @@ rm -f tests/.tmp/vitest.json tests/.tmp/playwright.json
 
 if [ ! -d node_modules ]; then ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund || exit 1; fi
 
-if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing Debian's Chromium for the browser tests"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || exit 1
+    echo "Installing Debian's Chromium headless shell for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null || exit 1
   else
-    echo "The browser tests need Chromium: run 'sudo apt-get install chromium' (or set CHROMIUM_PATH)." >&2
+    echo "The browser tests need Chromium's headless shell: run 'sudo apt-get install chromium-headless-shell' (or set CHROMIUM_PATH)." >&2
     exit 1
   fi
 fi

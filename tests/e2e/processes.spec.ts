@@ -5,7 +5,7 @@
 // (TEST_DATABASE_URL), like every second process.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { connect } from 'node:net'
 import pg from 'pg'
@@ -29,6 +29,15 @@ test.afterEach(() => {
   for (const running of started) killLeftovers(running)
   started.clear()
 })
+
+/** A data folder emptied first: a studio's embedded database left by an earlier run of the suite keeps that
+ * run's rows, and so the visitor's spent daily balance (the traces test's run was refused with 402 on a
+ * checkout's fourth run of a day). */
+function freshDataDir(name: string): string {
+  const dir = `tests/.tmp/${name}`
+  rmSync(dir, { recursive: true, force: true })
+  return dir
+}
 
 /** `npm <args>` as an operator types it. */
 function npm(args: string[], env: Record<string, string>): Running {
@@ -104,7 +113,7 @@ test.describe('signals', { tag: '@js-only' }, () => {
     test(`${signal} to \`npm start\` drains and stops the server: its pid gone, its port free`, async () => {
       let running: Running | undefined
       try {
-        running = npm(['start'], { PORT: String(port), DATA_DIR: `tests/.tmp/e2e-npm-start-${port}`, PUBLIC_URL: `http://localhost:${port}` })
+        running = npm(['start'], { PORT: String(port), DATA_DIR: freshDataDir(`e2e-npm-start-${port}`), PUBLIC_URL: `http://localhost:${port}` })
         await waitForStatus(`http://127.0.0.1:${port}/livez`)
         const { code, servers } = await stopNpm(running, signal)
         expect(code, running.output()).toBe(0)
@@ -125,7 +134,7 @@ test.describe('signals', { tag: '@js-only' }, () => {
     let running: Running | undefined
     try {
       const url = await scratchDatabase(`e2e_worker_signal_${metricsPort}`)
-      running = npm(['run', 'worker'], { DATABASE_URL: url, METRICS_PORT: String(metricsPort), WORKER_CONCURRENCY: '1', DATA_DIR: `tests/.tmp/e2e-worker-${metricsPort}` })
+      running = npm(['run', 'worker'], { DATABASE_URL: url, METRICS_PORT: String(metricsPort), WORKER_CONCURRENCY: '1', DATA_DIR: freshDataDir(`e2e-worker-${metricsPort}`) })
       // The worker's own listener: ready once migrated with its job slots taken.
       await waitForStatus(`http://127.0.0.1:${metricsPort}/readyz`)
       const ready = await (await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).json()
@@ -216,7 +225,7 @@ test.describe('traces', { tag: '@js-only' }, () => {
       running = npm(['start'], {
         PORT: String(port),
         PUBLIC_URL: `http://localhost:${port}`,
-        DATA_DIR: `tests/.tmp/e2e-traces-${port}`,
+        DATA_DIR: freshDataDir(`e2e-traces-${port}`),
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${BASE_PORT + 3}`,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       })
@@ -251,9 +260,9 @@ test.describe('traces', { tag: '@js-only' }, () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${BASE_PORT + 5}`,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       }
-      web = npm(['start'], { ...shared, PORT: String(port), PUBLIC_URL: `http://localhost:${port}`, WORKER_CONCURRENCY: '0', DATA_DIR: `tests/.tmp/e2e-traces-web-${port}`, OTEL_SERVICE_NAME: 'facet-web' })
+      web = npm(['start'], { ...shared, PORT: String(port), PUBLIC_URL: `http://localhost:${port}`, WORKER_CONCURRENCY: '0', DATA_DIR: freshDataDir(`e2e-traces-web-${port}`), OTEL_SERVICE_NAME: 'facet-web' })
       await waitForStatus(`http://127.0.0.1:${port}/readyz`)
-      worker = npm(['run', 'worker'], { ...shared, WORKER_CONCURRENCY: '1', METRICS_PORT: String(BASE_PORT + 6), DATA_DIR: `tests/.tmp/e2e-traces-worker-${port}`, OTEL_SERVICE_NAME: 'facet-worker' })
+      worker = npm(['run', 'worker'], { ...shared, WORKER_CONCURRENCY: '1', METRICS_PORT: String(BASE_PORT + 6), DATA_DIR: freshDataDir(`e2e-traces-worker-${port}`), OTEL_SERVICE_NAME: 'facet-worker' })
       await waitForStatus(`http://127.0.0.1:${BASE_PORT + 6}/readyz`)
       const form = new FormData()
       form.append('image', new Blob([readFileSync('tests/fixtures/photos/product-router-alpha-groundtruth.png')], { type: 'image/png' }), 'product.png')
