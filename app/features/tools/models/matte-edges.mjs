@@ -435,7 +435,9 @@ export function samplingMargin(/** @type {number} */ band) {
  *   - the alpha that mixes them into the photo's colour I, projected on the line from B to F,
  *     trusted as far as F and B differ (`contrast`) and otherwise the matte's own;
  *   - the foreground colour from the compositing equation, F' = B + (I − B)/alpha (blended with F
- *     by alpha/minAlpha below `minAlpha`, where dividing would amplify noise), written into `colours`.
+ *     by alpha/minAlpha below `minAlpha`, where dividing would amplify noise), written into `colours`
+ *     unless it lies farther from F than the photo's colour I does (then the samples do not fit
+ *     the pixel, and I stays).
  * Pixels without a sample on either side within 2·band + 2 px keep their alpha and colour. Reads
  * `alpha` and `rgba` up to samplingMargin(band) px around the rect; writes `outAlpha` (and
  * `colours`) for its band pixels only, and reads `rgba` only at sure pixels and its own, so rects
@@ -480,6 +482,7 @@ export function sampleEdgesRect(alpha, rgba, width, height, rect, sampling, outA
   const contrast2 = sampling.contrast * sampling.contrast
   const f = [0, 0, 0]
   const bg = [0, 0, 0]
+  const solved = [0, 0, 0]
   for (let y = rect.y0; y < rect.y1; y++) {
     const wy = y - wy0
     for (let x = rect.x0; x < rect.x1; x++) {
@@ -540,11 +543,20 @@ export function sampleEdgesRect(alpha, rgba, width, height, rect, sampling, outA
       if (!colours || out === 0 || out === 255) continue
       // Below minAlpha the solution weighs a/minAlpha, so the photo's noise is amplified at most 1/minAlpha times.
       const weight = Math.min(1, a / sampling.minAlpha)
+      let solvedFromF = 0
+      let photoFromF = 0
       for (let c = 0; c < 3; c++) {
-        const solved = bg[c] + (rgba[p * 4 + c] - bg[c]) / a
-        const v = weight * solved + (1 - weight) * f[c]
-        colours[p * 4 + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v)
+        const unmixed = bg[c] + (rgba[p * 4 + c] - bg[c]) / a
+        const v = weight * unmixed + (1 - weight) * f[c]
+        solved[c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v)
+        solvedFromF += (unmixed - f[c]) ** 2
+        photoFromF += (rgba[p * 4 + c] - f[c]) ** 2
       }
+      // Unmixing that lands farther from the subject's own colour F than the photo's colour I is means
+      // the samples do not fit this pixel (B is not what lies behind it, or alpha is off): it would add
+      // colour rather than take the backdrop's out, so I stays (decision 153).
+      if (solvedFromF > photoFromF) continue
+      for (let c = 0; c < 3; c++) colours[p * 4 + c] = solved[c]
     }
   }
 }

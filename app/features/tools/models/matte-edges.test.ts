@@ -129,6 +129,28 @@ describe('sampleEdgesRect', () => {
     expect([...colours.subarray((10 * width + 20) * 4, (10 * width + 20) * 4 + 4)]).toEqual([...photo.subarray((10 * width + 20) * 4, (10 * width + 20) * 4 + 4)])
   })
 
+  it('keeps the photo\'s colour where unmixing would move it away from the subject\'s (the backdrop sampled is not the one behind)', () => {
+    // Past column 78 the backdrop turns magenta: the samples outward see it, but blue lies behind the
+    // ramp. Alpha projects right (F and magenta differ only in blue); unmixing with magenta does not.
+    const Y = [200, 40, 200]
+    const wrongBackdrop = Uint8Array.from(photo)
+    for (let p = 0; p < width * height; p++) if (p % width >= 78) wrongBackdrop.set([...Y, 255], p * 4)
+    const out = Uint8Array.from(step)
+    const colours = Uint8Array.from(wrongBackdrop)
+    sampleEdgesRect(step, wrongBackdrop, width, height, whole, sampling, out, colours)
+    const fromF = (rgba: Uint8Array, p: number) => Math.hypot(...F.map((f, c) => rgba[p * 4 + c] - f))
+    let kept = 0
+    for (let y = 0; y < height; y++) {
+      for (let x = 66; x < 78; x++) {
+        const p = y * width + x
+        if (out[p] === 0 || out[p] === 255) continue
+        expect(fromF(colours, p)).toBeLessThanOrEqual(fromF(wrongBackdrop, p) + 1e-9)
+        if (Buffer.from(colours.subarray(p * 4, p * 4 + 3)).equals(Buffer.from(wrongBackdrop.subarray(p * 4, p * 4 + 3)))) kept++
+      }
+    }
+    expect(kept).toBeGreaterThan(0)
+  })
+
   it("keeps the matte's alpha where foreground and backdrop look alike", () => {
     const grey = photoWithEdge(74, [120, 120, 120], [121, 120, 120])
     const out = Uint8Array.from(step)

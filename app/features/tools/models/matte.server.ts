@@ -1,10 +1,11 @@
-// Full-resolution clean-up of a segmentation matte: keep the subject's big connected parts,
+// Full-resolution clean-up of a segmentation matte: keep the subject's big connected parts that are in focus,
 // fill holes the model left inside it, and keep the edge soft only in a narrow band; optionally
 // (matte-edges.mjs) a guided filter of the edge and foreground colours for its partly transparent pixels,
 // or sampling matting in the uncertain band (alpha and foreground colour from nearby sure pixels).
 import os from 'node:os'
 import sharp from 'sharp'
 import { edgeRects, foregroundRect, fusionFields, guidedFilterRect, sampleEdgesRect, type EdgeSampling } from './matte-edges.mjs'
+import { defocusedParts, type FocusRule } from './matte-focus.server'
 import { thresholdMatte } from './matte-tiles.mjs'
 import { imageThreads } from './image-threads.server'
 
@@ -22,6 +23,8 @@ export type MatteRefinementLevel = (typeof MATTE_REFINEMENTS)[number]
 export interface MatteRefinement {
   /** Components smaller than this share of the largest one are dropped as specks. */
   minComponentShare: number
+  /** Components out of focus where another is sharp are dropped too (decision 153). */
+  focus?: FocusRule
   /** Gaussian sigma (px) of the soft band along the edge. */
   edgeSigma: number
   /** A hole whose mean colour is this close (RGB distance) to a uniform backdrop is real background, kept see-through. */
@@ -227,18 +230,25 @@ function backdropColour(rgba: Buffer, mask: Uint8Array, width: number, height: n
   return { mean, spread }
 }
 
-/** Step 1: keeps the largest foreground component and any other big one; specks elsewhere are noise. */
-function dropSpecks(mask: Uint8Array, soft: Buffer, width: number, height: number, minComponentShare: number): boolean {
+/**
+ * Step 1: keeps the largest foreground component and any other big one; specks elsewhere are noise.
+ * With a focus rule, a big component that is out of focus where another is sharp goes too: the
+ * backdrop's own subject, which the model took beside the real one (matte-focus.server.ts).
+ */
+function dropStrayParts(mask: Uint8Array, soft: Buffer, rgba: Buffer, width: number, height: number, options: MatteRefinement): boolean {
   const parts = labelRegions(mask, 1, width, height, true, 255)
   let largest = 0
   for (let label = 1; label <= parts.count; label++) if (parts.areas[label] > largest) largest = parts.areas[label]
   if (largest === 0) return false
   const { offsets, lengths, labels } = parts.runs
-  for (let r = 0; r < labels.length; r++) {
-    if (parts.areas[labels[r]] >= largest * minComponentShare) continue
+  const clear = (r: number) => {
     mask.fill(0, offsets[r], offsets[r] + lengths[r])
     soft.fill(0, offsets[r], offsets[r] + lengths[r])
   }
+  for (let r = 0; r < labels.length; r++) if (parts.areas[labels[r]] < largest * options.minComponentShare) clear(r)
+  if (!options.focus) return true
+  const defocused = defocusedParts(mask, rgba, width, height, parts, options.focus)
+  if (defocused.size > 0) for (let r = 0; r < labels.length; r++) if (defocused.has(labels[r])) clear(r)
   return true
 }
 
@@ -397,7 +407,7 @@ export async function refineMatte(
   const mask = given ?? new Uint8Array(width * height)
   if (!given) thresholdMatte(soft, mask, 0, mask.length)
 
-  if (!dropSpecks(mask, soft, width, height, options.minComponentShare)) return soft
+  if (!dropStrayParts(mask, soft, rgba, width, height, options)) return soft
   fillHoles(mask, rgba, width, height, options.backdropDistance)
 
   // 3. Edges: a blurred copy of the mask is 255 deep inside, 0 far outside and in between only near
