@@ -95,13 +95,18 @@ export async function chargedJob(caller: TestCaller, state: { status?: 'queued' 
   })
 }
 
+/** Deletes every run still queued: a file that leaves runs queued calls it last, so the next file in its vitest worker's schema does not inherit them. */
+export async function emptyToolQueue(): Promise<void> {
+  await (await toolQueues()).deleteQueuedJobs(TOOL_JOB_QUEUE)
+}
+
 /**
  * For a file whose tests run jobs in this process's worker: files before it in the vitest worker's schema may
  * have left runs queued, which the worker would take mid-test. Empties the queue, then waits until a run slot
  * is free (the signal, not a guessed time).
  */
 export async function fromEmptyQueueAndFreeSlot(): Promise<void> {
-  await (await toolQueues()).deleteQueuedJobs(TOOL_JOB_QUEUE)
+  await emptyToolQueue()
   await vi.waitFor(
     async () => {
       const slot = await reserveSlotHere()

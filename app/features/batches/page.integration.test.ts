@@ -15,13 +15,15 @@ import { batchCapMessage } from '~/features/teams/messages'
 import { acceptInvite, changeMember, createTeam, inviteMember, setWorkingTeam } from '~/features/teams/teams.server'
 import { action, loader } from '~/routes/tools.batch'
 import { action as workingAsAction } from '~/routes/teams.working-as'
-import { fileOf, fixture, newUser, newVisitor, type TestCaller } from '../../../tests/support/tools'
+import { emptyToolQueue, fileOf, fixture, newUser, newVisitor, type TestCaller } from '../../../tests/support/tools'
 import { BASE, formRequest, readResult, routeArgs } from '../../../tests/support/requests'
 import yazl from 'yazl'
 import type { BatchPageData } from './page.server'
 import { skippedSummary } from './ui/batch-status'
 
 afterAll(async () => {
+  // Batches accepted here leave files queued: the next file in this worker's schema should not run them.
+  await emptyToolQueue()
   await stopBoss({ timeoutMs: 5_000 })
 })
 

@@ -57,6 +57,8 @@ export async function screenshots(page: Page, info: TestInfo, name: string, { se
   await page.route(isThisPage, withoutRefresh)
   try {
     await page.goto(address)
+    // Should the page's markup ever stop matching SELF_REFRESH_TAG, the capture would hang again: fail here instead.
+    await expect(page.locator('meta[http-equiv="refresh" i]'), `${name}: the copy without SELF_REFRESH_TAG still refreshes itself`).toHaveCount(0)
     await shootAtBothWidths(page, info, name)
   } finally {
     await page.unroute(isThisPage, withoutRefresh)
