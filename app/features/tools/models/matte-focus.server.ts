@@ -35,6 +35,8 @@ export function partSharpness(mask: Uint8Array, rgba: Uint8Array, width: number,
   const samples = new Uint32Array(parts.count + 1)
   const { offsets, lengths, labels } = parts.runs
   const sampleStep = Math.max(MIN_SAMPLE_STEP, reach)
+  /** The lumas of the window's row above the one being read. */
+  const above = new Int32Array(2 * reach + 1)
   for (let r = 0; r < labels.length; r++) {
     const label = labels[r]
     const start = offsets[r]
@@ -54,19 +56,18 @@ export function partSharpness(mask: Uint8Array, rgba: Uint8Array, width: number,
       let low = 255
       let high = 0
       let step = 0
+      // Each window pixel's luma is read once and compared with its left and upper neighbours in the window.
       for (let wy = top; wy <= bottom; wy++) {
+        let west = -1
         for (let wx = left, q = wy * width + left; wx <= right; wx++, q++) {
           const v = luma(rgba, q)
           if (v < low) low = v
           if (v > high) high = v
-          if (wx < right) {
-            const d = Math.abs(v - luma(rgba, q + 1))
-            if (d > step) step = d
-          }
-          if (wy < bottom) {
-            const d = Math.abs(v - luma(rgba, q + width))
-            if (d > step) step = d
-          }
+          if (west >= 0 && Math.abs(v - west) > step) step = Math.abs(v - west)
+          const north = above[wx - left]
+          if (wy > top && Math.abs(v - north) > step) step = Math.abs(v - north)
+          above[wx - left] = v
+          west = v
         }
       }
       if (high - low < MIN_CONTRAST) continue
