@@ -4,7 +4,7 @@
 // error; the DAVIS boundary F-measure), scaled so that scenes of different sizes compare.
 
 /** A binary mask's pixel is set from this alpha on (the remover's own threshold). */
-const MASK_THRESHOLD = 128
+export const MASK_THRESHOLD = 128
 
 /** IoU of the two binary masks (alpha ≥ 128); 1 when both are empty. */
 export function maskIoU(truth: Uint8Array, predicted: Uint8Array): number {
@@ -140,7 +140,7 @@ function boundaryOf(alpha: Uint8Array, width: number, height: number): Uint8Arra
 }
 
 /** Chessboard distance of every pixel to the nearest set pixel of `mask` (two passes). */
-function chessboardDistance(mask: Uint8Array, width: number, height: number): Int32Array {
+export function chessboardDistance(mask: Uint8Array, width: number, height: number): Int32Array {
   const far = width + height
   const d = new Int32Array(width * height)
   for (let p = 0; p < d.length; p++) d[p] = mask[p] ? 0 : far

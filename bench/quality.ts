@@ -67,7 +67,8 @@ const emptyTotals = (): Totals => ({
 const median = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : Number.NaN)
 const round = (v: number, digits: number) => Number(v.toFixed(digits))
 
-function argument(name: string, fallback: number): number {
+/** A whole-number setting of the command line (`--name N`), or the fallback. */
+export function argument(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`)
   const value = at >= 0 ? Number(process.argv[at + 1]) : fallback
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} takes a whole number`)

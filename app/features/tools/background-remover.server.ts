@@ -67,10 +67,13 @@ export function defaultRefinementFor(width: number, height: number): MatteRefine
   return width * height > SAMPLED_EDGES_MAX_PIXELS ? 'classic' : DEFAULT_REFINEMENT
 }
 
+/** A part of the matte under this share of the largest part's area is a speck, and is dropped. */
+export const SPECK_SHARE = 0.1
+
 /** The refinement's settings for a matte enlarged `upscale` times, at a level (other than 'model'). */
 function refinementAt(level: MatteRefinementLevel, upscale: number): MatteRefinement {
   const classic = {
-    minComponentShare: 0.1,
+    minComponentShare: SPECK_SHARE,
     edgeSigma: Math.min(4, Math.max(0.6, upscale * 0.5)),
     backdropDistance: 24,
     // The model's edge is about `upscale` px off, so each outline pixel's window reaches that far. A
