@@ -19,12 +19,15 @@ async function postgresHandle(): Promise<DatabaseHandle> {
   return handle
 }
 
-const handle =
-  process.env.TEST_DB === 'postgres'
-    ? await postgresHandle()
-    : createPGliteHandle(
-        new PGlite({ ...pgliteOptions(), loadDataDir: new Blob([readFileSync(inject('pgliteDump'))]) }),
-      )
+async function pgliteHandle(): Promise<DatabaseHandle> {
+  const pglite = new PGlite({ ...pgliteOptions(), loadDataDir: new Blob([readFileSync(inject('pgliteDump'))]) })
+  // Loading the dump takes a while, seconds on a busy machine: here, not in a file's first query, which
+  // may be one that runs against a deadline (readiness answers "unreachable" after 2 s).
+  await pglite.waitReady
+  return createPGliteHandle(pglite)
+}
+
+const handle = process.env.TEST_DB === 'postgres' ? await postgresHandle() : await pgliteHandle()
 useDatabaseHandle(handle)
 
 afterAll(async () => {
