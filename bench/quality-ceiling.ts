@@ -7,9 +7,9 @@
 //   npx tsx bench/quality-ceiling.ts [--seed N] [--count M]      (defaults: seed 1, 200 scenes; about 5 minutes)
 import os from 'node:os'
 import { activeSegmenter, defaultRefinementFor, SPECK_SHARE } from '../app/features/tools/background-remover.server'
-import { labelRegions } from '../app/features/tools/models/matte.server'
+import { labelRegions, type Regions } from '../app/features/tools/models/matte.server'
 import { argument, cutoutOf } from './quality'
-import { alphaMAE, alphaSAD, chessboardDistance, MASK_THRESHOLD } from './quality-metrics'
+import { alphaMAE, alphaSAD, edgeBand, MASK_THRESHOLD } from './quality-metrics'
 import { generateScenes } from './quality-scenes'
 import { runAsScript } from './support'
 
@@ -35,7 +35,7 @@ export function ceilingMatte(model: Uint8Array, truth: Uint8Array, width: number
   for (let p = 0; p < mask.length; p++) mask[p] = model[p] >= MASK_THRESHOLD ? 255 : 0
 
   // Per region: the error of setting it (sum of 255 − truth) minus the error of clearing it (sum of truth).
-  const costOfSetting = (regions: ReturnType<typeof labelRegions>) => {
+  const costOfSetting = (regions: Regions) => {
     const cost = new Float64Array(regions.count + 1)
     const { offsets, lengths, labels } = regions.runs
     for (let r = 0; r < labels.length; r++) for (let p = offsets[r], end = p + lengths[r]; p < end; p++) cost[labels[r]] += 255 - 2 * truth[p]
@@ -68,17 +68,9 @@ export function ceilingMatte(model: Uint8Array, truth: Uint8Array, width: number
   }
 
   if (rules.edgeReach <= 0) return mask
-  // The outline: both pixels of every pair of 4-neighbours the mask tells apart.
-  const outline = new Uint8Array(width * height)
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const p = y * width + x
-      if (x > 0 && mask[p - 1] !== mask[p]) outline[p] = outline[p - 1] = 1
-      if (y > 0 && mask[p - width] !== mask[p]) outline[p] = outline[p - width] = 1
-    }
-  }
-  const near = chessboardDistance(outline, width, height)
-  for (let p = 0; p < mask.length; p++) if (near[p] <= rules.edgeReach) mask[p] = truth[p]
+  // The metrics' own edge band, drawn from the chosen mask: both sides of every change, and what lies within reach.
+  const band = edgeBand(mask, width, height, rules.edgeReach)
+  for (let p = 0; p < mask.length; p++) if (band[p]) mask[p] = truth[p]
   return mask
 }
 

@@ -140,7 +140,7 @@ function boundaryOf(alpha: Uint8Array, width: number, height: number): Uint8Arra
 }
 
 /** Chessboard distance of every pixel to the nearest set pixel of `mask` (two passes). */
-export function chessboardDistance(mask: Uint8Array, width: number, height: number): Int32Array {
+function chessboardDistance(mask: Uint8Array, width: number, height: number): Int32Array {
   const far = width + height
   const d = new Int32Array(width * height)
   for (let p = 0; p < d.length; p++) d[p] = mask[p] ? 0 : far
