@@ -11,7 +11,7 @@ import {
   useLoaderData,
   useRouteError,
 } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { config } from '~/config.server'
 import { isOperatorEmail } from '~/features/account/guards.server'
 import { loadViewer } from '~/features/account/viewer.server'
@@ -54,6 +54,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce()
+  // The mark that the page's scripts have taken over: this effect runs after every effect below it, so
+  // every enhanced control is live. Journeys wait for it before they use one (tests/e2e/support/test.ts);
+  // a click that comes before it does what the control does without JavaScript.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true'
+  }, [])
   return (
     <html lang="en" className="light" data-theme="light">
       <head>

@@ -8,7 +8,7 @@
 import type { Page, TestInfo } from '@playwright/test'
 import { TRANSFER_AMOUNT_MESSAGE, transferTooLarge } from '../../app/features/teams/transfer'
 import { headroomOf, overCapText } from '../../app/features/teams/headroom'
-import { expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
+import { awaitHydrationOnNavigation, expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
 import { mailedInviteLink } from './support/teams'
 import { fixture, isNoJs, screenshots, signInNewUser } from './support/tools'
 import { expectAccessible } from './support/workspace'
@@ -81,6 +81,7 @@ test('accept with “Use the team’s credits now”; the pill names the team on
 
   const context = await browser.newContext({ viewport: PHONE })
   const member = await context.newPage()
+  if (!isNoJs(info)) awaitHydrationOnNavigation(member)
   const memberEmail = await signInNewUser(member)
   const invited = await page.request.post(`/api/teams/${teamId}/invites/`, { data: { email: memberEmail, role: 'member' } })
   expect(invited.status(), await invited.text()).toBe(201)
@@ -167,6 +168,7 @@ test('a batch past the monthly cap is refused before upload (JavaScript) or befo
   test.setTimeout(300_000)
   const context = await browser.newContext({ viewport: PHONE })
   const member = await context.newPage()
+  if (!isNoJs(info)) awaitHydrationOnNavigation(member)
   const teamName = `Batch Crew ${info.project.name} ${Date.now()}`
   await cappedMember(page, member, teamName, 2)
 

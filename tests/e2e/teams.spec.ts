@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises'
 import { type Browser, type Page, type TestInfo } from '@playwright/test'
 import { capMessage, INVITE_NEW_ACCOUNT_NOTE, INVITE_REVOKED, INVITE_USED, LAST_OWNER } from '../../app/features/teams/messages'
 import { waitForMail } from './support/mail'
-import { expect, test } from './support/test'
+import { awaitHydrationOnNavigation, expect, test } from './support/test'
 import { fixture, isNoJs, screenshots, signInNewUser, waitForVerificationLink } from './support/tools'
 import { E2E_DATA_DIR, E2E_MAIL_DIR, mailedInviteLink } from './support/teams'
 import { expectAccessible } from './support/workspace'
@@ -64,9 +64,11 @@ async function invite(page: Page, email: string, role: 'Member' | 'Admin' = 'Mem
 }
 
 /** A second person in their own browser context (the project's options apply: JavaScript or not). */
-async function newPerson(browser: Browser) {
+async function newPerson(browser: Browser, info: TestInfo) {
   const context = await browser.newContext()
-  return { context, page: await context.newPage() }
+  const page = await context.newPage()
+  if (!isNoJs(info)) awaitHydrationOnNavigation(page)
+  return { context, page }
 }
 
 /** The header's switch (desktop): a disclosure holding the form. */
@@ -110,7 +112,7 @@ test('invite, accept, work as the team: the run is charged to the team and shown
   await expect(page.getByRole('button', { name: 'Accept the invite' })).toHaveCount(0)
 
   // The invitee: the link leads through sign-up first.
-  const invitee = await newPerson(browser)
+  const invitee = await newPerson(browser, info)
   await invitee.page.goto(pathOf(link))
   await expect(invitee.page.getByTestId('invite-sign-in')).toContainText(`Sign in or create an account with ${inviteeEmail}`)
   await expect(invitee.page.getByRole('main')).toContainText('invited as Member')
@@ -236,7 +238,7 @@ test('owner controls: a cap, a role, a revoked invite (410), removal and the las
 
   // A member joins (signed up through the API this time).
   await page.goto(`/teams/${teamId}`)
-  const member = await newPerson(browser)
+  const member = await newPerson(browser, info)
   const memberEmail = await signInNewUser(member.page)
   const link = await invite(page, memberEmail)
   await member.page.goto(pathOf(link))
