@@ -31,9 +31,15 @@ export function runErrorBody(error: string, remaining: number | null) {
   return { error, detail: error, remaining }
 }
 
-/** A run endpoint's refusal: {error, detail, remaining}, never cached. */
-export function runErrorResponse(status: number, error: string, remaining: number | null = null, headers: Record<string, string> = {}): Response {
-  return Response.json(runErrorBody(error, remaining), { status, headers: { ...NO_STORE, ...headers } })
+/** A run endpoint's refusal: {error, detail, remaining} and any `extra` fields, never cached. */
+export function runErrorResponse(
+  status: number,
+  error: string,
+  remaining: number | null = null,
+  headers: Record<string, string> = {},
+  extra: Record<string, unknown> = {},
+): Response {
+  return Response.json({ ...runErrorBody(error, remaining), ...extra }, { status, headers: { ...NO_STORE, ...headers } })
 }
 
 /** The tool endpoints take POST only (the run shape, as their other refusals). */

@@ -269,7 +269,7 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
             <p>
               Errors are JSON: <code>{'{"error": "…", "detail": "…"}'}</code> (the same message in both). A 400 adds <code>errors</code>, every problem by field.
               The tool, job and batch endpoints add <code>remaining</code>: your balance after the failure, or <code>null</code> where the call did not say whose
-              balance it was. The remove.bg-compatible endpoint answers remove.bg&apos;s own <code>{'{"errors": [{"title", "code"}]}'}</code> instead.
+              balance it was; a batch refused for passing your monthly cap on a team adds <code>cost</code>, what the whole batch would cost. The remove.bg-compatible endpoint answers remove.bg&apos;s own <code>{'{"errors": [{"title", "code"}]}'}</code> instead.
             </p>
             <Table label="Status codes" head={['Status', 'Meaning']} rows={STATUSES.map(([status, meaning]) => [<code key="s">{status}</code>, meaning])} />
           </Section>

@@ -8,6 +8,7 @@ import { getDb } from '~/db/db.server'
 import { createVerifiedUser, linkMailedTo, uniqueAddress, uniqueEmail } from '~/features/auth/testing.server'
 import { grant } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
+import { writeZip } from '~/features/batches/zip.server'
 import { teamAccount } from '~/features/teams/membership.server'
 import { NOT_TEAM_MEMBER_MESSAGE } from '~/features/account/caller.server'
 import { batchCapMessage, capMessage } from '~/features/teams/messages'
@@ -258,15 +259,26 @@ describe('working as the team through the API', () => {
     const { owner, member, teamId, accountId, name } = await teamOfTwo(20)
     await call.patch(owner, teamId, member.user.id, { cap: 2 })
     const headers = auth(member, { 'x-team': teamId })
+    const send = (form: FormData) =>
+      postBatch(routeArgs(new Request(`${BASE}/api/batches/`, { method: 'POST', body: form, headers: auth(member, { 'x-team': teamId }) }))).then(readResult)
     const batchOf = (files: number) => {
       const form = new FormData()
       form.append('tool', 'background-remover')
       for (let i = 0; i < files; i++) form.append('image', photo())
-      return postBatch(routeArgs(new Request(`${BASE}/api/batches/`, { method: 'POST', body: form, headers: auth(member, { 'x-team': teamId }) }))).then(readResult)
+      return send(form)
     }
     const refused = await batchOf(3)
     expect(refused.status).toBe(402)
-    expect(refused.body.error).toBe(batchCapMessage(2, name, 0, 3, 1))
+    expect(refused.body).toMatchObject({ error: batchCapMessage(2, name, 0, 3, 1), cost: 3 })
+    // A zip is counted by the server alone: the refusal says what it would cost, for the screen's panel.
+    const zipForm = new FormData()
+    zipForm.append('tool', 'background-remover')
+    const rocket = fixture('photos/noface-rocket.jpg')
+    const zip = await writeZip(['a', 'b', 'c'].map((stem) => ({ name: `${stem}.jpg`, bytes: rocket })))
+    zipForm.append('image', fileOf(zip, 'photos.zip', 'application/zip'))
+    const refusedZip = await send(zipForm)
+    expect(refusedZip.status).toBe(402)
+    expect(refusedZip.body).toMatchObject({ error: batchCapMessage(2, name, 0, 3, 1), cost: 3 })
     expect((await teamAccount(teamId))?.balance).toBe(20)
 
     // The batch fits the cap when accepted; a single run sent at once competes for the same room, so

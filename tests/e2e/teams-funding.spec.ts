@@ -4,10 +4,14 @@
 // names the team at once, on a phone too, where it opens "Working as"; a member past their monthly
 // cap is told before any upload and goes on with "Use my own credits", keeping the chosen file when
 // the browser can (JavaScript); on the batch screen too, where without JavaScript the server refuses
-// the batch before storing any of its files, with the same panel.
+// the batch before storing any of its files, with the same panel, and with JavaScript a zip (which only
+// the server can count) gets that panel from the server's refusal.
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import type { Page, TestInfo } from '@playwright/test'
 import { TRANSFER_AMOUNT_MESSAGE, transferTooLarge } from '../../app/features/teams/transfer'
 import { headroomOf, overCapText } from '../../app/features/teams/headroom'
+import { writeZip } from '../../app/features/batches/zip.server'
 import { awaitHydrationOnNavigation, expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
 import { mailedInviteLink } from './support/teams'
 import { fixture, isNoJs, screenshots, signInNewUser } from './support/tools'
@@ -179,11 +183,25 @@ test('a batch past the monthly cap is refused before upload (JavaScript) or befo
   await member.goto('/tools/batch?tool=background-remover')
   await expect(member.getByTestId('cap-headroom')).toHaveText(`Your monthly cap on ${teamName}: 2 of 2 credits left.`)
   const photos = ['photos/noface-rocket.jpg', 'photos/product-gameboy-white-bg.jpg', 'photos/product-router-alpha-groundtruth.png'].map(fixture)
-  await member.getByLabel('Choose images').setInputFiles(photos)
   const run = member.getByRole('button', { name: 'Run the batch' })
+  const overCap = member.getByRole('region', { name: 'Past your monthly cap' })
+  if (!isNoJs(info)) {
+    // A zip is counted by the server alone: its refusal says what the batch costs, and the page says it
+    // in the same panel, with the same way on, instead of the bare message.
+    const zip = await writeZip(photos.map((file) => ({ name: path.basename(file), bytes: readFileSync(file) })))
+    await member.getByLabel('Choose images').setInputFiles({ name: 'photos.zip', mimeType: 'application/zip', buffer: zip })
+    await expect(overCap).toHaveCount(0)
+    await run.click()
+    await expect(overCap).toContainText(overCapText(teamName, headroomOf(2, 0), 3, 'batch'))
+    await expect(member.getByTestId('batch-error')).toHaveCount(0)
+    await expect(run).toBeDisabled()
+    await member.getByRole('button', { name: 'Remove photos.zip' }).click()
+    await expect(overCap).toHaveCount(0)
+    sent.length = 0
+  }
+  await member.getByLabel('Choose images').setInputFiles(photos)
   // Without JavaScript the page cannot count the files: the server refuses the post before storing any.
   if (isNoJs(info)) await run.click()
-  const overCap = member.getByRole('region', { name: 'Past your monthly cap' })
   await expect(overCap).toContainText(overCapText(teamName, headroomOf(2, 0), 3, 'batch'))
   await expect(member).not.toHaveURL(/[?&]batch=/)
   if (!isNoJs(info)) {

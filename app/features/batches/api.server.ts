@@ -25,8 +25,8 @@ export const BATCH_NOT_DONE = 'The batch has not ended yet: download it once eve
 const MAX_ZIP_ENTRIES = 1_000
 
 /** A batch refused charges nothing, and says so. */
-function batchRefusal(status: number, error: string, headers: Record<string, string> = {}) {
-  return runErrorResponse(status, error, null, { [CREDITS_CHARGED_HEADER]: '0', ...headers })
+function batchRefusal(status: number, error: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
+  return runErrorResponse(status, error, null, { [CREDITS_CHARGED_HEADER]: '0', ...headers }, extra)
 }
 
 /**
@@ -102,7 +102,11 @@ export async function acceptBatch(request: Request): Promise<BatchSubmission> {
 
 export async function submitBatch(request: Request): Promise<Response> {
   const accepted = await acceptBatch(request)
-  if (!accepted.ok) return batchRefusal(accepted.status, accepted.error, accepted.headers)
+  if (!accepted.ok) {
+    // Past the member's monthly cap: what the batch would cost, which only the server knows for a zip.
+    const cost = accepted.overCapCost === undefined ? {} : { cost: accepted.overCapCost }
+    return batchRefusal(accepted.status, accepted.error, accepted.headers, cost)
+  }
   const { batch } = accepted
   const headers: Record<string, string> = {
     ...NO_STORE,

@@ -130,6 +130,9 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
   const [dragging, setDragging] = useState(false)
   const [sending, setSending] = useState<Sending>(null)
   const [sendError, setSendError] = useState<string | null>(null)
+  // The server's refusal of these very files for passing the cap, with their cost (a zip's count is the
+  // server's); choosing or removing a file forgets it.
+  const [capRefusal, setCapRefusal] = useState<{ files: ChosenFile[]; cost: number } | null>(null)
   const inputRef = useRef<HTMLInputElement>(null)
   const nextKey = useRef(0)
   const signedIn = Boolean(viewer?.user)
@@ -141,18 +144,27 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
   const checking = files.some((f) => f.state === 'checking')
   const busy = sending !== null
   // Working as a team with a monthly cap: the batch's cost against what is left of it. The files
-  // listed price it (a zip's count is the server's: each file, then); before any is chosen, the
-  // refused post's cost, else one file's (when even that passes, every batch does).
+  // listed price it; a zip, once the server has refused it over the cap, its cost as the server
+  // counted it (before that, each file's); before any file is chosen, the refused post's cost (no
+  // JavaScript), else one file's (when even that passes, every batch does).
   const team = viewer?.workingTeam ?? null
   const cap = team?.cap ?? null
   const refusedOverCap = files.length === 0 && props.overCapCost !== undefined
+  const refusedCost = capRefusal?.files === files ? capRefusal.cost : undefined
   const [capCost, capSubject]: [number, OverCapSubject] =
-    totals.count > 0 && !totals.zip ? [totals.count * cost, 'batch'] : refusedOverCap ? [props.overCapCost!, 'batch'] : [cost, 'file']
+    totals.count > 0 && !totals.zip
+      ? [totals.count * cost, 'batch']
+      : refusedCost !== undefined
+        ? [refusedCost, 'batch']
+        : refusedOverCap
+          ? [props.overCapCost!, 'batch']
+          : [cost, 'file']
   const overCap = passesCap(cap, capCost)
   // Every batch passes the cap: known to the server too, so the button is off even without JavaScript.
   const everyBatchOverCap = passesCap(cap, cost)
-  // The over-cap panel says what the refused post's message said, with its way on.
-  const error = sendError ?? (files.length === 0 && !(refusedOverCap && overCap) ? (props.error ?? null) : null)
+  // The over-cap panel says what a refusal's message said, with its way on.
+  const error =
+    refusedCost !== undefined && overCap ? null : (sendError ?? (files.length === 0 && !(refusedOverCap && overCap) ? (props.error ?? null) : null))
 
   /** Checks each file for the tool, as the workspace does, and lists it with its verdict. */
   const checkedFor = useRef(tool.slug)
@@ -245,11 +257,14 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
     setSending({ fraction: 0 })
     try {
       const response = await sendToolRequest(BATCH_API, form, { onUploadProgress: (fraction) => setSending({ fraction }) })
-      const body = (await readJson(response)) as { id?: string; error?: string } | null
+      const body = (await readJson(response)) as { id?: string; error?: string; cost?: unknown } | null
       if (!response.ok || !body?.id) {
         setSending(null)
         setSendError(body?.error ?? SEND_FAILED_MESSAGE)
-        if (response.status === 402 && team) revalidator.revalidate()
+        if (response.status === 402 && team) {
+          if (typeof body?.cost === 'number') setCapRefusal({ files, cost: body.cost })
+          revalidator.revalidate()
+        }
         return
       }
       // The address names the batch: a reload, or a later visit, finds it where it is.
