@@ -195,6 +195,8 @@ test('a batch past the monthly cap is refused before upload (JavaScript) or befo
     await expect(overCap).toContainText(overCapText(teamName, headroomOf(2, 0), 3, 'batch'))
     await expect(member.getByTestId('batch-error')).toHaveCount(0)
     await expect(run).toBeDisabled()
+    await screenshots(member, info, 'batch-zip-over-cap')
+    await member.setViewportSize(PHONE)
     await member.getByRole('button', { name: 'Remove photos.zip' }).click()
     await expect(overCap).toHaveCount(0)
     sent.length = 0
