@@ -4,20 +4,25 @@
 // names the team at once, on a phone too, where it opens "Working as"; a member past their monthly
 // cap is told before any upload and goes on with "Use my own credits", keeping the chosen file when
 // the browser can (JavaScript); on the batch screen too, where without JavaScript the server refuses
-// the batch before storing any of its files, with the same panel, and with JavaScript a zip (which only
-// the server can count) gets that panel from the server's refusal.
+// the batch before storing any of its files, with the same panel; with JavaScript a zip is counted
+// before its upload, and one the page cannot read gets that panel from the server's refusal.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Page, TestInfo } from '@playwright/test'
 import { TRANSFER_AMOUNT_MESSAGE, transferTooLarge } from '../../app/features/teams/transfer'
 import { headroomOf, overCapText } from '../../app/features/teams/headroom'
-import { writeZip } from '../../app/features/batches/zip.server'
 import { awaitHydrationOnNavigation, expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
+import { zipOf } from '../support/zip'
 import { mailedInviteLink } from './support/teams'
 import { fixture, isNoJs, screenshots, signInNewUser } from './support/tools'
 import { expectAccessible } from './support/workspace'
 
 const PHONE = { width: 360, height: 740 }
+
+/** The photos in one zip, deflated, as archivers write them. */
+const zipOfPhotos = (files: string[], end: { forceZip64Format?: boolean } = {}) =>
+  zipOf(files.map((file) => ({ name: path.basename(file), bytes: readFileSync(file) })), end)
+
 const DESKTOP = { width: 1280, height: 800 }
 
 /** A team made through the API with the page's own session (its owner is the page's user). */
@@ -186,19 +191,31 @@ test('a batch past the monthly cap is refused before upload (JavaScript) or befo
   const run = member.getByRole('button', { name: 'Run the batch' })
   const overCap = member.getByRole('region', { name: 'Past your monthly cap' })
   if (!isNoJs(info)) {
-    // A zip is counted by the server alone: its refusal says what the batch costs, and the page says it
-    // in the same panel, with the same way on, instead of the bare message.
-    const zip = await writeZip(photos.map((file) => ({ name: path.basename(file), bytes: readFileSync(file) })))
+    const chosen = member.getByRole('list', { name: 'Chosen files' })
+    // A zip is counted here, from its directory: priced and refused before its upload, as listed files are.
+    const zip = await zipOfPhotos(photos)
     await member.getByLabel('Choose images').setInputFiles({ name: 'photos.zip', mimeType: 'application/zip', buffer: zip })
-    await expect(overCap).toHaveCount(0)
-    await run.click()
+    await expect(chosen).toContainText('Zip of 3 files to run')
     await expect(overCap).toContainText(overCapText(teamName, headroomOf(2, 0), 3, 'batch'))
-    await expect(member.getByTestId('batch-error')).toHaveCount(0)
+    await expect(member.getByTestId('tool-cost')).toHaveText('1 credit per file · 3 credits in all')
     await expect(run).toBeDisabled()
     await screenshots(member, info, 'batch-zip-over-cap')
     await member.setViewportSize(PHONE)
     await member.getByRole('button', { name: 'Remove photos.zip' }).click()
     await expect(overCap).toHaveCount(0)
+    // A zip the page cannot read (ZIP64) is counted by the server alone: its refusal says what the batch
+    // costs, and the page says it in the same panel, with the same way on, instead of the bare message.
+    const zip64 = await zipOfPhotos(photos, { forceZip64Format: true })
+    await member.getByLabel('Choose images').setInputFiles({ name: 'photos64.zip', mimeType: 'application/zip', buffer: zip64 })
+    await expect(chosen).toContainText('Zip of images')
+    await expect(overCap).toHaveCount(0)
+    await run.click()
+    await expect(overCap).toContainText(overCapText(teamName, headroomOf(2, 0), 3, 'batch'))
+    await expect(member.getByTestId('batch-error')).toHaveCount(0)
+    await expect(run).toBeDisabled()
+    await member.getByRole('button', { name: 'Remove photos64.zip' }).click()
+    await expect(overCap).toHaveCount(0)
+    expect(sent).toHaveLength(1)
     sent.length = 0
   }
   await member.getByLabel('Choose images').setInputFiles(photos)

@@ -14,7 +14,7 @@ import { ALL_OPTION_FIELDS, TOOL_MESSAGE } from '~/features/tools/jobs/api.serve
 import { contentDisposition, INVALID_TOKEN_MESSAGE, missingModel, SVG_SIGN_IN_MESSAGE, TOOL_RUN_RATE } from '~/features/tools/submission.server'
 import { anyToolFormLimits, readMultipartForm } from '~/features/tools/upload.server'
 import { BatchOverCapError, batchArchive, batchTooLargeMessage, batchUrl, createBatch, findOwnedBatch, MAX_BATCH_FILES, type CreatedBatch } from './batches.server'
-import { TOO_MANY_FILES_MESSAGE } from '../../catalog/batches'
+import { TOO_MANY_FILES_MESSAGE, ZIP_ALONE_MESSAGE } from '../../catalog/batches'
 import { isZip, readZipFiles, type NamedBytes, type ZipContents } from './zip.server'
 import { NO_STORE } from '~/http/headers'
 import { runErrorResponse } from '~/http/errors.server'
@@ -44,7 +44,7 @@ async function batchFiles(uploaded: NamedBytes[], tool: ToolSlug): Promise<ZipCo
       maxTotalBytes: config().BATCH_MAX_MEGABYTES * MEGABYTE,
     })
   } else if (uploaded.some((f) => isZip(f.bytes))) {
-    throw new ToolError(400, 'Send either files or one zip of them, not both.')
+    throw new ToolError(400, ZIP_ALONE_MESSAGE)
   }
   const { files, skipped } = contents
   if (files.length === 0) throw new ToolError(400, `Choose the files of the batch (field "${TOOLS[tool].fileField}", repeated, or one zip).`)

@@ -7,6 +7,9 @@ import yauzl from 'yauzl'
 import yazl from 'yazl'
 import { badRequest, tooLarge } from '~/features/tools/errors.server'
 import { TOO_MANY_FILES_MESSAGE } from '../../catalog/batches'
+import { entryBaseName, entryTooLargeMessage, skipReason, ZIP_TOO_LARGE_MESSAGE, type SkippedEntry } from './zip-entries'
+
+export type { SkippedEntry }
 
 export interface ZipLimits {
   /** Files kept at most (beyond it: refused with TOO_MANY_FILES_MESSAGE). */
@@ -26,21 +29,6 @@ const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04])
 
 export function isZip(bytes: Buffer): boolean {
   return bytes.subarray(0, 4).equals(ZIP_MAGIC)
-}
-
-/**
- * A zip entry that is not one of the batch's files, and why: a folder (its files are read on their
- * own), or a hidden file (a dot file, or anything under __MACOSX/: what archivers add, never a photo
- * someone chose). Skipped entries are listed in the batch's answer, never dropped silently.
- */
-export interface SkippedEntry {
-  name: string
-  reason: 'folder' | 'hidden'
-}
-
-function skipReason(entryName: string): SkippedEntry['reason'] | null {
-  if (entryName.endsWith('/')) return 'folder'
-  return entryName.split('/').some((part) => part.startsWith('.') || part === '__MACOSX') ? 'hidden' : null
 }
 
 export interface ZipContents {
@@ -85,16 +73,16 @@ export function readZipFiles(zip: Buffer, limits: ZipLimits): Promise<ZipContent
         }
         if (files.length >= limits.maxFiles) return fail(badRequest(TOO_MANY_FILES_MESSAGE))
         // The header's size first (cheap), then the real bytes as they inflate (yauzl stops at the header's size).
-        if (entry.uncompressedSize > limits.maxEntryBytes) return fail(tooLarge(`${path.posix.basename(entry.fileName)} is too large once unzipped.`))
+        if (entry.uncompressedSize > limits.maxEntryBytes) return fail(tooLarge(entryTooLargeMessage(entry.fileName)))
         total += entry.uncompressedSize
-        if (total > limits.maxTotalBytes) return fail(tooLarge('The zip is too large once unzipped.'))
+        if (total > limits.maxTotalBytes) return fail(tooLarge(ZIP_TOO_LARGE_MESSAGE))
         archive.openReadStream(entry, (streamError, stream) => {
           if (streamError || !stream) return fail(badRequest(UNREADABLE_ZIP))
           const chunks: Buffer[] = []
           stream.on('data', (chunk: Buffer) => chunks.push(chunk))
           stream.on('error', () => fail(badRequest(UNREADABLE_ZIP)))
           stream.on('end', () => {
-            files.push({ name: path.posix.basename(entry.fileName.replaceAll('\\', '/')), bytes: Buffer.concat(chunks) })
+            files.push({ name: entryBaseName(entry.fileName), bytes: Buffer.concat(chunks) })
             archive.readEntry()
           })
         })

@@ -130,8 +130,8 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
   const [dragging, setDragging] = useState(false)
   const [sending, setSending] = useState<Sending>(null)
   const [sendError, setSendError] = useState<string | null>(null)
-  // The server's refusal of these very files for passing the cap, with their cost (a zip's count is the
-  // server's); choosing or removing a file forgets it.
+  // The server's refusal of these very files for passing the cap, with their cost (for a zip the page
+  // could not count, the server's count); choosing or removing a file forgets it.
   const [capRefusal, setCapRefusal] = useState<{ files: ChosenFile[]; cost: number } | null>(null)
   const inputRef = useRef<HTMLInputElement>(null)
   const nextKey = useRef(0)
@@ -144,15 +144,16 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
   const checking = files.some((f) => f.state === 'checking')
   const busy = sending !== null
   // Working as a team with a monthly cap: the batch's cost against what is left of it. The files
-  // listed price it; a zip, once the server has refused it over the cap, its cost as the server
-  // counted it (before that, each file's); before any file is chosen, the refused post's cost (no
-  // JavaScript), else one file's (when even that passes, every batch does).
+  // listed, or the zip's as counted here, price it; a zip not counted here, once the server has
+  // refused it over the cap, its cost as the server counted it (before that, each file's); before any
+  // file is chosen, the refused post's cost (no JavaScript), else one file's (when even that passes,
+  // every batch does).
   const team = viewer?.workingTeam ?? null
   const cap = team?.cap ?? null
   const refusedOverCap = files.length === 0 && props.overCapCost !== undefined
   const refusedCost = capRefusal?.files === files ? capRefusal.cost : undefined
   const [capCost, capSubject]: [number, OverCapSubject] =
-    totals.count > 0 && !totals.zip
+    totals.count !== null && totals.count > 0
       ? [totals.count * cost, 'batch']
       : refusedCost !== undefined
         ? [refusedCost, 'batch']
@@ -171,7 +172,7 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
   const check = useCallback(
     async (entries: Array<{ key: string; file: File }>) => {
       for (const entry of entries) {
-        const verdict = await checkBatchFile(tool, entry.file)
+        const verdict = await checkBatchFile(tool, entry.file, limits)
         // The tool changed meanwhile: its own check of this file wins.
         if (checkedFor.current !== tool.slug) return
         setFiles((list) =>
@@ -179,13 +180,13 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
             f.key !== entry.key
               ? f
               : verdict.ok
-                ? { key: f.key, file: verdict.file, state: 'ready', zip: verdict.zip }
+                ? { key: f.key, file: verdict.file, state: 'ready', zip: verdict.zip, runs: verdict.runs }
                 : { key: f.key, file: f.file, state: 'refused', message: verdict.message },
           ),
         )
       }
     },
-    [tool],
+    [tool, limits],
   )
 
   const add = useCallback(
@@ -249,7 +250,7 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
   async function submit(event: FormEvent<HTMLFormElement>) {
     if (!hydrated) return
     event.preventDefault()
-    if (busy || checking || problem || overCap || totals.count === 0 || needsSignIn || modelMissing) return
+    if (busy || checking || problem || overCap || totals.chosen === 0 || needsSignIn || modelMissing) return
     const form = new FormData(event.currentTarget)
     form.delete(tool.fileField)
     for (const f of files) if (f.state === 'ready') form.append(tool.fileField, f.file, f.file.name)
@@ -354,7 +355,7 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
           {hydrated ? (
             <p className="flex flex-wrap justify-between gap-2 text-sm text-slate-700" data-testid="batch-totals">
               <span>
-                {totals.count} of {limits.maxFiles} files
+                {totals.count ?? totals.chosen} of {limits.maxFiles} files
               </span>
               <span>
                 {formatMegabytes(totals.bytes)} of {limits.maxMegabytes} MB
@@ -387,13 +388,13 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
           <div className="space-y-2">
             <p className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-sm">
               <span className="font-semibold text-slate-900" data-testid="tool-cost">
-                {formatCredits(cost)} per file{totals.count > 0 && !totals.zip ? ` · ${formatCredits(totals.count * cost)} in all` : ''}
+                {formatCredits(cost)} per file{totals.count !== null && totals.count > 0 ? ` · ${formatCredits(totals.count * cost)} in all` : ''}
               </span>
               <CreditsLine balance={balance} />
             </p>
             {team && cap ? <HeadroomLine teamName={team.name} cap={cap} /> : null}
             <ProcessButton
-              disabled={busy || checking || totals.count === 0 || problem !== null || overCap}
+              disabled={busy || checking || totals.chosen === 0 || problem !== null || overCap}
               blocked={blocked || everyBatchOverCap}
               busy={busy}
               label="Run the batch"
@@ -435,7 +436,7 @@ function ChosenFiles({ files, locked, onRemove }: { files: ChosenFile[]; locked:
             </p>
             <p className="mt-0.5 text-xs text-slate-600">
               {formatMegabytes(f.file.size)}
-              {f.state === 'checking' ? ' · Checking…' : f.state === 'ready' ? (f.zip ? ' · Zip of images' : ' · Ready') : null}
+              {f.state === 'checking' ? ' · Checking…' : f.state === 'ready' ? (f.zip ? ` · ${zipLabel(f.runs)}` : ' · Ready') : null}
             </p>
             {f.state === 'refused' ? <p className="mt-0.5 text-xs font-medium text-red-800">Not sent: {f.message}</p> : null}
           </div>
@@ -493,4 +494,10 @@ function EnhancerOptions() {
 function ConverterOptions() {
   const choices = useSvgChoices()
   return <SvgOptions choices={choices} />
+}
+
+/** What a chosen zip makes: its runs as counted here, or (not counted here) only that it is a zip. */
+function zipLabel(runs: number | null): string {
+  if (runs === null) return 'Zip of images'
+  return `Zip of ${runs} ${runs === 1 ? 'file' : 'files'} to run`
 }
