@@ -103,7 +103,7 @@ export async function acceptBatch(request: Request): Promise<BatchSubmission> {
 export async function submitBatch(request: Request): Promise<Response> {
   const accepted = await acceptBatch(request)
   if (!accepted.ok) {
-    // Past the member's monthly cap: what the batch would cost, which only the server knows for a zip.
+    // Past the member's monthly cap: what the batch would cost (for a zip the page could not count, only the server knows).
     const cost = accepted.overCapCost === undefined ? {} : { cost: accepted.overCapCost }
     return batchRefusal(accepted.status, accepted.error, accepted.headers, cost)
   }

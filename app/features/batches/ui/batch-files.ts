@@ -37,7 +37,9 @@ export type BatchFileVerdict = { ok: true; file: File; zip: boolean; runs: numbe
 export async function checkBatchFile(tool: ToolDefinition, file: File, limits: BatchLimits): Promise<BatchFileVerdict> {
   const head = new Uint8Array(await file.slice(0, ZIP_MAGIC.length).arrayBuffer())
   if (ZIP_MAGIC.every((byte, i) => head[i] === byte)) {
-    const listing = await listZip(file, tool, { maxFiles: limits.maxFiles, maxFileBytes: tool.maxMegabytes * MEGABYTE, maxTotalBytes: limits.maxMegabytes * MEGABYTE })
+    const zipLimits = { maxFiles: limits.maxFiles, maxFileBytes: tool.maxMegabytes * MEGABYTE, maxTotalBytes: limits.maxMegabytes * MEGABYTE }
+    // Whatever goes wrong reading it here, the zip is still sent for the server to read.
+    const listing = await listZip(file, tool, zipLimits).catch(() => null)
     if (listing?.problem) return { ok: false, message: listing.problem }
     if (listing?.runnable === 0) return { ok: false, message: zipWithoutFilesMessage(tool) }
     return { ok: true, file, zip: true, runs: listing ? listing.runnable : null }

@@ -3,7 +3,7 @@
 // write them (deflated or stored, with folders, hidden files and a comment). What cannot be read
 // here is left uncounted, never guessed.
 import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { TOO_MANY_FILES_MESSAGE } from '~/catalog/batches'
 import { MEGABYTE, TOOLS } from '~/catalog/tools'
 import { readZipFiles } from '../zip.server'
@@ -64,7 +64,7 @@ describe('counting a batch zip before it is sent', () => {
     expect(await serverReads(four, small)).toBe('The zip is too large once unzipped.')
   })
 
-  it('leaves to the server what it cannot read here: no directory, a damaged one, ZIP64, an encrypted entry', async () => {
+  it('leaves to the server what it cannot read here: no directory, a damaged one, ZIP64, an encrypted entry, a damaged entry, no inflater', async () => {
     expect(await listZip(new Blob([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0])]), remover, LIMITS)).toBeNull()
     const zip = new Uint8Array(await (await zipOf([{ name: 'a.jpg', bytes: photo('noface-rocket.jpg') }])).arrayBuffer())
     const place = findDirectory(zip)!
@@ -82,5 +82,17 @@ describe('counting a batch zip before it is sent', () => {
     const flags = new DataView(encrypted.buffer)
     flags.setUint16(place.offset + 8, flags.getUint16(place.offset + 8, true) | 1, true)
     expect(await listZip(new Blob([encrypted]), remover, LIMITS)).toBeNull()
+
+    // One entry that cannot be read leaves the whole zip uncounted, never counted as holding nothing.
+    const badLocal = zip.slice()
+    badLocal[0] = 0
+    expect(await listZip(new Blob([badLocal]), remover, LIMITS)).toBeNull()
+    vi.stubGlobal('DecompressionStream', undefined)
+    try {
+      expect(await listZip(new Blob([zip]), remover, LIMITS)).toBeNull()
+    } finally {
+      vi.unstubAllGlobals()
+    }
+    expect(await listZip(new Blob([zip]), remover, LIMITS)).toEqual({ runnable: 1, problem: null })
   })
 })

@@ -94,8 +94,9 @@ export function readDirectory(directory: Uint8Array, count: number): DirectoryEn
 }
 
 /**
- * The entry's first SNIFF_BYTES as stored or inflated, or null when they cannot be read here. A
- * stream cut short on purpose ends in an error once what it held has come out: that error is expected.
+ * The entry's first SNIFF_BYTES as stored or inflated, or null when they cannot be read here (a
+ * browser without DecompressionStream, a local header that is not one, nothing inflated). A stream
+ * cut short on purpose ends in an error once what it held has come out: that error is expected.
  */
 async function entryHead(zip: Blob, entry: DirectoryEntry): Promise<Uint8Array | null> {
   const local = new DataView(await zip.slice(entry.localOffset, entry.localOffset + LOCAL_BYTES).arrayBuffer())
@@ -103,6 +104,7 @@ async function entryHead(zip: Blob, entry: DirectoryEntry): Promise<Uint8Array |
   // The local header's name and extra field may differ in length from the directory's.
   const start = entry.localOffset + LOCAL_BYTES + local.getUint16(26, true) + local.getUint16(28, true)
   if (entry.method === STORED) return new Uint8Array(await zip.slice(start, start + Math.min(entry.compressedSize, SNIFF_BYTES)).arrayBuffer())
+  if (typeof DecompressionStream === 'undefined') return null
   const input = zip.slice(start, start + Math.min(entry.compressedSize, HEAD_INPUT_BYTES))
   const reader = input.stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader()
   const chunks: Uint8Array[] = []
@@ -119,23 +121,27 @@ async function entryHead(zip: Blob, entry: DirectoryEntry): Promise<Uint8Array |
   } finally {
     void reader.cancel().catch(() => undefined)
   }
+  if (length === 0) return null
   const head = new Uint8Array(length)
   let offset = 0
   for (const chunk of chunks) head.set(chunk, (offset += chunk.length) - chunk.length)
   return head.subarray(0, SNIFF_BYTES)
 }
 
-/** An entry the tool takes: its first bytes are one of the tool's types. */
-async function toolTakes(zip: Blob, entry: DirectoryEntry, tool: ToolDefinition): Promise<boolean> {
+/** Whether the tool takes the entry (its first bytes are one of the tool's types), or null: unreadable here. */
+async function toolTakes(zip: Blob, entry: DirectoryEntry, tool: ToolDefinition): Promise<boolean | null> {
   if (entry.uncompressedSize === 0) return false
   const head = await entryHead(zip, entry)
-  const type = head && sniffType(head)
+  if (!head) return null
+  const type = sniffType(head)
   return Boolean(type && tool.acceptedTypes.includes(type))
 }
 
 /**
- * What the zip holds for the tool, or null when it cannot be counted here. Its files are walked in
- * the zip's order, as the server reads them, so the first limit passed is the one the server names.
+ * What the zip holds for the tool, or null when it cannot be counted here: one entry that cannot be
+ * read leaves the whole zip to the server, so a zip is never refused for what this could not read.
+ * Its files are walked in the zip's order, as the server reads them, so the first limit passed is the
+ * one the server names.
  */
 export async function listZip(zip: Blob, tool: ToolDefinition, limits: ZipLimits): Promise<ZipListing | null> {
   const tailStart = Math.max(0, zip.size - ZIP_TAIL_BYTES)
@@ -155,6 +161,10 @@ export async function listZip(zip: Blob, tool: ToolDefinition, limits: ZipLimits
     files.push(entry)
   }
   let runnable = 0
-  for (const entry of files) if (await toolTakes(zip, entry, tool)) runnable++
+  for (const entry of files) {
+    const takes = await toolTakes(zip, entry, tool)
+    if (takes === null) return null
+    if (takes) runnable++
+  }
   return { runnable, problem: null }
 }
