@@ -16,13 +16,13 @@ import { anyToolFormLimits, readMultipartForm } from '~/features/tools/upload.se
 import { BatchOverCapError, batchArchive, batchTooLargeMessage, batchUrl, createBatch, findOwnedBatch, MAX_BATCH_FILES, type CreatedBatch } from './batches.server'
 import { TOO_MANY_FILES_MESSAGE, ZIP_ALONE_MESSAGE } from '../../catalog/batches'
 import { isZip, readZipFiles, type NamedBytes, type ZipContents } from './zip.server'
+import { MAX_ZIP_ENTRIES } from './zip-entries'
 import { NO_STORE } from '~/http/headers'
 import { runErrorResponse } from '~/http/errors.server'
 
 export const BATCH_NOT_FOUND = 'No such batch.'
 export const BATCH_NOT_DONE = 'The batch has not ended yet: download it once every file has run.'
 /** Entries of a zip read at most (folders and skipped hidden files count too). */
-const MAX_ZIP_ENTRIES = 1_000
 
 /** A batch refused charges nothing, and says so. */
 function batchRefusal(status: number, error: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {

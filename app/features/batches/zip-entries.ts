@@ -28,5 +28,12 @@ export function entryTooLargeMessage(entryName: string): string {
   return `${entryBaseName(entryName)} is too large once unzipped.`
 }
 
+/** Entries of any kind (folders and skipped files too) a batch zip may have: more is refused whole (400). */
+export const MAX_ZIP_ENTRIES = 1_000
+
+export function tooManyEntriesMessage(maxEntries: number): string {
+  return `The zip has too many entries (at most ${maxEntries}).`
+}
+
 /** The zip's files, once inflated, are past the batch's size limit in all (413). */
 export const ZIP_TOO_LARGE_MESSAGE = 'The zip is too large once unzipped.'

@@ -7,7 +7,7 @@ import yauzl from 'yauzl'
 import yazl from 'yazl'
 import { badRequest, tooLarge } from '~/features/tools/errors.server'
 import { TOO_MANY_FILES_MESSAGE } from '../../catalog/batches'
-import { entryBaseName, entryTooLargeMessage, skipReason, ZIP_TOO_LARGE_MESSAGE, type SkippedEntry } from './zip-entries'
+import { entryBaseName, entryTooLargeMessage, skipReason, tooManyEntriesMessage, ZIP_TOO_LARGE_MESSAGE, type SkippedEntry } from './zip-entries'
 
 export type { SkippedEntry }
 
@@ -64,7 +64,7 @@ export function readZipFiles(zip: Buffer, limits: ZipLimits): Promise<ZipContent
       })
       archive.on('entry', (entry: yauzl.Entry) => {
         entries++
-        if (entries > limits.maxEntries) return fail(badRequest(`The zip has too many entries (at most ${limits.maxEntries}).`))
+        if (entries > limits.maxEntries) return fail(badRequest(tooManyEntriesMessage(limits.maxEntries)))
         const reason = skipReason(entry.fileName)
         if (reason) {
           // A name is kept to a readable length (an entry name may be 64 KiB).

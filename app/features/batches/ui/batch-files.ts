@@ -6,6 +6,7 @@
 import { MEGABYTE, type ToolDefinition } from '~/catalog/tools'
 import { inspectFile } from '~/features/tools/ui/file-checks'
 import { batchTooLargeMessage, TOO_MANY_FILES_MESSAGE, unpaidBatchMessage, ZIP_ALONE_MESSAGE } from '../../../catalog/batches'
+import { MAX_ZIP_ENTRIES } from '../zip-entries'
 import { listZip } from './zip-listing'
 
 export type ChosenFile =
@@ -37,7 +38,7 @@ export type BatchFileVerdict = { ok: true; file: File; zip: boolean; runs: numbe
 export async function checkBatchFile(tool: ToolDefinition, file: File, limits: BatchLimits): Promise<BatchFileVerdict> {
   const head = new Uint8Array(await file.slice(0, ZIP_MAGIC.length).arrayBuffer())
   if (ZIP_MAGIC.every((byte, i) => head[i] === byte)) {
-    const zipLimits = { maxFiles: limits.maxFiles, maxFileBytes: tool.maxMegabytes * MEGABYTE, maxTotalBytes: limits.maxMegabytes * MEGABYTE }
+    const zipLimits = { maxEntries: MAX_ZIP_ENTRIES, maxFiles: limits.maxFiles, maxFileBytes: tool.maxMegabytes * MEGABYTE, maxTotalBytes: limits.maxMegabytes * MEGABYTE }
     // Whatever goes wrong reading it here, the zip is still sent for the server to read.
     const listing = await listZip(file, tool, zipLimits).catch(() => null)
     if (listing?.problem) return { ok: false, message: listing.problem }

@@ -355,7 +355,7 @@ function BatchForm(props: BatchScreenProps & { toolDefinition: ToolDefinition })
           {hydrated ? (
             <p className="flex flex-wrap justify-between gap-2 text-sm text-slate-700" data-testid="batch-totals">
               <span>
-                {totals.count ?? totals.chosen} of {limits.maxFiles} files
+                {totals.count === null ? `Up to ${limits.maxFiles} files: the zip is counted when sent` : `${totals.count} of ${limits.maxFiles} files`}
               </span>
               <span>
                 {formatMegabytes(totals.bytes)} of {limits.maxMegabytes} MB

@@ -11,7 +11,7 @@ import { zipOf as zipBytes } from '../../../../tests/support/zip'
 import { findDirectory, listZip, type ZipLimits } from './zip-listing'
 
 const photo = (name: string) => readFileSync(`tests/fixtures/photos/${name}`)
-const LIMITS: ZipLimits = { maxFiles: 100, maxFileBytes: 12 * MEGABYTE, maxTotalBytes: 200 * MEGABYTE }
+const LIMITS: ZipLimits = { maxEntries: 1000, maxFiles: 100, maxFileBytes: 12 * MEGABYTE, maxTotalBytes: 200 * MEGABYTE }
 const remover = TOOLS['background-remover']
 
 /** The zip as the page gets it: a Blob. */
@@ -20,7 +20,7 @@ const zipOf = async (...args: Parameters<typeof zipBytes>) => new Blob([new Uint
 /** What the server makes of the same zip: its files, or the message it refuses the zip with. */
 async function serverReads(zip: Blob, limits: ZipLimits): Promise<number | string> {
   const bytes = Buffer.from(await zip.arrayBuffer())
-  const maxLimits = { maxFiles: limits.maxFiles, maxEntries: 1000, maxEntryBytes: limits.maxFileBytes, maxTotalBytes: limits.maxTotalBytes }
+  const maxLimits = { maxFiles: limits.maxFiles, maxEntries: limits.maxEntries, maxEntryBytes: limits.maxFileBytes, maxTotalBytes: limits.maxTotalBytes }
   return readZipFiles(bytes, maxLimits).then(
     (contents) => contents.files.length,
     (error: Error) => error.message,
@@ -54,6 +54,12 @@ describe('counting a batch zip before it is sent', () => {
     const tight = { ...LIMITS, maxFiles: 3 }
     expect(await listZip(four, remover, tight)).toEqual({ runnable: 0, problem: TOO_MANY_FILES_MESSAGE })
     expect(await serverReads(four, tight)).toBe(TOO_MANY_FILES_MESSAGE)
+    // Entries of any kind: folders and hidden files count.
+    const crowded = await zipOf([{ name: 'a/' }, { name: 'b/' }, { name: '.hidden', bytes: Buffer.from('x') }, { name: 'a/ok.jpg', bytes: photo('noface-rocket.jpg') }])
+    const fewEntries = { ...LIMITS, maxEntries: 3 }
+    expect(await listZip(crowded, remover, fewEntries)).toEqual({ runnable: 0, problem: 'The zip has too many entries (at most 3).' })
+    expect(await serverReads(crowded, fewEntries)).toBe('The zip has too many entries (at most 3).')
+    expect(await listZip(crowded, remover, { ...fewEntries, maxEntries: 4 })).toEqual({ runnable: 1, problem: null })
 
     // Sizes once inflated: 13 MB of one colour deflates to almost nothing.
     const big = await zipOf([{ name: 'ok.jpg', bytes: photo('noface-rocket.jpg') }, { name: 'scans/huge.png', bytes: Buffer.alloc(13 * MEGABYTE) }])

@@ -9,7 +9,7 @@
 import { TOO_MANY_FILES_MESSAGE } from '~/catalog/batches'
 import type { ToolDefinition } from '~/catalog/tools'
 import { SNIFF_BYTES, sniffType } from '~/features/tools/ui/file-checks'
-import { entryTooLargeMessage, skipReason, ZIP_TOO_LARGE_MESSAGE } from '../zip-entries'
+import { entryTooLargeMessage, skipReason, tooManyEntriesMessage, ZIP_TOO_LARGE_MESSAGE } from '../zip-entries'
 
 export interface ZipListing {
   /** Those of the zip's files that the tool takes (type from their first bytes): what the batch costs. */
@@ -19,6 +19,8 @@ export interface ZipListing {
 }
 
 export interface ZipLimits {
+  /** Entries of any kind. */
+  maxEntries: number
   maxFiles: number
   /** One file's limit, for the tool. */
   maxFileBytes: number
@@ -151,7 +153,8 @@ export async function listZip(zip: Blob, tool: ToolDefinition, limits: ZipLimits
   if (!entries) return null
   const files: DirectoryEntry[] = []
   let total = 0
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
+    if (index >= limits.maxEntries) return { runnable: 0, problem: tooManyEntriesMessage(limits.maxEntries) }
     if (skipReason(entry.name)) continue
     if (files.length >= limits.maxFiles) return { runnable: 0, problem: TOO_MANY_FILES_MESSAGE }
     if (entry.flags & ENCRYPTED_FLAG || (entry.method !== STORED && entry.method !== DEFLATED) || entry.uncompressedSize === ZIP64_MARK) return null
