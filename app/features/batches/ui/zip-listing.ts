@@ -126,7 +126,10 @@ async function entryHead(zip: Blob, entry: DirectoryEntry): Promise<Uint8Array |
   if (length === 0) return null
   const head = new Uint8Array(length)
   let offset = 0
-  for (const chunk of chunks) head.set(chunk, (offset += chunk.length) - chunk.length)
+  for (const chunk of chunks) {
+    head.set(chunk, offset)
+    offset += chunk.length
+  }
   return head.subarray(0, SNIFF_BYTES)
 }
 
