@@ -2,22 +2,11 @@
 // names that climb out of a folder, sizes that lie in the headers, a zip inside the zip. No name
 // reaches a path, no entry yields more bytes than it declared, and nothing is unpacked twice.
 import { describe, expect, it } from 'vitest'
-import yazl from 'yazl'
 import { readZipFiles, type ZipLimits } from '~/features/batches/zip.server'
 import { ToolError } from '~/features/tools/errors.server'
+import { zipOf } from '../../../tests/support/zip'
 
 const LIMITS: ZipLimits = { maxFiles: 100, maxEntries: 1000, maxEntryBytes: 1024 * 1024, maxTotalBytes: 8 * 1024 * 1024 }
-
-function makeZip(entries: Array<[string, Buffer]>): Promise<Buffer> {
-  const zip = new yazl.ZipFile()
-  for (const [name, bytes] of entries) zip.addBuffer(bytes, name)
-  zip.end()
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c))
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)))
-  })
-}
 
 /** Rewrites every occurrence of `from` by `to` (same length): names and sizes yazl would never write. */
 function patch(zip: Buffer, from: Buffer, to: Buffer): Buffer {
@@ -50,7 +39,7 @@ describe('zip contents from outside', () => {
       ['AAAAAAwin.png', '..\\..\\'],
     ]
     for (const [placeholder, climb] of names) {
-      const zip = patch(await makeZip([[placeholder, png]]), Buffer.from(placeholder), Buffer.from(climb + placeholder.slice(climb.length)))
+      const zip = patch(await zipOf([{ name: placeholder, bytes: png }]), Buffer.from(placeholder), Buffer.from(climb + placeholder.slice(climb.length)))
       const read = await outcome(zip)
       if ('status' in read) expect(read.status).toBe(400)
       else for (const file of read.files) expect(file.name).not.toMatch(/[\\/]|\.\./)
@@ -59,7 +48,7 @@ describe('zip contents from outside', () => {
 
   it('an entry whose headers claim fewer bytes than it inflates to is refused, never read past its claim', async () => {
     const real = 4 * 1024 * 1024 // compresses to a few KB
-    const zip = await makeZip([['big.png', Buffer.alloc(real)]])
+    const zip = await zipOf([{ name: 'big.png', bytes: Buffer.alloc(real) }])
     const claimed = Buffer.alloc(4)
     claimed.writeUInt32LE(100)
     const size = Buffer.alloc(4)
@@ -69,14 +58,14 @@ describe('zip contents from outside', () => {
   })
 
   it('a zip inside the zip is one file, not unpacked again', async () => {
-    const inner = await makeZip([['a.png', Buffer.alloc(1024)], ['b.png', Buffer.alloc(1024)]])
-    const read = await outcome(await makeZip([['inner.zip', inner]]))
+    const inner = await zipOf([{ name: 'a.png', bytes: Buffer.alloc(1024) }, { name: 'b.png', bytes: Buffer.alloc(1024) }])
+    const read = await outcome(await zipOf([{ name: 'inner.zip', bytes: inner }]))
     expect('files' in read && read.files.map((f) => [f.name, f.bytes.byteLength])).toEqual([['inner.zip', inner.byteLength]])
   })
 
   it('bytes that are not a zip, and a zip cut in half, answer 400', async () => {
     expect(await outcome(Buffer.from('PK\u0003\u0004 this is not a zip'))).toEqual({ status: 400 })
-    const zip = await makeZip([['a.png', Buffer.alloc(4096, 7)]])
+    const zip = await zipOf([{ name: 'a.png', bytes: Buffer.alloc(4096, 7) }])
     expect(await outcome(zip.subarray(0, Math.floor(zip.byteLength / 2)))).toEqual({ status: 400 })
   })
 })

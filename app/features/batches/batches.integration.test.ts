@@ -4,7 +4,6 @@
 // key charges nothing), zip-bomb limits, more files than the limit refused (never cut), owner-only reads, and the balance check before anything runs.
 import sharp from 'sharp'
 import yauzl from 'yauzl'
-import yazl from 'yazl'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
 import { getDb } from '~/db/db.server'
@@ -19,6 +18,7 @@ import { loader as getBatch } from '~/routes/api.batches.$id'
 import { loader as getDownload } from '~/routes/api.batches.$id.download'
 import { fileOf, fixture, newVisitor } from '../../../tests/support/tools'
 import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
+import { zipOf } from '../../../tests/support/zip'
 
 beforeAll(() => {
   process.env.WEBHOOKS_ALLOW_PRIVATE = 'true'
@@ -93,20 +93,6 @@ async function unzip(bytes: ArrayBuffer): Promise<Map<string, Buffer>> {
     zip.readEntry()
   })
   return files
-}
-
-function makeZip(entries: Array<[string, Buffer | null]>): Promise<Buffer> {
-  const zip = new yazl.ZipFile()
-  for (const [name, bytes] of entries) {
-    if (bytes) zip.addBuffer(bytes, name)
-    else zip.addEmptyDirectory(name)
-  }
-  zip.end()
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c))
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)))
-  })
 }
 
 async function ledger(accountId: string) {
@@ -224,12 +210,12 @@ describe('a face-blur batch with a photo that has no face', () => {
 describe('a zip upload', () => {
   it('runs the images in it under their base names, skipping folders and hidden files; a test key charges nothing', async () => {
     const caller = await user('test')
-    const zip = await makeZip([
-      ['pics/', null],
-      ['pics/a.jpg', await photo(1)],
-      ['deep/er/b.jpg', await photo(2)],
-      ['.DS_Store', Buffer.from('x')],
-      ['__MACOSX/pics/._a.jpg', Buffer.from('x')],
+    const zip = await zipOf([
+      { name: 'pics/' },
+      { name: 'pics/a.jpg', bytes: await photo(1) },
+      { name: 'deep/er/b.jpg', bytes: await photo(2) },
+      { name: '.DS_Store', bytes: Buffer.from('x') },
+      { name: '__MACOSX/pics/._a.jpg', bytes: Buffer.from('x') },
     ])
     const accepted = await post(caller, [['tool', 'background-remover'], ['image', fileOf(zip, 'batch.zip', 'application/zip')]])
     expect(accepted.status).toBe(202)
@@ -249,12 +235,12 @@ describe('a zip upload', () => {
 
   it('refuses a zip bomb by its sizes, and too many entries, before running anything', async () => {
     const caller = await user()
-    const big = await makeZip([['huge.png', Buffer.alloc(60 * 1024 * 1024)]])
+    const big = await zipOf([{ name: 'huge.png', bytes: Buffer.alloc(60 * 1024 * 1024) }])
     expect(big.byteLength).toBeLessThan(1024 * 1024)
     const refused = await post(caller, [['tool', 'background-remover'], ['image', fileOf(big, 'bomb.zip')]])
     expect(refused.status).toBe(413)
     expect(refused.body.error).toMatch(/too large once unzipped/)
-    const many = await makeZip(Array.from({ length: 101 }, (_, i) => [`${i}.jpg`, Buffer.from('x')] as [string, Buffer]))
+    const many = await zipOf(Array.from({ length: 101 }, (_, i) => ({ name: `${i}.jpg`, bytes: Buffer.from('x') })))
     const tooMany = await post(caller, [['tool', 'background-remover'], ['image', fileOf(many, 'many.zip')]])
     expect(tooMany.status).toBe(400)
     expect(tooMany.body.error).toBe('A batch takes at most 100 files.')
@@ -282,12 +268,12 @@ describe('more files than a batch takes', () => {
   it('refuses a zip of 101 images, and takes one of 100 entries', async () => {
     const caller = await user('test')
     const one = await photo(0)
-    const refused = await post(caller, [['tool', 'background-remover'], ['image', fileOf(await makeZip(Array.from({ length: 101 }, (_, i) => [`p${i}.jpg`, one] as [string, Buffer])), 'many.zip')]])
+    const refused = await post(caller, [['tool', 'background-remover'], ['image', fileOf(await zipOf(Array.from({ length: 101 }, (_, i) => ({ name: `p${i}.jpg`, bytes: one }))), 'many.zip')]])
     expect(refused.status).toBe(400)
     expect(refused.body.error).toBe(MANY)
     await noBatchOf(caller)
     // 100 entries that are not images: the batch takes them all (each fails at once, unpaid: nothing to run here).
-    const hundred = await makeZip(Array.from({ length: 100 }, (_, i) => [`n${i}.jpg`, Buffer.from('not an image')] as [string, Buffer]))
+    const hundred = await zipOf(Array.from({ length: 100 }, (_, i) => ({ name: `n${i}.jpg`, bytes: Buffer.from('not an image') })))
     const accepted = await post(caller, [['tool', 'background-remover'], ['image', fileOf(hundred, 'hundred.zip')]])
     expect(accepted.status).toBe(202)
     expect(accepted.body).toMatchObject({ total: 100, skipped: [] })

@@ -17,7 +17,7 @@ import { action, loader } from '~/routes/tools.batch'
 import { action as workingAsAction } from '~/routes/teams.working-as'
 import { emptyToolQueue, fileOf, fixture, newUser, newVisitor, type TestCaller } from '../../../tests/support/tools'
 import { BASE, formRequest, readResult, routeArgs } from '../../../tests/support/requests'
-import yazl from 'yazl'
+import { zipOf } from '../../../tests/support/zip'
 import type { BatchPageData } from './page.server'
 import { skippedSummary } from './ui/batch-status'
 
@@ -168,15 +168,10 @@ describe('the batch page action (no JavaScript)', () => {
 
   it("shows the zip's skipped entries with the batch", async () => {
     const owner = await newUser()
-    const zip = new yazl.ZipFile()
-    zip.addBuffer(Buffer.from('not an image'), 'a.jpg')
-    zip.addBuffer(Buffer.from('x'), '.DS_Store')
-    zip.end()
-    const bytes = await new Promise<Buffer>((resolve) => {
-      const chunks: Buffer[] = []
-      zip.outputStream.on('data', (c: Buffer) => chunks.push(c))
-      zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)))
-    })
+    const bytes = await zipOf([
+      { name: 'a.jpg', bytes: Buffer.from('not an image') },
+      { name: '.DS_Store', bytes: Buffer.from('x') },
+    ])
     const posted = await post(owner, [['tool', 'background-remover'], ['image', fileOf(bytes, 'photos.zip', 'application/zip')]])
     expect(posted.status).toBe(303)
     const shown = await page(owner, new URL(posted.headers.get('location')!, BASE).search)

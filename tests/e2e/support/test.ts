@@ -25,7 +25,7 @@ export const test = base.extend({
  * cuts short what hydration would have done (the 404 page's console line). Both failed journeys on a
  * busy machine. The root layout marks <html data-hydrated> once every effect has run (app/root.tsx).
  */
-export async function waitForHydration(page: Page) {
+async function waitForHydration(page: Page) {
   await expect(page.locator('html[data-hydrated]'), 'the page hydrated').toBeAttached({ timeout: 30_000 })
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { MEGABYTE, TOOLS } from '~/catalog/tools'
 import { zipOf } from '../../../../tests/support/zip'
-import { batchProblem, checkBatchFile, totalsOf, ZIP_ALONE_MESSAGE, zipWithoutFilesMessage, type ChosenFile } from './batch-files'
+import { ZIP_ALONE_MESSAGE } from '~/catalog/batches'
+import { batchProblem, checkBatchFile, totalsOf, zipWithoutFilesMessage, type ChosenFile } from './batch-files'
 
 const limits = { maxFiles: 3, maxMegabytes: 2 }
 const ready = (name: string, size: number, runs: number | null = 1, zip = false): ChosenFile => ({ key: name, file: new File([new Uint8Array(size)], name), state: 'ready', zip, runs })

@@ -17,8 +17,6 @@ export type ChosenFile =
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04]
 
-export { ZIP_ALONE_MESSAGE }
-
 export interface BatchLimits {
   maxFiles: number
   maxMegabytes: number

@@ -44,7 +44,7 @@ const END_BYTES = 22
 const CENTRAL_BYTES = 46
 const LOCAL_BYTES = 30
 /** The end record may be followed by a comment of up to 64 KiB. */
-export const ZIP_TAIL_BYTES = END_BYTES + 0xffff
+const ZIP_TAIL_BYTES = END_BYTES + 0xffff
 /** A directory larger than this is not read here: a hundred files take a few kilobytes. */
 const MAX_DIRECTORY_BYTES = 1024 * 1024
 /** Compressed bytes inflated for an entry's first SNIFF_BYTES: far more than deflate needs for them. */
@@ -69,7 +69,7 @@ export function findDirectory(tail: Uint8Array): { offset: number; size: number;
 }
 
 /** The directory's entries, or null when it is not what its end record says. */
-export function readDirectory(directory: Uint8Array, count: number): DirectoryEntry[] | null {
+function readDirectory(directory: Uint8Array, count: number): DirectoryEntry[] | null {
   const view = new DataView(directory.buffer, directory.byteOffset, directory.byteLength)
   const entries: DirectoryEntry[] = []
   let at = 0
