@@ -58,7 +58,10 @@ RUN apt-get update \
 WORKDIR /app
 # The app's files belong to root and are read-only to the serving user: only /app/data (the volume) is writable.
 # npm (for `npm run credits`) keeps its cache and logs in /tmp, as the user has no home.
+# HOST: a container is reached through its published port, so it listens on every interface (the
+# studio's own default is loopback, for a laptop).
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/app/data \
     MODELS_DIR=/app/models \

@@ -7,7 +7,6 @@ import path from 'node:path'
 import { z } from 'zod'
 import { MAX_BATCH_FILES } from './catalog/batches'
 
-const DEFAULT_PUBLIC_URL = 'http://localhost:3000'
 
 const booleanFlag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -16,8 +15,11 @@ const booleanFlag = z
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: z.string().url().default(DEFAULT_PUBLIC_URL),
+  // Loopback by default: a studio started on a laptop is not offered to the whole network. The Docker
+  // image and the deploy docs set 0.0.0.0 (or a proxy's address) on purpose.
+  HOST: z.string().default('127.0.0.1'),
+  /** Unset: the address the studio listens on (defaultPublicUrl). */
+  PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   SESSION_SECRET: z.string().min(32).optional(),
@@ -103,7 +105,9 @@ const schema = z.object({
   OTEL_SERVICE_NAME: z.string().default('facet-studio'),
 })
 
-export type Config = z.infer<typeof schema> & {
+export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL'> & {
+  /** PUBLIC_URL as set, else the address the studio listens on (defaultPublicUrl). */
+  PUBLIC_URL: string
   dataDir: string
   modelsDir: string
   sessionSecret: string
@@ -114,7 +118,7 @@ export type Config = z.infer<typeof schema> & {
   secureCookies: boolean
   /** TRUST_PROXY as Express's `trust proxy` takes it: hops to trust (0 = none) or the proxies' addresses. */
   trustProxy: TrustProxy
-  /** Set when PUBLIC_URL was left at its default while the server listens elsewhere (production). */
+  /** Set when PUBLIC_URL was left unset while the server listens on every interface (production). */
   publicUrlWarning: string | null
 }
 
@@ -194,6 +198,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(c.DATA_DIR)
   return {
     ...c,
+    PUBLIC_URL: c.PUBLIC_URL ?? defaultPublicUrl(c.HOST, c.PORT),
     dataDir,
     modelsDir: path.resolve(c.MODELS_DIR),
     sessionSecret: c.SESSION_SECRET ?? persistentSecret(dataDir, 'session-secret', () => randomBytes(32).toString('hex')),
@@ -203,23 +208,33 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     workerConcurrency: c.WORKER_CONCURRENCY ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
     toolCosts: parseToolCosts(c.TOOL_COSTS),
-    secureCookies: c.PUBLIC_URL.startsWith('https://'),
+    secureCookies: (c.PUBLIC_URL ?? '').startsWith('https://'),
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
-    publicUrlWarning: publicUrlWarning(c, env.PUBLIC_URL !== undefined),
+    publicUrlWarning: publicUrlWarning(c, c.PUBLIC_URL !== undefined),
   }
 }
 
-const LOCAL_HOSTS = ['0.0.0.0', '::', 'localhost', '127.0.0.1', '::1']
+/** Hosts that mean "every interface": the address users reach cannot be told from them. */
+const WILDCARD_HOSTS = ['0.0.0.0', '::']
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '::1']
 
 /**
- * Mail links and the CSRF origin check are built from PUBLIC_URL. A production server that kept the
- * default while listening elsewhere would mail links nobody can open, silently: say so instead.
+ * The address mail links and the CSRF origin check use when PUBLIC_URL is unset: the one the studio
+ * listens on, so `PORT=8080 npm start` mails links to :8080. A wildcard or loopback host is written
+ * `localhost`, the name a browser on the same machine uses.
  */
-export function publicUrlWarning(c: { NODE_ENV: string; PORT: number; HOST: string; PUBLIC_URL: string }, publicUrlSet: boolean): string | null {
-  if (c.NODE_ENV !== 'production' || publicUrlSet) return null
-  const listensElsewhere = c.PORT !== Number(new URL(DEFAULT_PUBLIC_URL).port) || !LOCAL_HOSTS.includes(c.HOST)
-  if (!listensElsewhere) return null
-  return `PUBLIC_URL is not set, so mail links point to ${DEFAULT_PUBLIC_URL} while the studio listens on ${c.HOST}:${c.PORT}. Set PUBLIC_URL to the address users reach.`
+export function defaultPublicUrl(host: string, port: number): string {
+  const name = WILDCARD_HOSTS.includes(host) || LOOPBACK_HOSTS.includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  return `http://${name}:${port}`
+}
+
+/**
+ * A production server listening on every interface is reached under some name of its own: links to
+ * localhost would reach nobody, silently. Say so instead (the log at start, and /healthz).
+ */
+export function publicUrlWarning(c: { NODE_ENV: string; PORT: number; HOST: string }, publicUrlSet: boolean): string | null {
+  if (c.NODE_ENV !== 'production' || publicUrlSet || !WILDCARD_HOSTS.includes(c.HOST)) return null
+  return `PUBLIC_URL is not set, so mail links point to ${defaultPublicUrl(c.HOST, c.PORT)} while the studio listens on every interface (${c.HOST}:${c.PORT}). Set PUBLIC_URL to the address users reach.`
 }
 
 let cached: Config | undefined

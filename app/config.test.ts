@@ -29,18 +29,32 @@ describe('TRUST_PROXY', () => {
   })
 })
 
-const base = { NODE_ENV: 'production', PORT: 3000, HOST: '0.0.0.0', PUBLIC_URL: 'http://localhost:3000' }
+const base = { NODE_ENV: 'production', PORT: 3000, HOST: '0.0.0.0' }
 
-describe('PUBLIC_URL left at its default', () => {
-  it('warns in production when the server listens on another port or host', () => {
-    expect(publicUrlWarning({ ...base, PORT: 8080 }, false)).toMatch(/PUBLIC_URL is not set.*listens on 0\.0\.0\.0:8080/)
-    expect(publicUrlWarning({ ...base, HOST: '10.0.0.5' }, false)).toMatch(/10\.0\.0\.5:3000/)
+describe('PUBLIC_URL unset', () => {
+  it('follows PORT and HOST', () => {
+    const env = { NODE_ENV: 'test', DATA_DIR: 'tests/.tmp/data', SESSION_SECRET: 'x'.repeat(32), RESULTS_KEY: 'a'.repeat(64) } as const
+    expect(readConfig(env).PUBLIC_URL).toBe('http://localhost:3000')
+    expect(readConfig({ ...env, PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080')
+    expect(readConfig({ ...env, HOST: '0.0.0.0', PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080')
+    expect(readConfig({ ...env, HOST: '192.0.2.7', PORT: '8080' }).PUBLIC_URL).toBe('http://192.0.2.7:8080')
+    expect(readConfig({ ...env, HOST: '2001:db8::7' }).PUBLIC_URL).toBe('http://[2001:db8::7]:3000')
+    expect(readConfig({ ...env, PORT: '8080', PUBLIC_URL: 'https://studio.example' }).PUBLIC_URL).toBe('https://studio.example')
   })
 
-  it('stays quiet when PUBLIC_URL is set, in development, or on the default address', () => {
+  it('listens on loopback unless told otherwise', () => {
+    expect(readConfig({ NODE_ENV: 'test', DATA_DIR: 'tests/.tmp/data', SESSION_SECRET: 'x'.repeat(32), RESULTS_KEY: 'a'.repeat(64) }).HOST).toBe('127.0.0.1')
+  })
+
+  it('warns in production when the server listens on every interface', () => {
+    expect(publicUrlWarning({ ...base, PORT: 8080 }, false)).toMatch(/PUBLIC_URL is not set.*localhost:8080.*every interface \(0\.0\.0\.0:8080\)/)
+    expect(publicUrlWarning({ ...base, HOST: '::' }, false)).toMatch(/every interface/)
+  })
+
+  it('stays quiet when PUBLIC_URL is set, in development, or on an address of its own', () => {
     expect(publicUrlWarning({ ...base, PORT: 8080 }, true)).toBeNull()
     expect(publicUrlWarning({ ...base, PORT: 8080, NODE_ENV: 'development' }, false)).toBeNull()
-    expect(publicUrlWarning(base, false)).toBeNull()
     expect(publicUrlWarning({ ...base, HOST: '127.0.0.1' }, false)).toBeNull()
+    expect(publicUrlWarning({ ...base, HOST: '10.0.0.5' }, false)).toBeNull()
   })
 })
