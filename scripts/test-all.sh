@@ -56,5 +56,13 @@ if wait $build_pid; then tail -3 tests/.tmp/build.log; else cat tests/.tmp/build
 echo "== browser tests"
 CI=1 npx playwright test || status=1
 
-node scripts/test-summary.mjs tests/.tmp/vitest.json tests/.tmp/playwright.json || status=1
+node scripts/test-summary.mjs tests/.tmp/vitest.json tests/.tmp/playwright.json >tests/.tmp/summary.log || status=1
+# A passing run leaves only its reports and logs: the studios' data folders, databases and uploads the
+# tests made (several hundred MB) go. A failing run keeps everything, to look at.
+if [ "$status" = 0 ]; then
+  find tests/.tmp -mindepth 1 -maxdepth 1 ! -name '*.json' ! -name '*.log' -exec rm -rf {} +
+  rm -rf test-results
+fi
+# The closing line stays the run's last.
+cat tests/.tmp/summary.log
 exit $status

@@ -5,12 +5,21 @@ let passed = 0
 let failed = 0
 let skipped = 0
 const [vitestFile, playwrightFile] = process.argv.slice(2)
+/** Every skipped test by name, with its reason where the runner records one: a skip never passes unseen. */
+const skippedTests = []
 
 if (vitestFile && existsSync(vitestFile)) {
   const v = JSON.parse(readFileSync(vitestFile, 'utf8'))
   passed += v.numPassedTests
   failed += v.numFailedTests
   skipped += v.numPendingTests + v.numTodoTests
+  for (const file of v.testResults ?? []) {
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === 'pending' || t.status === 'skipped' || t.status === 'todo') {
+        skippedTests.push(`${file.name.replace(`${process.cwd()}/`, '')} > ${t.fullName}: ${t.status === 'todo' ? 'marked todo' : 'skipped in the test (see its condition)'}`)
+      }
+    }
+  }
 } else failed += 1
 
 // Without a PostgreSQL the integration files ran once (PGlite) instead of twice: the missing half is
@@ -25,11 +34,25 @@ if (postgresMissing && vitestFile && existsSync(vitestFile)) {
 }
 
 if (playwrightFile && existsSync(playwrightFile)) {
-  const s = JSON.parse(readFileSync(playwrightFile, 'utf8')).stats
+  const report = JSON.parse(readFileSync(playwrightFile, 'utf8'))
+  const s = report.stats
   passed += s.expected + s.flaky
   failed += s.unexpected
   skipped += s.skipped
+  const visit = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== 'skipped') continue
+        const reason = (t.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'skipped without a reason'
+        skippedTests.push(`${[...titles, spec.title].join(' > ')} [${t.projectName}]: ${reason}`)
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child, [...titles, child.title])
+  }
+  for (const suite of report.suites ?? []) visit(suite, [suite.title])
 } else failed += 1
+
+for (const line of skippedTests) console.log(`skipped: ${line}`)
 
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(failed > 0 || passed === 0 ? 1 : 0)
