@@ -13,7 +13,17 @@ declare module '@remix-run/node' {
 }
 
 export default defineConfig(({ isSsrBuild }) => ({
-  build: { cssMinify: true, sourcemap: false },
+  build: {
+    cssMinify: true,
+    sourcemap: false,
+    rollupOptions: {
+      // Resource routes (the /api endpoints, /healthz, ...) have no UI, so their browser chunk is empty by
+      // design: Rollup's "Generated an empty chunk" line for each of them (about 50) says nothing to act on.
+      onwarn(warning, warn) {
+        if (warning.code !== 'EMPTY_BUNDLE') warn(warning)
+      },
+    },
+  },
   resolve: {
     // conform's zod adapter builds its coercion wrappers (lazy, optional, pipe, transform) from classic
     // zod, which cannot be tree-shaken (about 25 KB compressed). zod/mini exports the same four with the
