@@ -39,6 +39,7 @@ const SECTIONS = [
   ['rate-limits', 'Rate limits'],
   ['webhooks', 'Webhooks'],
   ['teams', 'Teams'],
+  ['mcp', 'Agents (MCP)'],
   ['reference', 'Reference'],
 ] as const
 
@@ -153,6 +154,24 @@ app.post('/facet-webhook', express.raw({ type: 'application/json' }), (req, res)
   -d '{"email": "you@example.com", "password": "…"}'
 # → {"token": "…", "user": {…}, "credits": {"balance": 50}}
 curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
+
+  const mcpHttp = `{
+  "mcpServers": {
+    "facet-studio": {
+      "url": "${facts.origin}/mcp",
+      "headers": { "Authorization": "Bearer fs_live_…" }
+    }
+  }
+}`
+  const mcpStdio = `{
+  "mcpServers": {
+    "facet-studio": {
+      "command": "npm",
+      "args": ["run", "--silent", "mcp", "--prefix", "/path/to/facet-studio"],
+      "env": { "FACET_URL": "${facts.origin}", "FACET_API_KEY": "fs_live_…" }
+    }
+  }
+}`
 
   return (
     <>
@@ -345,6 +364,22 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               <code>DELETE /api/teams/&lt;id&gt;/members/&lt;user_id&gt;/</code> change a member&apos;s role and cap, or remove them.
             </p>
             <p>{SEAT_RULE} An invite past the seats answers 409, and so does accepting one when every member seat is taken.</p>
+          </Section>
+
+          <Section id="mcp" title="Agents (MCP)">
+            <p>
+              The studio is an MCP server: an assistant or an IDE that speaks the Model Context Protocol can use every tool, a batch, your balance and a price quote. It
+              authenticates with an API key (a test key runs in test mode), and each run is the API&apos;s own: the same limits, team (<code>X-Team</code> or a{' '}
+              <code>team</code> argument), idempotency (<code>idempotency_key</code>) and ledger. Every paid tool takes <code>max_credits</code> and refuses, charging
+              nothing, when the run would cost more; every answer says what it charged and what is left. Images go in as base64 (or <code>image_url</code>, a public
+              address the studio fetches) and come back as image content.
+            </p>
+            <CodeBlock label="MCP client, over HTTP">{mcpHttp}</CodeBlock>
+            <CodeBlock label="MCP client, as a process (stdio)">{mcpStdio}</CodeBlock>
+            <p>
+              The process form relays to a running studio (<code>FACET_URL</code>); run it from the studio&apos;s folder. <code>--silent</code> keeps npm&apos;s own
+              lines out of the protocol.
+            </p>
           </Section>
 
           <Section id="reference" title="Reference">

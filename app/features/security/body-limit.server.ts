@@ -21,8 +21,11 @@ function isUpload(path: string, contentType: string): boolean {
   return UPLOAD_PATHS.has(normalised) || path.startsWith('/tools/')
 }
 
+/** Paths that read their bodies under a limit of their own: /mcp's JSON-RPC carries files as base64, and its transport stops past MCP_MAX_BODY_BYTES (413). */
+const OWN_LIMIT_PATHS = new Set(['/mcp', '/mcp/'])
+
 export const limitSmallBodies: RequestHandler = (req, res, next) => {
-  if (isUpload(req.path, req.headers['content-type'] ?? '')) return next()
+  if (isUpload(req.path, req.headers['content-type'] ?? '') || OWN_LIMIT_PATHS.has(req.path)) return next()
   const declared = req.headers['content-length']
   if (declared === undefined) {
     if (req.headers['transfer-encoding']) return void res.status(411).json({ error: LENGTH_REQUIRED_MESSAGE, detail: LENGTH_REQUIRED_MESSAGE })
