@@ -88,6 +88,10 @@ describe('registering webhook endpoints', () => {
       ['http://[::ffff:10.0.0.1]/hook', /non-public address/],
       ['http://169.254.169.254/latest/meta-data/', /non-public address/],
       ['http://0x7f.1/', /non-public address/],
+      // Issue 34: the deprecated IPv4-compatible form, NAT64 and a trailing dot.
+      ['http://[::127.0.0.1]/hook', /non-public address/],
+      ['http://[64:ff9b::7f00:1]/hook', /non-public address/],
+      ['http://localhost./hook', /non-public address/],
     ]
     for (const [url, message] of refusals) {
       const res = await register(token, { url, events: ['job.succeeded'] })
