@@ -44,7 +44,8 @@ async function getOnce(url: URL, maxBytes: number, deadline: number, overrides?:
   let request: Awaited<ReturnType<typeof guardedRequest>>
   try {
     const headers = { 'user-agent': REMOTE_IMAGE_USER_AGENT, accept: 'image/*' }
-    request = await guardedRequest(url, { method: 'GET', headers }, { allowPrivate: config().WEBHOOKS_ALLOW_PRIVATE, ...overrides })
+    const policy = { allowPrivate: config().WEBHOOKS_ALLOW_PRIVATE, ...overrides }
+    request = await guardedRequest(url, { method: 'GET', headers }, policy, Math.max(0, deadline - Date.now()))
   } catch (error) {
     throw readableReason(error)
   }

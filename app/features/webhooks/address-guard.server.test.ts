@@ -270,7 +270,7 @@ describe('the socket connects only to the address that was checked', () => {
   })
 
   async function get(raw: string, policy: AddressPolicy): Promise<string> {
-    const request = await guardedRequest(new URL(raw), { method: 'GET' }, policy)
+    const request = await guardedRequest(new URL(raw), { method: 'GET' }, policy, 5000)
     return new Promise((resolve, reject) => {
       request.on('response', (response) => {
         let body = ''
@@ -297,6 +297,13 @@ describe('the socket connects only to the address that was checked', () => {
     expect(reached.outside).toBe(before.outside + 1)
     // One question per request: the connection itself never asked DNS again.
     expect(resolve.asked).toHaveLength(3)
+  })
+
+  it('stops waiting for a resolver past the time limit', async () => {
+    const never: Resolver = () => new Promise(() => {})
+    await expect(guardedRequest(new URL('http://slow.example/'), {}, { allowPrivate: false, resolve: never }, 50)).rejects.toThrow(
+      'slow.example took longer than 0.05 s to resolve',
+    )
   })
 
   it('a name checked once is connected to at that address even when DNS would now answer loopback', async () => {

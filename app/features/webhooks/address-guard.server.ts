@@ -125,12 +125,22 @@ export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunct
 
 /**
  * An HTTP(S) request to `url` that can only connect to checked addresses: the host is checked (and
- * resolved once) first, then the request goes out with those addresses pinned in its lookup. Not
- * sent yet: the caller writes the body and ends it. Redirects are the caller's: each hop is a new
- * guardedRequest, so it is checked the same way.
+ * resolved once, within `resolveWithinMs`) first, then the request goes out with those addresses
+ * pinned in its lookup. Not sent yet: the caller writes the body and ends it. Redirects are the
+ * caller's: each hop is a new guardedRequest, so it is checked the same way.
  */
-export async function guardedRequest(url: URL, options: http.RequestOptions, policy: AddressPolicy): Promise<http.ClientRequest> {
-  const addresses = await checkedAddresses(url, policy)
+export async function guardedRequest(
+  url: URL,
+  options: http.RequestOptions,
+  policy: AddressPolicy,
+  resolveWithinMs: number,
+): Promise<http.ClientRequest> {
+  let timer: NodeJS.Timeout | undefined
+  // getaddrinfo cannot be cancelled; past the caller's time limit the request simply stops waiting.
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${urlHost(url)} took longer than ${resolveWithinMs / 1000} s to resolve`)), resolveWithinMs)
+  })
+  const addresses = await Promise.race([checkedAddresses(url, policy), late]).finally(() => clearTimeout(timer))
   const client = url.protocol === 'https:' ? https : http
   // No shared agent: a kept-alive socket opened for another host's check must not be reused here.
   return client.request(url, { ...options, lookup: pinnedLookup(addresses), agent: false })

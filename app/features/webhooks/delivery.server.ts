@@ -53,9 +53,10 @@ export async function sendSigned(
     const message = error instanceof Error ? error.message || String(error) : String(error)
     return { ok: false, statusCode: null, excerpt: null, error: message.slice(0, 300) }
   }
+  const deadline = Date.now() + WEBHOOK_TIMEOUT_MS
   let request: Awaited<ReturnType<typeof guardedRequest>>
   try {
-    request = await guardedRequest(url, { method: 'POST', headers }, { allowPrivate: config().WEBHOOKS_ALLOW_PRIVATE, ...overrides })
+    request = await guardedRequest(url, { method: 'POST', headers }, { allowPrivate: config().WEBHOOKS_ALLOW_PRIVATE, ...overrides }, WEBHOOK_TIMEOUT_MS)
   } catch (error) {
     // Refused by the guard (not a public address) or the name has no address: nothing was sent.
     return failed(error)
@@ -94,7 +95,7 @@ export async function sendSigned(
     })
     const timer = setTimeout(() => {
       request.destroy(new Error(`timed out after ${WEBHOOK_TIMEOUT_MS / 1000} s`))
-    }, WEBHOOK_TIMEOUT_MS)
+    }, Math.max(0, deadline - Date.now()))
     request.on('error', (error) => finish(failed(error)))
     request.end(body)
   })

@@ -238,4 +238,17 @@ describe('delivering events', () => {
     expect(received.length).toBe(before)
     allowPrivate(true)
   })
+
+  it('refuses every other form of a loopback target before sending anything (issue 34)', async () => {
+    allowPrivate(false)
+    const before = received.length
+    const secret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`
+    for (const host of ['[::127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]', '2130706433', '0x7f.1', '127.0.0.1.', 'localhost.']) {
+      const outcome = await sendSigned(`http://${host}:${port}/hook`, secret, 'msg_forms', '{}')
+      expect(outcome, host).toMatchObject({ ok: false, statusCode: null })
+      expect(outcome.error, host).toMatch(/not a public address/)
+    }
+    expect(received.length).toBe(before)
+    allowPrivate(true)
+  })
 })
