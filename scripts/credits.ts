@@ -84,9 +84,9 @@ async function run(args: string[]): Promise<string> {
 
 let exitCode = 0
 try {
-  const [command, ...rest] = process.argv.slice(2)
-  const said = await run([command, ...rest])
-  console.log(`${said}\n${READ_ONLY_COMMANDS.has(command) ? 'Read from' : 'Changed in'}: ${actedOn}.`)
+  const args = process.argv.slice(2)
+  const said = await run(args)
+  console.log(`${said}\n${READ_ONLY_COMMANDS.has(args[0]) ? 'Read from' : 'Changed in'}: ${actedOn}.`)
 } catch (error) {
   if (error instanceof UsageError || (error instanceof OperatorError && error.kind === 'invalid')) {
     console.error(`${error.message}\n\n${USAGE}`)

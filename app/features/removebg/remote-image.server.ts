@@ -2,6 +2,7 @@
 // webhooks' address guard: public addresses only (unless WEBHOOKS_ALLOW_PRIVATE), each connection
 // pinned to the address that was checked, every redirect's target checked the same way, the body cut
 // off past the byte limit and the whole fetch past the time limit.
+import type { ClientRequest } from 'node:http'
 import { config } from '~/config.server'
 import { BlockedAddressError, guardedRequest, type AddressOverrides } from '~/features/webhooks/address-guard.server'
 
@@ -41,7 +42,7 @@ function readableReason(error: unknown): RemoteImageError {
 }
 
 async function getOnce(url: URL, maxBytes: number, deadline: number, overrides?: AddressOverrides): Promise<Hop> {
-  let request: Awaited<ReturnType<typeof guardedRequest>>
+  let request: ClientRequest
   try {
     const headers = { 'user-agent': REMOTE_IMAGE_USER_AGENT, accept: 'image/*' }
     const policy = { allowPrivate: config().WEBHOOKS_ALLOW_PRIVATE, ...overrides }

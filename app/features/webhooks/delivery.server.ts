@@ -3,6 +3,7 @@
 // the connection pinned to the address checked), 10 s at most, redirects not followed, and only a
 // short excerpt of the answer kept.
 // Failures are retried on a schedule of about a day; each attempt is one pg-boss job.
+import type { ClientRequest } from 'node:http'
 import { fromKysely, type Job } from 'pg-boss'
 import { Webhook } from 'standardwebhooks'
 import { config } from '~/config.server'
@@ -54,7 +55,7 @@ export async function sendSigned(
     return { ok: false, statusCode: null, excerpt: null, error: message.slice(0, 300) }
   }
   const deadline = Date.now() + WEBHOOK_TIMEOUT_MS
-  let request: Awaited<ReturnType<typeof guardedRequest>>
+  let request: ClientRequest
   try {
     request = await guardedRequest(url, { method: 'POST', headers }, { allowPrivate: config().WEBHOOKS_ALLOW_PRIVATE, ...overrides }, WEBHOOK_TIMEOUT_MS)
   } catch (error) {
