@@ -4,15 +4,19 @@
 // npm run credits -- grant-team <team id or exact name> <amount> "<reason>"
 //                                                        adjust a team's balance the same way
 // npm run credits -- team-seats <team id or exact name> <n>   set a team's seat limit
-// Exit codes: 0 done, 1 refused (unknown email, balance too low, database held), 2 wrong usage.
-// With a studio running on this DATA_DIR the command is handed to it over its operator channel
-// (app/features/operator/channel.server.ts), so the studio sees the change at once, on PGlite too.
-// Without one it opens the database itself (running the migrations first).
+// Exit codes: 0 done, 1 refused (unknown email, balance too low, database held, the studio on
+// DATA_DIR runs on another database), 2 wrong usage.
+// The command acts on the database its environment names (decision 163): with DATABASE_URL, that
+// PostgreSQL database, directly, whatever socket DATA_DIR holds; without it, the embedded database in
+// DATA_DIR, through the studio running there (its operator channel, app/features/operator/channel.server.ts,
+// so the studio sees the change at once) or, with none running, opened here (migrations first).
+// Every command's last line says which studio and database it changed or read.
 import { config } from '../app/config.server'
 import { getDb } from '../app/db/db.server'
 import { DataFolderLockedError } from '../app/db/data-folder-lock.server'
 import { formatReport, OperatorError, parseAmount, type AccountReport } from '../app/features/operator/credits.server'
 import { executeOperatorCommand } from '../app/features/operator/channel.server'
+import { operatorTarget } from '../app/features/operator/studio.server'
 import { parseSeats } from '../app/features/operator/teams.server'
 import { existingSingleton } from '../app/utils/singleton.server'
 
@@ -33,7 +37,16 @@ function usage<T>(parse: () => T): T {
   }
 }
 
-const operator = (command: string, args: unknown) => executeOperatorCommand(config().dataDir, command, args)
+const READ_ONLY_COMMANDS = new Set(['show'])
+
+/** Where this command acts, said on its last line ("Changed in" or "Read from"). */
+let actedOn = ''
+
+async function operator(command: string, args: unknown): Promise<unknown> {
+  const outcome = await executeOperatorCommand(operatorTarget(config()), command, args)
+  actedOn = outcome.actedOn
+  return outcome.result
+}
 
 async function run(args: string[]): Promise<string> {
   const [command, ...rest] = args
@@ -71,12 +84,18 @@ async function run(args: string[]): Promise<string> {
 
 let exitCode = 0
 try {
-  console.log(await run(process.argv.slice(2)))
+  const args = process.argv.slice(2)
+  const said = await run(args)
+  console.log(`${said}\n${READ_ONLY_COMMANDS.has(args[0]) ? 'Read from' : 'Changed in'}: ${actedOn}.`)
 } catch (error) {
   if (error instanceof UsageError || (error instanceof OperatorError && error.kind === 'invalid')) {
     console.error(`${error.message}\n\n${USAGE}`)
     exitCode = 2
-  } else if (error instanceof OperatorError || error instanceof DataFolderLockedError) {
+  } else if (error instanceof OperatorError) {
+    // Where it looked: a refusal from another studio than the one meant is then plain to see.
+    console.error(error.lookedIn ? `${error.message}\nLooked in: ${error.lookedIn}.` : error.message)
+    exitCode = 1
+  } else if (error instanceof DataFolderLockedError) {
     console.error(error.message)
     exitCode = 1
   } else {

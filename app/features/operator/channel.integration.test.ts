@@ -4,6 +4,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createVerifiedUser } from '~/features/auth/testing.server'
+import { getDb } from '~/db/db.server'
 import { getBalance, ensureUserAccount } from '~/features/credits/ledger.server'
 import { executeOperatorCommand, operatorSocketPath, sendOperatorCommand, startOperatorChannel, type OperatorChannel } from './channel.server'
 import { OperatorError } from './errors'
@@ -62,11 +63,13 @@ describe('operator channel', () => {
   })
 
   it('the client helper turns refusals into OperatorError and runs locally when no studio listens', async () => {
-    await expect(executeOperatorCommand(dataDir, 'show', { email: 'nobody@example.test' })).rejects.toBeInstanceOf(OperatorError)
+    await expect(executeOperatorCommand({ kind: 'embedded', dataDir }, 'show', { email: 'nobody@example.test' })).rejects.toBeInstanceOf(OperatorError)
     expect(await sendOperatorCommand(operatorSocketPath(elsewhere), 'show', {})).toBeNull()
     const { user } = await createVerifiedUser()
     // No channel there: the command runs on this process's own database handle.
-    expect(await executeOperatorCommand(elsewhere, 'show', { email: user.email })).toMatchObject({ email: user.email, balance: 0 })
+    const here = await executeOperatorCommand({ kind: 'embedded', dataDir: elsewhere }, 'show', { email: user.email }, getDb())
+    expect(here.result).toMatchObject({ email: user.email, balance: 0 })
+    expect(here.actedOn).toMatch(/^the embedded database in .*op-none-.*, opened by this command \(no studio is running on it\)$/)
   })
 
   it('a second channel on the same DATA_DIR stays off instead of taking the socket', async () => {

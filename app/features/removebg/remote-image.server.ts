@@ -1,12 +1,10 @@
 // An image named by URL (remove.bg's image_url and bg_image_url), fetched by the server through the
-// webhooks' address guard: public addresses only (unless WEBHOOKS_ALLOW_PRIVATE), checked on the
-// address each connection really uses, every redirect's target checked the same way, the body cut
+// webhooks' address guard: public addresses only (unless WEBHOOKS_ALLOW_PRIVATE), each connection
+// pinned to the address that was checked, every redirect's target checked the same way, the body cut
 // off past the byte limit and the whole fetch past the time limit.
-import http from 'node:http'
-import https from 'node:https'
-import { isIP } from 'node:net'
+import type { ClientRequest } from 'node:http'
 import { config } from '~/config.server'
-import { BlockedAddressError, guardedLookup, isPublicAddress, stripBrackets } from '~/features/webhooks/address-guard.server'
+import { BlockedAddressError, guardedRequest, type AddressOverrides } from '~/features/webhooks/address-guard.server'
 
 export const REMOTE_IMAGE_TIMEOUT_MS = 10_000
 export const REMOTE_IMAGE_MAX_REDIRECTS = 3
@@ -32,68 +30,72 @@ function checkedUrl(raw: string, base?: URL): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RemoteImageError('The image URL must be http or https.')
   if (url.username || url.password) throw new RemoteImageError('The image URL must not carry a user name or password.')
-  const host = stripBrackets(url.hostname)
-  // An IP literal never goes through the lookup (Node connects to it directly): judged here.
-  if (!config().WEBHOOKS_ALLOW_PRIVATE && isIP(host) !== 0 && !isPublicAddress(host)) {
-    throw new RemoteImageError(`The image URL's address ${host} is not a public address.`)
-  }
   return url
 }
 
 type Hop = { redirect: string } | { bytes: Buffer }
 
-function getOnce(url: URL, maxBytes: number, deadline: number): Promise<Hop> {
-  const client = url.protocol === 'https:' ? https : http
-  return new Promise<Hop>((resolve, reject) => {
-    const request = client.get(
-      url,
-      { headers: { 'user-agent': REMOTE_IMAGE_USER_AGENT, accept: 'image/*' }, lookup: guardedLookup(config().WEBHOOKS_ALLOW_PRIVATE), agent: false },
-      (response) => {
-        const status = response.statusCode ?? 0
-        if (status >= 300 && status < 400 && response.headers.location) {
-          response.resume()
-          return resolve({ redirect: response.headers.location })
-        }
-        if (status < 200 || status >= 300) {
-          response.resume()
-          return reject(new RemoteImageError(`The image URL answered HTTP ${status}.`))
-        }
-        const declared = Number(response.headers['content-length'] ?? '')
-        if (Number.isFinite(declared) && declared > maxBytes) {
+function readableReason(error: unknown): RemoteImageError {
+  if (error instanceof RemoteImageError) return error
+  if (error instanceof BlockedAddressError) return new RemoteImageError(`The image URL does not lead to a public address (${error.message}).`)
+  return new RemoteImageError(`The image URL could not be reached: ${(error as Error).message}`)
+}
+
+async function getOnce(url: URL, maxBytes: number, deadline: number, overrides?: AddressOverrides): Promise<Hop> {
+  let request: ClientRequest
+  try {
+    const headers = { 'user-agent': REMOTE_IMAGE_USER_AGENT, accept: 'image/*' }
+    const policy = { allowPrivate: config().WEBHOOKS_ALLOW_PRIVATE, ...overrides }
+    request = await guardedRequest(url, { method: 'GET', headers }, policy, Math.max(0, deadline - Date.now()))
+  } catch (error) {
+    throw readableReason(error)
+  }
+  return new Promise<Hop>((resolveHop, reject) => {
+    request.on('response', (response) => {
+      const status = response.statusCode ?? 0
+      if (status >= 300 && status < 400 && response.headers.location) {
+        response.resume()
+        return resolveHop({ redirect: response.headers.location })
+      }
+      if (status < 200 || status >= 300) {
+        response.resume()
+        return reject(new RemoteImageError(`The image URL answered HTTP ${status}.`))
+      }
+      const declared = Number(response.headers['content-length'] ?? '')
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        response.destroy()
+        return reject(new RemoteImageError(`The image at the URL is larger than ${maxBytes / 1_048_576} MB.`, true))
+      }
+      const chunks: Buffer[] = []
+      let received = 0
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length
+        if (received > maxBytes) {
           response.destroy()
-          return reject(new RemoteImageError(`The image at the URL is larger than ${maxBytes / 1_048_576} MB.`, true))
+          reject(new RemoteImageError(`The image at the URL is larger than ${maxBytes / 1_048_576} MB.`, true))
+          return
         }
-        const chunks: Buffer[] = []
-        let received = 0
-        response.on('data', (chunk: Buffer) => {
-          received += chunk.length
-          if (received > maxBytes) {
-            response.destroy()
-            reject(new RemoteImageError(`The image at the URL is larger than ${maxBytes / 1_048_576} MB.`, true))
-            return
-          }
-          chunks.push(chunk)
-        })
-        response.on('end', () => resolve({ bytes: Buffer.concat(chunks) }))
-        response.on('error', (error) => reject(new RemoteImageError(`The image URL could not be read: ${error.message}`)))
-      },
-    )
+        chunks.push(chunk)
+      })
+      response.on('end', () => resolveHop({ bytes: Buffer.concat(chunks) }))
+      response.on('error', (error) => reject(new RemoteImageError(`The image URL could not be read: ${error.message}`)))
+    })
     const timer = setTimeout(() => request.destroy(new RemoteImageError('The image URL took too long to answer.')), Math.max(0, deadline - Date.now()))
     request.on('close', () => clearTimeout(timer))
-    request.on('error', (error) => {
-      if (error instanceof RemoteImageError) return reject(error)
-      if (error instanceof BlockedAddressError) return reject(new RemoteImageError(`The image URL does not lead to a public address (${error.message}).`))
-      reject(new RemoteImageError(`The image URL could not be reached: ${error.message}`))
-    })
+    request.on('error', (error) => reject(readableReason(error)))
+    request.end()
   })
 }
 
-/** The bytes at `raw` (at most `maxBytes`), following at most REMOTE_IMAGE_MAX_REDIRECTS redirects. */
-export async function fetchRemoteImage(raw: string, maxBytes: number): Promise<Buffer> {
+/**
+ * The bytes at `raw` (at most `maxBytes`), following at most REMOTE_IMAGE_MAX_REDIRECTS redirects,
+ * each one checked as the first URL was. `overrides`: tests' fake DNS and stand-in public address.
+ */
+export async function fetchRemoteImage(raw: string, maxBytes: number, overrides?: AddressOverrides): Promise<Buffer> {
   const deadline = Date.now() + REMOTE_IMAGE_TIMEOUT_MS
   let url = checkedUrl(raw.trim())
   for (let hop = 0; hop <= REMOTE_IMAGE_MAX_REDIRECTS; hop++) {
-    const answer = await getOnce(url, maxBytes, deadline)
+    const answer = await getOnce(url, maxBytes, deadline, overrides)
     if ('bytes' in answer) {
       if (answer.bytes.byteLength === 0) throw new RemoteImageError('The image URL answered an empty body.')
       return answer.bytes

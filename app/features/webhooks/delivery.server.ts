@@ -1,10 +1,9 @@
 // Sending a webhook: signed per Standard Webhooks (the standardwebhooks library: webhook-id,
-// webhook-timestamp, webhook-signature), posted through a socket whose lookup refuses non-public
-// addresses, 10 s at most, redirects not followed, and only a short excerpt of the answer kept.
+// webhook-timestamp, webhook-signature), posted through the address guard (public addresses only,
+// the connection pinned to the address checked), 10 s at most, redirects not followed, and only a
+// short excerpt of the answer kept.
 // Failures are retried on a schedule of about a day; each attempt is one pg-boss job.
-import http from 'node:http'
-import https from 'node:https'
-import { isIP } from 'node:net'
+import type { ClientRequest } from 'node:http'
 import { fromKysely, type Job } from 'pg-boss'
 import { Webhook } from 'standardwebhooks'
 import { config } from '~/config.server'
@@ -13,7 +12,7 @@ import { getBoss } from '~/features/queue/boss.server'
 import { logger } from '~/utils/logger.server'
 import { countWebhookDelivery } from '~/features/observability/metrics.server'
 import { existingSingleton, replaceSingleton } from '~/utils/singleton.server'
-import { BlockedAddressError, guardedLookup, isPublicAddress, stripBrackets } from './address-guard.server'
+import { guardedRequest, type AddressOverrides } from './address-guard.server'
 import { openSecret, prepareWebhooks, WEBHOOK_QUEUE, type DeliveryJob } from './endpoints.server'
 
 export const WEBHOOK_TIMEOUT_MS = 10_000
@@ -28,18 +27,19 @@ export const WEBHOOK_USER_AGENT = 'FacetStudio-Webhooks/1'
 export type SendOutcome = { ok: boolean; statusCode: number | null; excerpt: string | null; error: string | null }
 
 /** One signed POST. Never throws: every failure comes back as an outcome to log. */
-export async function sendSigned(target: string, secret: string, messageId: string, body: string, now = new Date()): Promise<SendOutcome> {
-  const allowPrivate = config().WEBHOOKS_ALLOW_PRIVATE
+export async function sendSigned(
+  target: string,
+  secret: string,
+  messageId: string,
+  body: string,
+  now = new Date(),
+  overrides?: AddressOverrides,
+): Promise<SendOutcome> {
   let url: URL
   try {
     url = new URL(target)
   } catch {
     return { ok: false, statusCode: null, excerpt: null, error: 'invalid URL' }
-  }
-  const host = stripBrackets(url.hostname)
-  // An IP literal never goes through the lookup (Node connects to it directly): judge it here.
-  if (!allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) {
-    return { ok: false, statusCode: null, excerpt: null, error: `${host} is not a public address` }
   }
   const signature = new Webhook(secret).sign(messageId, now, body)
   const headers = {
@@ -50,50 +50,54 @@ export async function sendSigned(target: string, secret: string, messageId: stri
     'webhook-signature': signature,
     'content-length': String(Buffer.byteLength(body)),
   }
-  const client = url.protocol === 'https:' ? https : http
-  return new Promise<SendOutcome>((resolve) => {
+  const failed = (error: unknown): SendOutcome => {
+    const message = error instanceof Error ? error.message || String(error) : String(error)
+    return { ok: false, statusCode: null, excerpt: null, error: message.slice(0, 300) }
+  }
+  const deadline = Date.now() + WEBHOOK_TIMEOUT_MS
+  let request: ClientRequest
+  try {
+    request = await guardedRequest(url, { method: 'POST', headers }, { allowPrivate: config().WEBHOOKS_ALLOW_PRIVATE, ...overrides }, WEBHOOK_TIMEOUT_MS)
+  } catch (error) {
+    // Refused by the guard (not a public address) or the name has no address: nothing was sent.
+    return failed(error)
+  }
+  return new Promise<SendOutcome>((resolveOutcome) => {
     let settled = false
     const finish = (outcome: SendOutcome) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      resolve(outcome)
+      resolveOutcome(outcome)
     }
-    const request = client.request(
-      url,
-      { method: 'POST', headers, lookup: guardedLookup(allowPrivate), agent: false },
-      (response) => {
-        const chunks: Buffer[] = []
-        let kept = 0
-        response.on('data', (chunk: Buffer) => {
-          if (kept < RESPONSE_EXCERPT_BYTES) {
-            chunks.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept))
-            kept += chunk.length
-          }
-          if (kept >= RESPONSE_EXCERPT_BYTES) response.destroy()
-        })
-        const done = () => {
-          const status = response.statusCode ?? 0
-          finish({
-            // A redirect is not followed, and so it is not a delivery.
-            ok: status >= 200 && status < 300,
-            statusCode: status,
-            excerpt: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_BYTES) || null,
-            error: status >= 300 && status < 400 ? 'redirect not followed' : null,
-          })
+    request.on('response', (response) => {
+      const chunks: Buffer[] = []
+      let kept = 0
+      response.on('data', (chunk: Buffer) => {
+        if (kept < RESPONSE_EXCERPT_BYTES) {
+          chunks.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept))
+          kept += chunk.length
         }
-        response.on('end', done)
-        response.on('close', done)
-        response.on('error', done)
-      },
-    )
+        if (kept >= RESPONSE_EXCERPT_BYTES) response.destroy()
+      })
+      const done = () => {
+        const status = response.statusCode ?? 0
+        finish({
+          // A redirect is not followed, and so it is not a delivery.
+          ok: status >= 200 && status < 300,
+          statusCode: status,
+          excerpt: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_BYTES) || null,
+          error: status >= 300 && status < 400 ? 'redirect not followed' : null,
+        })
+      }
+      response.on('end', done)
+      response.on('close', done)
+      response.on('error', done)
+    })
     const timer = setTimeout(() => {
       request.destroy(new Error(`timed out after ${WEBHOOK_TIMEOUT_MS / 1000} s`))
-    }, WEBHOOK_TIMEOUT_MS)
-    request.on('error', (error) => {
-      const message = error instanceof BlockedAddressError ? error.message : error.message || String(error)
-      finish({ ok: false, statusCode: null, excerpt: null, error: message.slice(0, 300) })
-    })
+    }, Math.max(0, deadline - Date.now()))
+    request.on('error', (error) => finish(failed(error)))
     request.end(body)
   })
 }

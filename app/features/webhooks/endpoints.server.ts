@@ -10,7 +10,7 @@ import type { WebhookDeliveryStatus } from '~/db/schema'
 import { databaseSingleton, existingSingleton } from '~/utils/singleton.server'
 import { isUuid } from '~/utils/uuid'
 import { getBoss } from '~/features/queue/boss.server'
-import { isPublicAddress, resolveHost } from './address-guard.server'
+import { BlockedAddressError, checkedAddresses, type Resolver } from './address-guard.server'
 import { MAX_WEBHOOK_ENDPOINTS, type WebhookEvent } from './events'
 
 export const WEBHOOK_QUEUE = 'webhook-delivery'
@@ -47,8 +47,11 @@ function newSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`
 }
 
-/** Why a URL cannot be a webhook target, or null when it can. */
-export async function webhookUrlProblem(raw: string): Promise<string | null> {
+/**
+ * Why a URL cannot be a webhook target, or null when it can. Checked again at each delivery (the
+ * name's addresses may change): this check only spares the owner an endpoint that can never work.
+ */
+export async function webhookUrlProblem(raw: string, resolve?: Resolver): Promise<string | null> {
   let url: URL
   try {
     url = new URL(raw)
@@ -58,14 +61,13 @@ export async function webhookUrlProblem(raw: string): Promise<string | null> {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The webhook URL must start with https:// or http://.'
   if (url.username || url.password) return 'The webhook URL must not contain a user name or password.'
   if (config().WEBHOOKS_ALLOW_PRIVATE) return null
-  let addresses: string[]
   try {
-    addresses = await resolveHost(url.hostname)
-  } catch {
+    await checkedAddresses(url, { allowPrivate: false, resolve })
+  } catch (error) {
+    if (error instanceof BlockedAddressError) {
+      return 'The webhook URL points to a private, loopback or otherwise non-public address; webhooks only reach public addresses.'
+    }
     return `The webhook host ${url.hostname} cannot be resolved.`
-  }
-  if (addresses.some((a) => !isPublicAddress(a))) {
-    return 'The webhook URL points to a private, loopback or otherwise non-public address; webhooks only reach public addresses.'
   }
   return null
 }

@@ -88,6 +88,10 @@ describe('registering webhook endpoints', () => {
       ['http://[::ffff:10.0.0.1]/hook', /non-public address/],
       ['http://169.254.169.254/latest/meta-data/', /non-public address/],
       ['http://0x7f.1/', /non-public address/],
+      // Issue 34: the deprecated IPv4-compatible form, NAT64 and a trailing dot.
+      ['http://[::127.0.0.1]/hook', /non-public address/],
+      ['http://[64:ff9b::7f00:1]/hook', /non-public address/],
+      ['http://localhost./hook', /non-public address/],
     ]
     for (const [url, message] of refusals) {
       const res = await register(token, { url, events: ['job.succeeded'] })
@@ -231,6 +235,19 @@ describe('delivering events', () => {
     const row = await delivery(id)
     expect(row).toMatchObject({ status: 'failed', attempts: 1, last_status_code: null })
     expect(row.last_error).toMatch(/not a public address/)
+    expect(received.length).toBe(before)
+    allowPrivate(true)
+  })
+
+  it('refuses every other form of a loopback target before sending anything (issue 34)', async () => {
+    allowPrivate(false)
+    const before = received.length
+    const secret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`
+    for (const host of ['[::127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]', '2130706433', '0x7f.1', '127.0.0.1.', 'localhost.']) {
+      const outcome = await sendSigned(`http://${host}:${port}/hook`, secret, 'msg_forms', '{}')
+      expect(outcome, host).toMatchObject({ ok: false, statusCode: null })
+      expect(outcome.error, host).toMatch(/not a public address/)
+    }
     expect(received.length).toBe(before)
     allowPrivate(true)
   })
