@@ -22,6 +22,11 @@ export function pageHeaders(source: Record<string, string>): Headers {
   return headers
 }
 
+/** The most a tool's form (page or API) may weigh: its file, its optional second file, the options. */
+export function toolFormBodyLimit(tool: ToolSlug): number {
+  return toolBodyLimit(tool, Boolean(runnerFor(tool).secondFile))
+}
+
 /**
  * A post whose declared Content-Length is past what the tool takes is refused from its headers alone:
  * nothing of the body is read, no caller is made, nothing is counted or charged (issue 21). The
@@ -31,7 +36,7 @@ export function pageHeaders(source: Record<string, string>): Headers {
  */
 export function refuseOversizePost(request: Request, tool: ToolSlug) {
   const declared = Number(request.headers.get('content-length') ?? '')
-  const limit = toolBodyLimit(tool, Boolean(runnerFor(tool).secondFile))
+  const limit = toolFormBodyLimit(tool)
   if (!Number.isFinite(declared) || declared <= limit) return null
   const refused: ToolPageResult = { ok: false, status: 413, error: unusableFileMessage(fileTooLargeMessage(tool)), remaining: null }
   const headers = new Headers()
