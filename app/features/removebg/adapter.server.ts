@@ -157,7 +157,7 @@ async function fromUrl(url: string, which: string): Promise<Buffer> {
     return await fetchRemoteImage(url, FILE_BYTES)
   } catch (error) {
     if (error instanceof RemoteImageError) {
-      throw error.tooLarge ? tooLarge(`${which}: ${error.message}`) : new RemoveBgRefusal(400, 'failed_to_download', `${which}: ${error.message}`)
+      throw error.tooLarge ? tooLarge(`${which}: ${fileTooLargeMessage(TOOL)}`) : new RemoveBgRefusal(400, 'failed_to_download', `${which}: ${error.message}`)
     }
     throw error
   }
