@@ -16,7 +16,7 @@ import { config } from '~/config.server'
 import { apiKeyGate } from '~/features/api-keys/gate.server'
 import { API_KEY_HEADER } from '~/features/api-keys/presented-key'
 import { answerMetrics, httpMetrics, remixRouteLabeler, SERVER_ROUTES } from '~/features/observability/http-metrics.server'
-import { limitSmallBodies, REMOVEBG_PATH, requestBodyLimit } from '~/features/security/body-limit.server'
+import { isRemoveBgPath, limitSmallBodies, requestBodyLimit } from '~/features/security/body-limit.server'
 import { passClientAddress } from '~/features/security/client-address.server'
 import { continueOnlyWithinLimits, keepConnectionForTheAnswer } from '~/features/security/early-answer.server'
 import { isCrossSiteWrite } from '~/features/security/same-origin.server'
@@ -126,7 +126,7 @@ export function createStudioApp(options: StudioAppOptions): express.Express {
   // a key carries RateLimit-* and the key's environment.
   app.use('/api', (req, res, next) => {
     // The remove.bg-compatible endpoint runs the same gate itself, to refuse in remove.bg's words.
-    if (req.path === REMOVEBG_PATH) return next()
+    if (isRemoveBgPath(req.baseUrl + req.path)) return next()
     apiKeyGate(req.get('authorization'), req.get(API_KEY_HEADER))
       .then((gate) => {
         if (!gate) return next()

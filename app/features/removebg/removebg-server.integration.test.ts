@@ -130,6 +130,20 @@ describe('POST /api/v1.0/removebg through the real server, with real photos', ()
   })
 })
 
+describe('the remove.bg endpoint\'s key through the real server', () => {
+  it('counts a key once per request and refuses a bad one in remove.bg\'s words (403 auth_failed), not the studio\'s', async () => {
+    const who = await keyedAccount()
+    const first = await removeBg(who.key, JSON.stringify({}), 'application/json')
+    expect(first.status).toBe(400)
+    expect(Number(first.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-limit')) - 1)
+    for (const headers of [{ 'X-Api-Key': `fs_live_${'A'.repeat(32)}` }, { Authorization: `Bearer fs_live_${'A'.repeat(32)}` }]) {
+      const refused = await fetch(`${studio.url}/api/v1.0/removebg`, { method: 'POST', headers })
+      expect(refused.status).toBe(403)
+      expect((await refused.json()).errors[0].code).toBe('auth_failed')
+    }
+  })
+})
+
 describe('X-Api-Key on the studio\'s own endpoints', () => {
   it('runs POST /api/remove-bg/ as the key\'s account: charged there, rate-limited as the key, no visitor made', async () => {
     const who = await keyedAccount()

@@ -38,13 +38,18 @@ function withSlash(path: string): string {
   return path.endsWith('/') ? path : `${path}/`
 }
 
+export function isRemoveBgPath(path: string): boolean {
+  return withSlash(path) === `${REMOVEBG_PATH}/`
+}
+
 /**
  * The most a request's body may weigh on its path: an upload's own limit (a multipart body to an
- * upload path, any body to the remove.bg-compatible endpoint), else SMALL_BODY_LIMIT_BYTES. Null:
- * the route bounds the body itself and may take it streamed.
+ * upload path, any body to the remove.bg-compatible endpoint), else SMALL_BODY_LIMIT_BYTES.
+ * selfBounded: the route's own reader counts the bytes against that limit, so it may take a body
+ * streamed (without a Content-Length).
  */
 export function bodyLimitFor(path: string, contentType: string): { bytes: number; selfBounded: boolean } {
-  if (withSlash(path) === `${REMOVEBG_PATH}/`) return { bytes: REMOVEBG_BODY_LIMIT, selfBounded: true }
+  if (isRemoveBgPath(path)) return { bytes: REMOVEBG_BODY_LIMIT, selfBounded: true }
   const upload = /^multipart\/form-data/i.test(contentType) ? UPLOAD_LIMITS.get(withSlash(path)) : undefined
   if (upload) return { bytes: upload(), selfBounded: true }
   return { bytes: SMALL_BODY_LIMIT_BYTES, selfBounded: false }
