@@ -136,7 +136,7 @@ describe('the remove.bg endpoint\'s key through the real server', () => {
     const first = await removeBg(who.key, JSON.stringify({}), 'application/json')
     expect(first.status).toBe(400)
     expect(Number(first.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-limit')) - 1)
-    for (const headers of [{ 'X-Api-Key': `fs_live_${'A'.repeat(32)}` }, { Authorization: `Bearer fs_live_${'A'.repeat(32)}` }]) {
+    for (const headers of [{ 'X-Api-Key': `fs_live_${'A'.repeat(32)}` }, { Authorization: `Bearer fs_live_${'A'.repeat(32)}` }] as Array<Record<string, string>>) {
       const refused = await fetch(`${studio.url}/api/v1.0/removebg`, { method: 'POST', headers })
       expect(refused.status).toBe(403)
       expect((await refused.json()).errors[0].code).toBe('auth_failed')
