@@ -57,7 +57,8 @@ export function bodyLimitFor(path: string, contentType: string): { bytes: number
 
 /** For `Expect: 100-continue` (early-answer.server.ts): the limit of a request not yet routed. */
 export function requestBodyLimit(req: IncomingMessage): number {
-  const path = new URL(req.url ?? '/', 'http://studio.invalid').pathname
+  // The path as Express routes it; a request line nothing parses gets the small limit, never a throw.
+  const path = (req.url ?? '/').split('?', 1)[0]!
   return bodyLimitFor(path, req.headers['content-type'] ?? '').bytes
 }
 
