@@ -95,7 +95,6 @@ function asText(value: unknown): string | undefined {
 /** The body as remove.bg takes it: multipart/form-data, application/json or application/x-www-form-urlencoded. */
 async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
   const type = (request.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase()
-  const bodyLimit = REMOVEBG_BODY_LIMIT
   if (type === 'multipart/form-data') {
     let form: MultipartForm
     try {
@@ -104,7 +103,7 @@ async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
         maxFiles: 2,
         fieldNames: REMOVEBG_FIELDS,
         fileLimit: FILE_BYTES,
-        bodyLimit,
+        bodyLimit: REMOVEBG_BODY_LIMIT,
         fieldBytes: B64_FIELD_BYTES,
         tooLargeMessage: fileTooLargeMessage(TOOL),
         notMultipartMessage: NO_SOURCE,
@@ -118,7 +117,7 @@ async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
     return { fields: form.fields, files }
   }
   if (type === 'application/json' || type === 'application/x-www-form-urlencoded') {
-    const text = await readBoundedText(request, bodyLimit)
+    const text = await readBoundedText(request, REMOVEBG_BODY_LIMIT)
     if (text === null) throw tooLarge(REQUEST_TOO_LARGE)
     let entries: Array<[string, unknown]>
     if (type === 'application/json') {

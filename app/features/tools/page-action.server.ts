@@ -31,8 +31,9 @@ export function toolFormBodyLimit(tool: ToolSlug): number {
  * A post whose declared Content-Length is past what the tool takes is refused from its headers alone:
  * nothing of the body is read, no caller is made, nothing is counted or charged (issue 21). The
  * server discards the unread body after answering, so the browser, which sends the whole form
- * before it reads an answer, still gets the page; past four times the limit the connection is
- * closed instead of draining it.
+ * before it reads an answer, still gets the page; past four times the limit the answer also says
+ * `Connection: close`, so that clients which read while sending stop, and the connection closes
+ * once the rest is discarded, within the server's bound (decision 161).
  */
 export function refuseOversizePost(request: Request, tool: ToolSlug) {
   const declared = Number(request.headers.get('content-length') ?? '')
