@@ -2,6 +2,7 @@
 // through the real server (server.ts's Express application, every middleware, Remix's handler) and
 // raw sockets: with `Expect: 100-continue`, with a Content-Length and no Expect, and chunked. Each
 // time the server keeps serving: a second request on a new connection answers.
+import type { IncomingMessage } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MEGABYTE, TOOLS } from '~/catalog/tools'
@@ -206,6 +207,27 @@ describe('a body past the limit, through the real server and raw sockets', () =>
     expect(answer.failure).toBeNull()
     expect(answer.statuses).toEqual([413])
     expect(JSON.parse(answer.body).error).toBe(TOO_LARGE)
+    await stillServing()
+  })
+
+  it('a client that leaves in the middle of its upload ends its request on the server: nothing waits on it', async () => {
+    const form = removerForm(oversizePhoto)
+    const ended = new Promise<void>((resolve) =>
+      studio.server.once('request', (req: IncomingMessage) => {
+        req.once('close', () => resolve())
+        // The route is reading the photo (the first megabytes have arrived): the client leaves.
+        let read = 0
+        req.on('data', (chunk: Buffer) => {
+          read += chunk.length
+          if (read > 2 * MEGABYTE) client.destroy()
+        })
+      }),
+    )
+    const client = connect(studio.port, studio.host)
+    client.on('error', () => {})
+    client.write(postHead('/api/remove-bg/', { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(form.length) }))
+    client.write(form.subarray(0, 4 * MEGABYTE))
+    await ended
     await stillServing()
   })
 

@@ -69,9 +69,12 @@ export const keepConnectionForTheAnswer: RequestHandler = (req, res, next) => {
     discardRest(req, req.socket)
   }
   // Remix's body stream destroys the request when its reader cancels (busboy past a limit,
-  // a bounded text read): the socket must outlive that to carry the answer.
-  req.destroy = (() => {
-    if (!res.writableFinished) req.resume()
+  // a bounded text read): the socket must outlive that to carry the answer. A socket already gone
+  // (the client left, a server timeout) still ends its request, so nothing waits on it forever.
+  const destroy = req.destroy.bind(req)
+  req.destroy = ((error?: Error) => {
+    if (req.socket.destroyed) return destroy(error)
+    req.resume()
     return req
   }) as typeof req.destroy
   // Runs after Node's own 'finish' handling, which has ended the socket if it means to close it.
