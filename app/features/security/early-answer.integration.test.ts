@@ -6,13 +6,21 @@ import type { IncomingMessage } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MEGABYTE, TOOLS } from '~/catalog/tools'
+import { createApiKey } from '~/features/api-keys/keys.server'
+import { createVerifiedUser } from '~/features/auth/testing.server'
 import { stopBoss } from '~/features/queue/boss.server'
-import { BODY_TOO_LARGE_MESSAGE } from '~/features/security/body-limit.server'
+import { bodyLimitFor, BODY_TOO_LARGE_MESSAGE } from '~/features/security/body-limit.server'
 import { toolFormBodyLimit } from '~/features/tools/page-action.server'
 import { fileTooLargeMessage } from '~/features/tools/upload.server'
 import * as login from '~/routes/api.auth.login'
+import * as batches from '~/routes/api.batches._index'
 import * as balance from '~/routes/api.credits.balance'
+import * as blurrer from '~/routes/api.face-blur.blur'
+import * as restorer from '~/routes/api.face-retouch.restore'
+import * as enhancer from '~/routes/api.image-scaler.scale'
+import * as jobs from '~/routes/api.jobs._index'
 import * as remover from '~/routes/api.remove-bg'
+import * as converter from '~/routes/api.svg2image.convert'
 import { photoOfSize } from '../../../tests/support/photo-sizes'
 import { startStudio, type RunningStudio } from '../../../tests/support/studio-server'
 
@@ -23,7 +31,17 @@ let studio: RunningStudio
 let oversizePhoto: Buffer
 
 beforeAll(async () => {
-  studio = await startStudio({ 'api/remove-bg': remover, 'api/auth/login': login, 'api/credits/balance': balance })
+  studio = await startStudio({
+    'api/remove-bg': remover,
+    'api/face-blur/blur': blurrer,
+    'api/face-retouch/restore': restorer,
+    'api/image-scaler/scale': enhancer,
+    'api/svg2image/convert': converter,
+    'api/jobs': jobs,
+    'api/batches': batches,
+    'api/auth/login': login,
+    'api/credits/balance': balance,
+  })
   oversizePhoto = await photoOfSize((TOOLS[REMOVER].maxMegabytes + 1) * MEGABYTE)
 })
 
@@ -161,6 +179,24 @@ describe('a body past the limit, through the real server and raw sockets', () =>
     expect(answer.failure).toBeNull()
     expect(answer.statuses).toEqual([413])
     expect(JSON.parse(answer.body).error).toBe(TOO_LARGE)
+    await stillServing()
+  })
+
+  it('Expect: 100-continue past the limit of every upload endpoint: 413 with its words, no 100', async () => {
+    // A signed-in caller (an API key): the SVG converter refuses visitors before anything else.
+    const { user } = await createVerifiedUser()
+    const made = await createApiKey(user.id, { name: 'limits', environment: 'live' })
+    if (!made.ok) throw new Error('no key')
+    const paths = [...Object.values(TOOLS).map((t) => t.apiPath), '/api/jobs/', '/api/batches/']
+    for (const path of paths) {
+      const type = `multipart/form-data; boundary=${BOUNDARY}`
+      const declared = bodyLimitFor(path, type).bytes + 1
+      const head = postHead(path, { 'Content-Type': type, 'Content-Length': String(declared), Expect: '100-continue', Authorization: `Bearer ${made.key.key}` })
+      const answer = await exchange(head, Buffer.alloc(0), { waitFor100: true })
+      expect(answer.failure, path).toBeNull()
+      expect(answer.statuses, path).toEqual([413])
+      expect(JSON.parse(answer.body).error, path).toMatch(/too large/i)
+    }
     await stillServing()
   })
 
