@@ -1,8 +1,9 @@
 // Who is calling: a session (the cookie, or `Authorization: Token`), an API key (`Authorization:
-// Bearer`), or nobody. The Authorization header wins over the cookie, as API clients expect. Sessions
+// Bearer`, or `X-Api-Key`), or nobody. The Authorization header wins over the cookie, as API clients expect. Sessions
 // themselves live in auth/session.server.ts, keys in api-keys/keys.server.ts; this is where they meet.
 import { getDb, type DbOrTx } from '~/db/db.server'
 import { authenticateApiKey, type ApiKeyRef } from '~/features/api-keys/keys.server'
+import { API_KEY_HEADER, presentedApiKey } from '~/features/api-keys/presented-key'
 import { findSession, sessionCookie, type SessionUser } from '~/features/auth/session.server'
 
 export type Authentication =
@@ -18,9 +19,12 @@ export type Authentication =
 
 type Credential = { scheme: 'token' | 'bearer'; value: string } | null | undefined
 
-/** The Authorization header: a session `Token`, an API key as `Bearer`, null when unreadable. */
+/** The Authorization header: a session `Token`, an API key as `Bearer` (or in X-Api-Key), null when unreadable. */
 function presentedCredential(request: Request): Credential {
   const header = request.headers.get('authorization')
+  const key = presentedApiKey(header, request.headers.get(API_KEY_HEADER))
+  if (key.kind === 'conflict') return null
+  if (key.kind === 'key') return { scheme: 'bearer', value: key.key }
   if (!header) return undefined
   const match = /^(Token|Bearer)\s+(\S+)\s*$/i.exec(header)
   if (!match) return null

@@ -739,7 +739,7 @@ export function openApiDocument() {
       title: 'Facet Studio API',
       version: '1.0.0',
       description:
-        'Every tool over HTTP. Authenticate with an API key (`Authorization: Bearer fs_live_…` or `fs_test_…`) or a session token from /api/auth/login/ (`Authorization: Token …`). Answers to a key carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; a 429 carries Retry-After.',
+        'Every tool over HTTP. Authenticate with an API key (`Authorization: Bearer fs_live_…` or `fs_test_…`, or the key alone in `X-Api-Key`) or a session token from /api/auth/login/ (`Authorization: Token …`). Answers to a key carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; a 429 carries Retry-After.',
     },
     servers: [{ url: '/' }],
     tags: [{ name: 'Tools' }, { name: 'Jobs' }, { name: 'Batches' }, { name: 'Teams' }, { name: 'API keys' }, { name: 'Webhooks' }, { name: 'Credits' }, { name: 'Accounts' }, { name: 'Site' }],

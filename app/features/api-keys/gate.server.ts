@@ -1,12 +1,13 @@
 // The door of /api for API keys (server.ts runs it before any /api route): a request with
-// `Authorization: Bearer <key>` is refused at once when the key is malformed, revoked or unknown,
+// `Authorization: Bearer <key>` or `X-Api-Key: <key>` is refused at once when the key is malformed, revoked or unknown,
 // is counted against its key's rate limit, and every answer carries the RateLimit-* headers and
 // the key's environment. Routes then see the caller through getAuthentication as usual.
 import { config } from '~/config.server'
 import { consumeRateLimitWithState, type RateLimitRule } from '~/features/security/rate-limit.server'
 import { ENVIRONMENT_HEADER } from './environments'
 import { authenticateApiKey } from './keys.server'
-import { KEY_INVALID, KEY_MALFORMED, KEY_RATE_LIMITED } from './messages'
+import { KEY_INVALID, KEY_MALFORMED, KEY_RATE_LIMITED, KEY_SENT_TWICE } from './messages'
+import { presentedApiKey } from './presented-key'
 
 export function apiKeyRateRule(): RateLimitRule {
   return { name: 'api-key', points: config().API_KEY_RATE_LIMIT, durationSeconds: 60 }
@@ -23,11 +24,12 @@ function refusal(status: number, message: string) {
   return { status, body: { error: message, detail: message } }
 }
 
-/** Null when the request carries no Bearer key (sessions and visitors go their usual way). */
-export async function apiKeyGate(authorization: string | null | undefined): Promise<GateOutcome | null> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')
-  if (!match) return null
-  const found = await authenticateApiKey(match[1])
+/** Null when the request carries no key (sessions and visitors go their usual way). */
+export async function apiKeyGate(authorization: string | null | undefined, apiKeyHeader?: string | null): Promise<GateOutcome | null> {
+  const presented = presentedApiKey(authorization, apiKeyHeader)
+  if (presented.kind === 'none') return null
+  if (presented.kind === 'conflict') return { headers: { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' }, refusal: refusal(401, KEY_SENT_TWICE) }
+  const found = await authenticateApiKey(presented.key)
   if (found.kind !== 'key') {
     return {
       headers: { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' },

@@ -7,3 +7,5 @@ export const KEY_RATE_LIMITED = 'Too many requests with this API key. Slow down 
 export const KEY_LIMIT_REACHED = 'You have reached the limit of active API keys. Revoke one first.'
 export const KEY_CREATED = 'Your new API key is shown below, once. Copy it now: it cannot be shown again.'
 export const KEY_REVOKED = 'The API key was revoked.'
+export const KEY_SENT_TWICE =
+  'Send the API key once: as Authorization: Bearer <key>, or alone in X-Api-Key (not beside another Authorization header or another key).'

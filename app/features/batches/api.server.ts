@@ -12,7 +12,7 @@ import { MEGABYTE, TOOLS, type ToolSlug } from '~/catalog/tools'
 import { ToolError, tooLarge } from '~/features/tools/errors.server'
 import { ALL_OPTION_FIELDS, TOOL_MESSAGE } from '~/features/tools/jobs/api.server'
 import { contentDisposition, INVALID_TOKEN_MESSAGE, missingModel, SVG_SIGN_IN_MESSAGE, TOOL_RUN_RATE } from '~/features/tools/submission.server'
-import { anyToolFormLimits, readMultipartForm } from '~/features/tools/upload.server'
+import { anyToolFormLimits, readMultipartForm, type FormLimits } from '~/features/tools/upload.server'
 import { BatchOverCapError, batchArchive, batchTooLargeMessage, batchUrl, createBatch, findOwnedBatch, MAX_BATCH_FILES, type CreatedBatch } from './batches.server'
 import { TOO_MANY_FILES_MESSAGE, ZIP_ALONE_MESSAGE } from '../../catalog/batches'
 import { isZip, readZipFiles, type NamedBytes, type ZipContents } from './zip.server'
@@ -67,6 +67,12 @@ export type BatchSubmission =
   /** Refused, nothing stored or charged; `overCapCost`: past the member's monthly cap, the batch's cost. */
   | { ok: false; status: number; error: string; headers: Record<string, string>; overCapCost?: number }
 
+/** A batch's form: up to MAX_BATCH_FILES files within BATCH_MAX_MEGABYTES (server.ts's Expect: 100-continue reads its bodyLimit). */
+export function batchFormLimits(): FormLimits {
+  const limits = anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], MAX_BATCH_FILES, config().BATCH_MAX_MEGABYTES * MEGABYTE)
+  return { ...limits, tooLargeMessage: batchTooLargeMessage(), parts: MAX_BATCH_FILES + 30, tooManyFilesMessage: TOO_MANY_FILES_MESSAGE }
+}
+
 /** Reads, checks and creates a batch (shared by the API and the studio's batch screen). */
 export async function acceptBatch(request: Request): Promise<BatchSubmission> {
   try {
@@ -79,8 +85,7 @@ export async function acceptBatch(request: Request): Promise<BatchSubmission> {
     const limited = await consumeRateLimit(TOOL_RUN_RATE, callerRateKey(caller))
     if (!limited.ok) throw new ToolError(429, 'Too many runs in a short time. Please wait a moment.', { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
 
-    const limits = anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], MAX_BATCH_FILES, config().BATCH_MAX_MEGABYTES * MEGABYTE)
-    const form = await readMultipartForm(request, { ...limits, tooLargeMessage: batchTooLargeMessage(), parts: MAX_BATCH_FILES + 30, tooManyFilesMessage: TOO_MANY_FILES_MESSAGE })
+    const form = await readMultipartForm(request, batchFormLimits())
     const tool = form.fields.tool?.trim()
     if (!tool || !(tool in TOOLS)) throw new ToolError(400, TOOL_MESSAGE)
     const slug = tool as ToolSlug

@@ -5,17 +5,10 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { TEAM_HEADER } from '~/features/account/caller.server'
 import { ENVIRONMENT_HEADER, TEST_MODE_VALUE } from '~/features/api-keys/environments'
 import { apiKeyGate } from '~/features/api-keys/gate.server'
-import { TOOLS } from '~/catalog/tools'
 import { CLIENT_ADDRESS_HEADER } from '~/features/security/client-address.server'
+import { MCP_MAX_BODY_BYTES } from './limits'
 import { MCP_KEY_REQUIRED } from './messages'
 import { buildStudioMcpServer } from './tools.server'
-
-/**
- * The largest JSON-RPC message /mcp reads: one file at the largest tool's limit as base64 (4/3), with
- * room for the envelope. A batch of many large files goes by image_url.
- */
-const LARGEST_FILE_BYTES = Math.max(...Object.values(TOOLS).map((t) => t.maxMegabytes)) * 1024 * 1024
-export const MCP_MAX_BODY_BYTES = Math.ceil((LARGEST_FILE_BYTES * 4) / 3) + 64 * 1024
 
 export async function handleMcpRequest(request: Request): Promise<Response> {
   const authorization = request.headers.get('authorization')

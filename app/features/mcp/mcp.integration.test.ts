@@ -14,7 +14,7 @@ import { stopBoss } from '~/features/queue/boss.server'
 import { action, loader } from '~/routes/mcp'
 import { fixture } from '../../../tests/support/tools'
 import { routeArgs } from '../../../tests/support/requests'
-import { MCP_MAX_BODY_BYTES } from './http.server'
+import { MCP_MAX_BODY_BYTES } from './limits'
 import { MCP_KEY_REQUIRED } from './messages'
 
 afterAll(async () => {

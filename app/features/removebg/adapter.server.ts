@@ -4,12 +4,13 @@
 // Every documented parameter is either honoured or refused with a 400 that says why: never a
 // silent difference (docs/decisions/096).
 import { apiKeyGate } from '~/features/api-keys/gate.server'
+import { API_KEY_HEADER, presentedApiKey } from '~/features/api-keys/presented-key'
 import { MEGABYTE, TOOLS } from '~/catalog/tools'
 import { ToolError } from '~/features/tools/errors.server'
 import { runToolSubmission, type ToolSubmission } from '~/features/tools/jobs/submit.server'
 import { findJob } from '~/features/tools/jobs/jobs.server'
 import type { CutoutLayout } from '~/features/tools/runners/types'
-import { FORM_OVERHEAD_BYTES, readMultipartForm, type MultipartForm } from '~/features/tools/upload.server'
+import { fileTooLargeMessage, FORM_OVERHEAD_BYTES, readMultipartForm, type MultipartForm } from '~/features/tools/upload.server'
 import { readBoundedText } from '~/utils/bounded-body.server'
 import { fetchRemoteImage, RemoteImageError } from './remote-image.server'
 
@@ -17,6 +18,8 @@ const TOOL = 'background-remover' as const
 const FILE_BYTES = TOOLS[TOOL].maxMegabytes * MEGABYTE
 /** A base64 text of a whole file, with room for a data: prefix and line breaks. */
 const B64_FIELD_BYTES = Math.ceil((FILE_BYTES * 4) / 3) + 1024
+/** The most a request may weigh: the image (a file, or its base64 text) and a background image file, with the other parameters. */
+export const REMOVEBG_BODY_LIMIT = B64_FIELD_BYTES + FILE_BYTES + FORM_OVERHEAD_BYTES
 /** The parameters read; any other is ignored, as remove.bg does. */
 export const REMOVEBG_FIELDS = [
   'image_file_b64', 'image_url', 'size', 'type', 'type_level', 'format', 'roi', 'crop', 'crop_margin', 'scale', 'position',
@@ -55,6 +58,8 @@ class RemoveBgRefusal extends Error {
 
 const invalid = (title: string) => new RemoveBgRefusal(400, 'invalid_parameters', title)
 const unsupported = (title: string) => new RemoveBgRefusal(400, 'unsupported_parameter', title)
+/** A body or image past the remover's limit: 413, as on every upload path of the studio (decision 161), in remove.bg's error shape. */
+const tooLarge = (title: string) => new RemoveBgRefusal(413, 'file_too_large', title)
 
 export const MISSING_KEY = 'Missing API Key: send your studio API key (fs_live_… or fs_test_…) in the X-Api-Key header.'
 export const NO_SOURCE = 'No image given: send image_file, image_file_b64 or image_url.'
@@ -90,8 +95,6 @@ function asText(value: unknown): string | undefined {
 /** The body as remove.bg takes it: multipart/form-data, application/json or application/x-www-form-urlencoded. */
 async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
   const type = (request.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase()
-  // The image (a file, or its base64 text) and a background image file, with the other parameters.
-  const bodyLimit = B64_FIELD_BYTES + FILE_BYTES + FORM_OVERHEAD_BYTES
   if (type === 'multipart/form-data') {
     let form: MultipartForm
     try {
@@ -100,13 +103,13 @@ async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
         maxFiles: 2,
         fieldNames: REMOVEBG_FIELDS,
         fileLimit: FILE_BYTES,
-        bodyLimit,
+        bodyLimit: REMOVEBG_BODY_LIMIT,
         fieldBytes: B64_FIELD_BYTES,
-        tooLargeMessage: `File too large (max ${TOOLS[TOOL].maxMegabytes}MB).`,
+        tooLargeMessage: fileTooLargeMessage(TOOL),
         notMultipartMessage: NO_SOURCE,
       })
     } catch (error) {
-      if (error instanceof ToolError) throw new RemoveBgRefusal(400, error.status === 413 ? 'file_too_large' : 'invalid_parameters', error.message)
+      if (error instanceof ToolError) throw error.status === 413 ? tooLarge(error.message) : invalid(error.message)
       throw error
     }
     const files: RemoveBgRequest['files'] = {}
@@ -114,8 +117,8 @@ async function readRemoveBgRequest(request: Request): Promise<RemoveBgRequest> {
     return { fields: form.fields, files }
   }
   if (type === 'application/json' || type === 'application/x-www-form-urlencoded') {
-    const text = await readBoundedText(request, bodyLimit)
-    if (text === null) throw new RemoveBgRefusal(400, 'file_too_large', REQUEST_TOO_LARGE)
+    const text = await readBoundedText(request, REMOVEBG_BODY_LIMIT)
+    if (text === null) throw tooLarge(REQUEST_TOO_LARGE)
     let entries: Array<[string, unknown]>
     if (type === 'application/json') {
       let parsed: unknown
@@ -144,7 +147,7 @@ function decodeBase64Image(text: string): Buffer {
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload)) throw invalid('image_file_b64 is not valid base64.')
   const bytes = Buffer.from(payload, 'base64')
   if (bytes.byteLength === 0) throw invalid('image_file_b64 is empty.')
-  if (bytes.byteLength > FILE_BYTES) throw new RemoveBgRefusal(400, 'file_too_large', `File too large (max ${TOOLS[TOOL].maxMegabytes}MB).`)
+  if (bytes.byteLength > FILE_BYTES) throw tooLarge(fileTooLargeMessage(TOOL))
   return bytes
 }
 
@@ -152,7 +155,9 @@ async function fromUrl(url: string, which: string): Promise<Buffer> {
   try {
     return await fetchRemoteImage(url, FILE_BYTES)
   } catch (error) {
-    if (error instanceof RemoteImageError) throw new RemoveBgRefusal(400, error.tooLarge ? 'file_too_large' : 'failed_to_download', `${which}: ${error.message}`)
+    if (error instanceof RemoteImageError) {
+      throw error.tooLarge ? tooLarge(`${which}: ${fileTooLargeMessage(TOOL)}`) : new RemoveBgRefusal(400, 'failed_to_download', `${which}: ${error.message}`)
+    }
     throw error
   }
 }
@@ -244,18 +249,10 @@ export function asRemoveBgError(status: number, message: string): RemoveBgError 
   if (status === 401 || status === 403) return { status: 403, code: 'auth_failed', title: message }
   if (status === 402) return { status: 402, code: 'insufficient_credits', title: message }
   if (status === 429) return { status: 429, code: 'rate_limit_exceeded', title: message }
-  if (status === 413) return { status: 400, code: 'file_too_large', title: message }
+  if (status === 413) return { status: 413, code: 'file_too_large', title: message }
   if (status === 415) return { status: 400, code: 'invalid_file_type', title: message }
   if (status >= 400 && status < 500) return { status: 400, code: 'invalid_parameters', title: message }
   return { status, code: 'server_error', title: message }
-}
-
-/** The studio's key from X-Api-Key (remove.bg's header), or from a Bearer header. */
-function sentKey(request: Request): { key: string; viaHeader: boolean } | null {
-  const header = request.headers.get('x-api-key')?.trim()
-  if (header) return { key: header, viaHeader: true }
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')
-  return bearer ? { key: bearer[1]!, viaHeader: false } : null
 }
 
 /** Studio RateLimit-* headers, and remove.bg's X-RateLimit-* names for the same numbers. */
@@ -304,18 +301,17 @@ async function successResponse(submission: Extract<ToolSubmission, { ok: true }>
 export async function removeBgCompatible(request: Request): Promise<Response> {
   const headers = new Headers()
   try {
-    const sent = sentKey(request)
-    if (!sent) throw new RemoveBgRefusal(403, 'auth_failed', MISSING_KEY)
-    // A Bearer header went through server.ts's gate already; X-Api-Key goes through the same gate here.
-    if (sent.viaHeader) {
-      const gate = await apiKeyGate(`Bearer ${sent.key}`)
-      if (gate) rateHeaders(gate.headers, headers)
-      if (gate?.refusal) {
-        const { status, body } = gate.refusal
-        throw status === 429 ? new RemoveBgRefusal(429, 'rate_limit_exceeded', body.error) : new RemoveBgRefusal(403, 'auth_failed', body.error)
-      }
-      if (!gate) throw new RemoveBgRefusal(403, 'auth_failed', MISSING_KEY)
+    // server.ts's gate leaves this path to this one: the same checks and rate limit, in remove.bg's words.
+    const authorization = request.headers.get('authorization')
+    const sent = presentedApiKey(authorization, request.headers.get(API_KEY_HEADER))
+    if (sent.kind === 'none') throw new RemoveBgRefusal(403, 'auth_failed', MISSING_KEY)
+    const gate = await apiKeyGate(authorization, request.headers.get(API_KEY_HEADER))
+    if (gate) rateHeaders(gate.headers, headers)
+    if (gate?.refusal) {
+      const { status, body } = gate.refusal
+      throw status === 429 ? new RemoveBgRefusal(429, 'rate_limit_exceeded', body.error) : new RemoveBgRefusal(403, 'auth_failed', body.error)
     }
+    if (!gate || sent.kind !== 'key') throw new RemoveBgRefusal(403, 'auth_failed', MISSING_KEY)
     const parsed = await readRemoveBgRequest(request)
     const { form, typeLevel } = await toStudioForm(parsed)
     // The studio's own caller resolution sees the key as a Bearer key; the other headers (client

@@ -181,7 +181,7 @@ describe('POST /api/v1.0/removebg: authentication and errors', () => {
       duplex: 'half',
     } as RequestInit)
     const answer = await post(request)
-    expectError(answer, 400, 'file_too_large')
+    expectError(answer, 413, 'file_too_large')
     expect(answer.body.errors[0].title).toBe(REQUEST_TOO_LARGE)
   })
 

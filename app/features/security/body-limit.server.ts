@@ -1,38 +1,79 @@
-// Limits on the real bytes of every request body that is not a file upload. JSON and form bodies
-// (sign-in, keys, teams, webhooks, contact, analytics) are read whole by request.text() and
-// request.formData(), which have no limit of their own: without this, one unauthenticated POST of a
-// gigabyte to /api/auth/login/ is held in memory. Node's parser never reads past Content-Length, so
-// checking the declared length bounds the real bytes; a streamed body (no length) is refused.
-// Uploads (multipart to the tool endpoints, /api/jobs/, /api/batches/ and the tool pages) are read
-// by busboy under each tool's own limits (upload.server.ts), so they pass through.
+// How much each path's request body may weigh, and the limit on every body that is not an upload.
+// JSON and form bodies (sign-in, keys, teams, webhooks, contact, analytics) are read whole by
+// request.text() and request.formData(), which have no limit of their own: without this, one
+// unauthenticated POST of a gigabyte to /api/auth/login/ is held in memory. Node's parser never
+// reads past Content-Length, so checking the declared length bounds the real bytes; a streamed body
+// (no length) is refused.
+// Uploads (multipart to the tool endpoints and pages, /api/jobs/, /api/batches/) are read by busboy
+// under their own limits (upload.server.ts), and the remove.bg-compatible endpoint takes a photo in
+// any of its three body types (a file, its base64 in JSON or a form) under its own limit: they
+// pass through.
+import type { IncomingMessage } from 'node:http'
 import type { RequestHandler } from 'express'
-import { TOOLS } from '~/catalog/tools'
+import { MCP_MAX_BODY_BYTES, MCP_PATH } from '~/features/mcp/limits'
+import { TOOLS, type ToolSlug } from '~/catalog/tools'
+import { batchFormLimits } from '~/features/batches/api.server'
+import { REMOVEBG_BODY_LIMIT } from '~/features/removebg/adapter.server'
+import { JOB_FORM_LIMITS } from '~/features/tools/jobs/api.server'
+import { toolFormBodyLimit } from '~/features/tools/page-action.server'
 
 /** Far above any form or JSON body the studio takes (the largest, a contact message, is a few KB). */
 export const SMALL_BODY_LIMIT_BYTES = 1024 * 1024
 export const BODY_TOO_LARGE_MESSAGE = 'The request body is too large: at most 1 MB, except for file uploads.'
 export const LENGTH_REQUIRED_MESSAGE = 'Send this request body with a Content-Length (only file uploads may be streamed).'
 
-const UPLOAD_PATHS = new Set([...Object.values(TOOLS).map((t) => t.apiPath), '/api/jobs/', '/api/batches/'])
+export const REMOVEBG_PATH = '/api/v1.0/removebg'
 
-function isUpload(path: string, contentType: string): boolean {
-  if (!/^multipart\/form-data/i.test(contentType)) return false
-  const normalised = path.endsWith('/') ? path : `${path}/`
-  return UPLOAD_PATHS.has(normalised) || path.startsWith('/tools/')
+/** Multipart uploads, by path (with its trailing slash), and the most each body may weigh. */
+const UPLOAD_LIMITS = new Map<string, () => number>([
+  ...Object.values(TOOLS).flatMap((t): Array<[string, () => number]> => [
+    [t.apiPath, () => toolFormBodyLimit(t.slug as ToolSlug)],
+    [`/tools/${t.slug}/`, () => toolFormBodyLimit(t.slug as ToolSlug)],
+  ]),
+  ['/api/jobs/', () => JOB_FORM_LIMITS.bodyLimit],
+  ['/api/batches/', () => batchFormLimits().bodyLimit],
+  ['/tools/batch/', () => batchFormLimits().bodyLimit],
+])
+
+function withSlash(path: string): string {
+  return path.endsWith('/') ? path : `${path}/`
 }
 
-/** Paths that read their bodies under a limit of their own: /mcp's JSON-RPC carries files as base64, and its transport stops past MCP_MAX_BODY_BYTES (413). */
-const OWN_LIMIT_PATHS = new Set(['/mcp', '/mcp/'])
+export function isRemoveBgPath(path: string): boolean {
+  return withSlash(path) === `${REMOVEBG_PATH}/`
+}
+
+/**
+ * The most a request's body may weigh on its path: an upload's own limit (a multipart body to an
+ * upload path, any body to the remove.bg-compatible endpoint), else SMALL_BODY_LIMIT_BYTES.
+ * selfBounded: the route's own reader counts the bytes against that limit, so it may take a body
+ * streamed (without a Content-Length).
+ */
+export function bodyLimitFor(path: string, contentType: string): { bytes: number; selfBounded: boolean } {
+  if (isRemoveBgPath(path)) return { bytes: REMOVEBG_BODY_LIMIT, selfBounded: true }
+  // /mcp's JSON-RPC carries files as base64; its transport stops past MCP_MAX_BODY_BYTES (413) itself.
+  if (withSlash(path) === `${MCP_PATH}/`) return { bytes: MCP_MAX_BODY_BYTES, selfBounded: true }
+  const upload = /^multipart\/form-data/i.test(contentType) ? UPLOAD_LIMITS.get(withSlash(path)) : undefined
+  if (upload) return { bytes: upload(), selfBounded: true }
+  return { bytes: SMALL_BODY_LIMIT_BYTES, selfBounded: false }
+}
+
+/** For `Expect: 100-continue` (early-answer.server.ts): the limit of a request not yet routed. */
+export function requestBodyLimit(req: IncomingMessage): number {
+  // The path as Express routes it; a request line nothing parses gets the small limit, never a throw.
+  const path = (req.url ?? '/').split('?', 1)[0]!
+  return bodyLimitFor(path, req.headers['content-type'] ?? '').bytes
+}
 
 export const limitSmallBodies: RequestHandler = (req, res, next) => {
-  if (isUpload(req.path, req.headers['content-type'] ?? '') || OWN_LIMIT_PATHS.has(req.path)) return next()
+  if (bodyLimitFor(req.path, req.headers['content-type'] ?? '').selfBounded) return next()
   const declared = req.headers['content-length']
   if (declared === undefined) {
     if (req.headers['transfer-encoding']) return void res.status(411).json({ error: LENGTH_REQUIRED_MESSAGE, detail: LENGTH_REQUIRED_MESSAGE })
     return next()
   }
   if (Number(declared) > SMALL_BODY_LIMIT_BYTES) {
-    // The unread body is not drained: the connection closes after this answer.
+    // Clients stop sending; what still comes is discarded before the connection closes (early-answer.server.ts).
     res.setHeader('Connection', 'close')
     return void res.status(413).json({ error: BODY_TOO_LARGE_MESSAGE, detail: BODY_TOO_LARGE_MESSAGE })
   }

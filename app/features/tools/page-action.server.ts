@@ -22,16 +22,22 @@ export function pageHeaders(source: Record<string, string>): Headers {
   return headers
 }
 
+/** The most a tool's form (page or API) may weigh: its file, its optional second file, the options. */
+export function toolFormBodyLimit(tool: ToolSlug): number {
+  return toolBodyLimit(tool, Boolean(runnerFor(tool).secondFile))
+}
+
 /**
  * A post whose declared Content-Length is past what the tool takes is refused from its headers alone:
  * nothing of the body is read, no caller is made, nothing is counted or charged (issue 21). The
  * server discards the unread body after answering, so the browser, which sends the whole form
- * before it reads an answer, still gets the page; past four times the limit the connection is
- * closed instead of draining it.
+ * before it reads an answer, still gets the page; past four times the limit the answer also says
+ * `Connection: close`, so that clients which read while sending stop, and the connection closes
+ * once the rest is discarded, within the server's bound (decision 161).
  */
 export function refuseOversizePost(request: Request, tool: ToolSlug) {
   const declared = Number(request.headers.get('content-length') ?? '')
-  const limit = toolBodyLimit(tool, Boolean(runnerFor(tool).secondFile))
+  const limit = toolFormBodyLimit(tool)
   if (!Number.isFinite(declared) || declared <= limit) return null
   const refused: ToolPageResult = { ok: false, status: 413, error: unusableFileMessage(fileTooLargeMessage(tool)), remaining: null }
   const headers = new Headers()

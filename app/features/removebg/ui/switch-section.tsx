@@ -1,5 +1,6 @@
 // The /api page's "Switch from remove.bg" part: what changes (the base URL and the key), what is
 // honoured as remove.bg documents it, and what answers 400 instead of a silent difference.
+import { TOOLS } from '~/catalog/tools'
 import { CodeBlock } from '~/ui/code-block'
 import { REMOVEBG_PARAMETERS } from '../openapi'
 
@@ -16,8 +17,8 @@ export function SwitchFromRemoveBg({ origin }: { origin: string }) {
         <code>fs_live_…</code> or <code>fs_test_…</code>) in <code>X-Api-Key</code>. <code>POST /api/v1.0/removebg</code> takes the same multipart, JSON or form
         body and answers as remove.bg does: the image, or <code>{'{"data": {"result_b64", "foreground_top", …}}'}</code> when you send{' '}
         <code>Accept: application/json</code>; the headers <code>X-Credits-Charged</code>, <code>X-Width</code>, <code>X-Height</code>, <code>X-Type</code>,{' '}
-        <code>X-Foreground-Top/Left/Width/Height</code> and <code>X-RateLimit-*</code>; errors as <code>{'{"errors": [{"title", "code"}]}'}</code> with 400, 402, 403
-        and 429. It runs through the same queue, charge and refund as <code>/api/remove-bg/</code>.
+        <code>X-Foreground-Top/Left/Width/Height</code> and <code>X-RateLimit-*</code>; errors as <code>{'{"errors": [{"title", "code"}]}'}</code> with 400, 402, 403,
+        413 (a photo past {TOOLS['background-remover'].maxMegabytes} MB, as a file, in base64 or by URL) and 429. It runs through the same queue, charge and refund as <code>/api/remove-bg/</code>.
       </p>
       <CodeBlock label="curl, as for remove.bg">{curl}</CodeBlock>
       <div className="overflow-x-auto">

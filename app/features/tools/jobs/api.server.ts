@@ -39,12 +39,15 @@ function jobJson(job: ToolJobInfo, remaining: number | null) {
   }
 }
 
+/** A job's form: one tool's file and its optional second file, with any tool's options (server.ts's Expect: 100-continue reads its bodyLimit). */
+export const JOB_FORM_LIMITS = anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], 2, 2 * MAX_FILE_BYTES, SECOND_FILE_FIELDS)
+
 export async function submitJob(request: Request): Promise<Response> {
   // One read of the body, by the same busboy reader the tools use (undici's formData() refuses
   // RFC-legal forms busboy accepts: quoted boundaries, `;` in file names...).
   let form: MultipartForm
   try {
-    form = await readMultipartForm(request, anyToolFormLimits(['tool', ...ALL_OPTION_FIELDS], 2, 2 * MAX_FILE_BYTES, SECOND_FILE_FIELDS))
+    form = await readMultipartForm(request, JOB_FORM_LIMITS)
   } catch (thrown) {
     if (thrown instanceof ToolError) return runErrorResponse(thrown.status, thrown.message)
     throw thrown
