@@ -89,7 +89,7 @@ function RunTime({ timing, progress }: { timing: ProgressTiming; progress: Progr
         <span className="tabular-nums" data-testid="progress-left">
           {shown ?? ''}
         </span>
-        <span aria-live="polite" className="sr-only">
+        <span aria-live="polite" className="sr-only" data-testid="progress-left-spoken">
           {spoken ?? ''}
         </span>
       </p>
