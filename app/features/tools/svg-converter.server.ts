@@ -3,6 +3,7 @@
 // svg-renderer-pool.server.ts for why).
 import sharp from 'sharp'
 import { config } from '~/config.server'
+import { logger } from '~/utils/logger.server'
 import { singleton } from '~/utils/singleton.server'
 import { DEFAULT_BACKGROUND, type SvgFormat } from '../../catalog/tools'
 import { badRequest } from './errors.server'
@@ -120,6 +121,7 @@ export async function convertSvg(
     },
     signal,
   )
+  if (rendered.resvgFailure) logger.info({ resvg: rendered.resvgFailure }, 'librsvg drew an SVG that resvg could not')
   // The renderer process renders and encodes in one go: both phases end together.
   progress('rendered', 1)
   progress('encoded', 1)

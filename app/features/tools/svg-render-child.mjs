@@ -1,7 +1,7 @@
 // A long-lived SVG renderer, one of the pool in svg-renderer-pool.server.ts. resvg 2.6 can abort
 // the whole process on some files (a Rust panic: SIGABRT that nothing can catch), so the server
-// never renders untrusted SVG in its own process. resvg draws first; a file it refuses or throws on
-// is drawn by librsvg (inside sharp) instead, and the pool asks for librsvg alone when resvg took
+// never renders untrusted SVG in its own process. resvg draws first; a file it throws on while
+// drawing is drawn by librsvg (inside sharp) instead, and the pool asks for librsvg alone when resvg took
 // the process down (decision 164). Plain JavaScript so that plain `node` runs it, in development,
 // tests and production alike.
 //
@@ -10,14 +10,13 @@
 //     format: 'png' | 'jpeg' | 'webp', background?: string, fonts: boolean, maxPixels: number, maxSide: number,
 //     renderer: 'resvg' | 'librsvg' (librsvg: skip resvg) }
 // and receives { id, ok: true, width, height, bytes (the encoded file), timings, renderer, resvgError? } or
-//   { id, ok: false, status, error }, both with maxRssKb (this process's peak memory).
+//   { id, ok: false, status, error, bothFailed? }, both with maxRssKb (this process's peak memory).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { Resvg } from '@resvg/resvg-js'
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom'
-import sharp from 'sharp'
 
 const require = createRequire(import.meta.url)
 const fontDir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf')
@@ -30,6 +29,27 @@ const FONT_FILES = [
   'DejaVuSerif-Bold.ttf',
   'DejaVuSansMono.ttf',
 ].map((file) => path.join(fontDir, file))
+
+// librsvg finds fonts through fontconfig. It is given the files resvg loads and nothing else (not
+// the machine's fonts, nor the package's other files), with a family it does not know falling back to
+// sans-serif, DejaVu Sans, as in resvg: text looks the same on any machine. libvips reads the variable
+// as it loads: sharp is imported only after it is set.
+const fontconfigDir = mkdtempSync(path.join(os.tmpdir(), 'facet-svg-fonts-'))
+const GENERIC_FAMILIES = { 'sans-serif': 'DejaVu Sans', serif: 'DejaVu Serif', monospace: 'DejaVu Sans Mono' }
+writeFileSync(
+  path.join(fontconfigDir, 'fonts.conf'),
+  `<?xml version="1.0"?><fontconfig><dir>${fontDir}</dir><cachedir>${fontconfigDir}</cachedir>` +
+    `<selectfont><rejectfont><glob>${fontDir}/*</glob></rejectfont>` +
+    `<acceptfont>${FONT_FILES.map((file) => `<glob>${file}</glob>`).join('')}</acceptfont></selectfont>` +
+    '<match target="pattern"><edit name="family" mode="append_last"><string>sans-serif</string></edit></match>' +
+    Object.entries(GENERIC_FAMILIES)
+      .map(([generic, family]) => `<alias><family>${generic}</family><prefer><family>${family}</family></prefer></alias>`)
+      .join('') +
+    '</fontconfig>',
+)
+process.env.FONTCONFIG_FILE = path.join(fontconfigDir, 'fonts.conf')
+process.once('exit', () => rmSync(fontconfigDir, { recursive: true, force: true }))
+const { default: sharp } = await import('sharp')
 
 // resvg's pixels are premultiplied. sharp would turn them back into straight alpha as it encodes
 // (`premultiplied: true`), through floating point: half of a PNG encode's time. The same conversion,
@@ -90,22 +110,6 @@ const FONTS = {
 // resvg reads the font files again for every render: a drawing without text skips them.
 const NO_FONTS = { loadSystemFonts: false }
 
-// librsvg finds fonts through fontconfig. It is pointed at the same bundled fonts as resvg (and
-// nothing else), so text looks the same on a machine without fonts. fontconfig starts on the first
-// text drawn, after this line: the variable is read then.
-const fontconfigDir = mkdtempSync(path.join(os.tmpdir(), 'facet-svg-fonts-'))
-writeFileSync(
-  path.join(fontconfigDir, 'fonts.conf'),
-  `<?xml version="1.0"?><fontconfig><dir>${fontDir}</dir><cachedir>${fontconfigDir}</cachedir>` +
-    ['sans-serif:DejaVu Sans', 'serif:DejaVu Serif', 'monospace:DejaVu Sans Mono']
-      .map((pair) => pair.split(':'))
-      .map(([generic, family]) => `<alias><family>${generic}</family><prefer><family>${family}</family></prefer></alias>`)
-      .join('') +
-    '</fontconfig>',
-)
-process.env.FONTCONFIG_FILE = path.join(fontconfigDir, 'fonts.conf')
-process.once('exit', () => rmSync(fontconfigDir, { recursive: true, force: true }))
-
 /** The output's size in pixels, checked against the limits before anything is drawn. */
 function outputSize(width, height, scale, maxPixels, maxSide) {
   const out = { width: Math.ceil(width * scale), height: Math.ceil(height * scale) }
@@ -135,7 +139,9 @@ async function renderWithResvg({ svg, scale, format, background, fonts, maxPixel
       logLevel: 'off',
     })
   } catch (error) {
-    return { ok: false, status: 400, error: `The SVG could not be read: ${reason(error)}`, tryLibrsvg: true }
+    // Refused as before, not passed on: resvg reads any well-formed SVG (the sanitiser's output) and
+    // refuses only files without a size or elements, or past its element limit.
+    return { ok: false, status: 400, error: `The SVG could not be read: ${reason(error)}` }
   }
   const size = outputSize(resvg.width, resvg.height, scale, maxPixels, maxSide)
   if (size.refusal) return size.refusal
@@ -195,7 +201,8 @@ async function render(job) {
   const drawn = await renderWithResvg(job)
   if (drawn.ok || !drawn.tryLibrsvg) return drawn
   const fallback = await renderWithLibrsvg(job)
-  if (!fallback.ok) return { ok: false, status: drawn.status, error: drawn.error }
+  // The pool tells the caller that neither could draw it.
+  if (!fallback.ok) return { ok: false, status: 422, error: `${drawn.error}; librsvg: ${fallback.error}`, bothFailed: true }
   return { ...fallback, resvgError: drawn.error }
 }
 

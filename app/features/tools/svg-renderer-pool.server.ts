@@ -63,7 +63,7 @@ export interface PoolOptions {
 
 type ChildAnswer = { id: number; maxRssKb: number } & (
   | { ok: true; width: number; height: number; bytes: Uint8Array; timings: RenderTimings; renderer: SvgRendererName; resvgError?: string }
-  | { ok: false; status: number; error: string }
+  | { ok: false; status: number; error: string; bothFailed?: boolean }
 )
 
 const RESTART_DELAY_MS = 1000
@@ -78,6 +78,11 @@ class RendererDied extends ToolError {
   constructor() {
     super(422, RENDERER_FAILED_MESSAGE, { outcome: 'failed' })
   }
+}
+
+/** Neither resvg nor librsvg drew the file: nothing is left to try. */
+function neitherDrew(): ToolError {
+  return new ToolError(422, RENDERER_FAILED_MESSAGE, { outcome: 'failed' })
 }
 
 const childScript = () => shippedScript(import.meta.url, 'app/features/tools/svg-render-child.mjs')
@@ -203,6 +208,9 @@ class Renderer {
         renderer: message.renderer,
         ...(message.resvgError ? { resvgFailure: message.resvgError } : {}),
       })
+    } else if (message.bothFailed) {
+      logger.warn({ err: message.error }, 'neither resvg nor librsvg drew an SVG')
+      pending.reject(neitherDrew())
     } else {
       pending.reject(new ToolError(message.status, message.error, { outcome: message.status >= 422 ? 'failed' : 'rejected' }))
     }
@@ -282,14 +290,13 @@ export class RendererPool {
       if (!(error instanceof RendererDied) || request.renderer === 'librsvg') throw error
       const left = deadline - performance.now()
       if (left <= 0) throw new ToolError(422, RENDER_TIMEOUT_MESSAGE, { outcome: 'failed' })
-      logger.info('resvg crashed on an SVG: librsvg draws it')
       try {
         return { ...(await this.renderOnce({ ...request, renderer: 'librsvg' }, left, signal)), resvgFailure: RESVG_CRASHED }
       } catch (second) {
         // librsvg's own words are libvips's internals: the caller is told that both failed.
         if (second instanceof ToolError && second.status === 422 && second.message !== RENDER_TIMEOUT_MESSAGE) {
           logger.warn({ err: second.message }, 'librsvg failed on an SVG that crashed resvg')
-          throw new RendererDied()
+          throw neitherDrew()
         }
         throw second
       }

@@ -72,6 +72,22 @@ describe('RendererPool', () => {
     expect(p.pids().filter((pid) => !before.includes(pid))).toHaveLength(1)
   })
 
+  it('librsvg draws text with the fonts resvg has and no other: a family it does not ship falls back to DejaVu Sans', async () => {
+    const p = pool()
+    const text = (family: string) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="60"><text x="5" y="45" font-family="${family}" font-size="40">WWWWW</text></svg>`
+    const drawn = async (family: string) => {
+      const out = await p.render({ ...camera, svg: text(family), width: 300, height: 60, renderer: 'librsvg' })
+      return sharp(out.bytes).raw().toBuffer()
+    }
+    // Liberation Sans Narrow is on many machines (this one's too), never among the studio's fonts.
+    const [narrow, dejavu, nothing] = [await drawn('Liberation Sans Narrow'), await drawn('DejaVu Sans'), await drawn('No Such Font')]
+    expect(narrow.equals(dejavu)).toBe(true)
+    expect(nothing.equals(dejavu)).toBe(true)
+    // And text is drawn at all: some pixels are opaque.
+    expect(dejavu.some((value, i) => i % 4 === 3 && value === 255)).toBe(true)
+  })
+
   it('a render over its time limit is stopped (422) and the next render works', async () => {
     const p = pool({ timeoutMs: 50 })
     const [pid] = p.pids()
