@@ -36,7 +36,9 @@ function drive({ uploadS, work, expectedMs }: Simulated, steps = enhancer): Draw
     else {
       const at = work(second - uploadS)
       if (at === 'done') return drawn
-      progress = progressOnSteps(steps, at.fraction, at.stage)
+      // A job not started yet is shown in words of the page's own (workspace.tsx: "Waiting in the queue").
+      const known = steps.some((step) => step.message === at.stage)
+      progress = known ? progressOnSteps(steps, at.fraction, at.stage) : { percent: steps[0]!.percent, message: at.stage }
     }
     const view = { steps, progress, now, startedAt: START, expectedMs }
     const once = watchRun(watch, view)
@@ -111,6 +113,14 @@ describe('the time left of a slow run, second by second', () => {
     expect(drawn.at(-1)!.shown).toBe('About 1 min left')
   })
 
+  it('a run that waits in the queue shows its stage only while it waits, then counts from the start of its work', () => {
+    const queued = (second: number) => (second < 20 ? { fraction: 0, stage: 'Waiting in the queue' } : steady(30)(second - 20))
+    const drawn = drive({ uploadS: 1, work: queued, expectedMs: 30_000 })
+    expectHonest(drawn)
+    expect(drawn.slice(0, 21).every((p) => p.shown === null)).toBe(true)
+    expect(drawn[21]!.shown).toBe('About 30 s left')
+  })
+
   it('a run expected under 5 s shows its stage only, start to end', () => {
     const drawn = drive({ uploadS: 1, work: steady(3), expectedMs: 3_000 })
     expect(drawn.map((p) => p.shown)).toEqual([null, null, null, null])
@@ -137,13 +147,14 @@ describe('the time left of a slow run, second by second', () => {
 
 describe('the pieces', () => {
   it('reads the stage and the work done from the steps the page has', () => {
-    expect(runPoint(enhancer, { percent: 10, message: 'Loading the enhancer' })).toEqual({ stage: 'upload', fraction: 0 })
+    expect(runPoint(enhancer, { percent: 10, message: 'Loading the enhancer' })).toEqual({ stage: 'waiting', fraction: 0 })
+    expect(runPoint(enhancer, { percent: 15, message: 'Waiting in the queue' })).toEqual({ stage: 'waiting', fraction: 0 })
     expect(runPoint(enhancer, { percent: 40, message: 'Enhancing the entire frame' })).toEqual({ stage: 'working', fraction: 25 / 55 })
     expect(runPoint(enhancer, { percent: 70, message: ENCODING })).toEqual({ stage: 'last', fraction: 1 })
   })
 
-  it('has nothing to tell while uploading, for a short run, or without an expectation before the rate is known', () => {
-    expect(estimateTimeLeft({ stage: 'upload', fraction: 0, elapsedMs: 0, expectedMs: 60_000 })).toBeNull()
+  it('has nothing to tell before the work begins, for a short run, or without an expectation before the rate is known', () => {
+    expect(estimateTimeLeft({ stage: 'waiting', fraction: 0, elapsedMs: 0, expectedMs: 60_000 })).toBeNull()
     expect(estimateTimeLeft({ stage: 'working', fraction: 0.2, elapsedMs: 500, expectedMs: SHORT_RUN_MS - 1_000 })).toBeNull()
     expect(estimateTimeLeft({ stage: 'working', fraction: 0.05, elapsedMs: 5_000, expectedMs: null })).toBeNull()
     expect(estimateTimeLeft({ stage: 'working', fraction: 0.5, elapsedMs: 10_000, expectedMs: null })).toEqual({ ms: 10_000, errorMs: 3_500 })

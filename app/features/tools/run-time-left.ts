@@ -30,14 +30,14 @@ const SMOOTHING_HALF_LIFE_MS = 2_000
 /** At or under this, the last stage says "Almost done" (an earlier one "A few seconds left"). */
 const ALMOST_DONE_MS = 5_000
 
-/** Where a run is: sending its file, working, or in the last stage of its work (before its result). */
-export type RunStage = 'upload' | 'working' | 'last'
+/** Where a run is: not working yet (sending its file, waiting in the queue), working, or in the last stage of its work (before its result). */
+export type RunStage = 'waiting' | 'working' | 'last'
 
 export interface RunPoint {
   stage: RunStage
-  /** The share of the work done (0..1), not counting the upload. */
+  /** The share of the work done (0..1), not counting the upload or the queue. */
   fraction: number
-  /** Since the work began (the upload's end, or the job's creation). */
+  /** Since the work began (as the page saw it, or the job's creation). */
   elapsedMs: number
   /** What the work was expected to take (run-time.ts estimateMs), or null when the tool is not estimated. */
   expectedMs: number | null
@@ -51,21 +51,23 @@ export interface TimeLeft {
 
 /**
  * A tool's progress as the panel or the job API has it (the spec's percentage and stage message, from
- * jobs/progress.ts) → the stage and the share of the work done. The first step is the upload; the
- * work runs from its percentage to the last step before the result's (100 is only the result).
+ * jobs/progress.ts) → the stage and the share of the work done. The first step is the upload and the
+ * last the result; the work runs through the steps between them, from the first step's percentage to
+ * the last working step's. Any other message (the upload's, "Waiting in the queue") is no work yet.
  */
 export function runPoint(steps: readonly ProgressStep[], progress: ProgressStep): Pick<RunPoint, 'stage' | 'fraction'> {
   const first = steps[0]!
-  const lastWorking = steps[steps.length - 2] ?? first
-  if (progress.message === first.message || lastWorking === first) return { stage: 'upload', fraction: 0 }
+  const working = steps.slice(1, -1)
+  const lastWorking = working[working.length - 1]
+  if (!lastWorking || !working.some((step) => step.message === progress.message)) return { stage: 'waiting', fraction: 0 }
   const span = Math.max(1, lastWorking.percent - first.percent)
   const fraction = Math.min(1, Math.max(0, (progress.percent - first.percent) / span))
   return { stage: progress.message === lastWorking.message ? 'last' : 'working', fraction }
 }
 
-/** The time left of a run at one point, or null when there is none to tell (uploading, a short run, nothing to go on). */
+/** The time left of a run at one point, or null when there is none to tell (no work yet, a short run, nothing to go on). */
 export function estimateTimeLeft({ stage, fraction, elapsedMs, expectedMs }: RunPoint): TimeLeft | null {
-  if (stage === 'upload') return null
+  if (stage === 'waiting') return null
   const done = Math.min(1, Math.max(0, fraction))
   if (done >= 1) return { ms: 0, errorMs: 0 }
   const elapsed = Math.max(0, elapsedMs)
@@ -122,7 +124,7 @@ export function spokenTimeLeft(leftMs: number | null, stage: RunStage): string |
 
 /** What a page keeps between two draws of a run's time left. */
 export interface RunWatch {
-  /** When the work began (epoch ms): the upload's end as seen, else the run's start. */
+  /** When the work began (epoch ms): as the page saw it, else the run's start. */
   workStartedAt: number | null
   countdown: Countdown | null
 }
@@ -143,8 +145,8 @@ export interface RunView {
 export function watchRun(watch: RunWatch | null, view: RunView): { watch: RunWatch; shown: string | null; spoken: string | null } {
   const point = runPoint(view.steps, view.progress)
   let workStartedAt = watch?.workStartedAt ?? null
-  // A run first seen past its upload (a page opened on a running job) has worked since it started.
-  if (workStartedAt === null && point.stage !== 'upload') workStartedAt = watch ? view.now : view.startedAt
+  // A run first seen working (a page opened on a running job) has worked since it started.
+  if (workStartedAt === null && point.stage !== 'waiting') workStartedAt = watch ? view.now : view.startedAt
   if (workStartedAt === null) return { watch: { workStartedAt, countdown: null }, shown: null, spoken: null }
   const elapsedMs = view.now - workStartedAt
   const estimate = estimateTimeLeft({ ...point, elapsedMs, expectedMs: view.expectedMs })
