@@ -8,8 +8,6 @@ import {
   formatDuration,
   LIMIT_SHARE,
   rateVariant,
-  remainingLabel,
-  remainingMs,
   seedMs,
   tooSlowMessage,
   type RunTiming,
@@ -84,23 +82,7 @@ describe('the fit in the time limit', () => {
   })
 })
 
-describe('time during a run', () => {
-  it('counts down from the estimate, then from the progress once the estimate is passed', () => {
-    expect(remainingMs(10_000, 40_000, 0.2)).toBe(30_000)
-    // Past the estimate: half done in 60 s, so about 60 s more.
-    expect(remainingMs(60_000, 40_000, 0.5)).toBe(60_000)
-    expect(remainingMs(60_000, null, 0.01)).toBeNull()
-    expect(remainingMs(5_000, 40_000, 1)).toBe(0)
-  })
-
-  it('speaks in coarse steps so a live region does not chatter', () => {
-    expect(remainingLabel(null)).toBeNull()
-    expect(remainingLabel(8_000)).toBe('Almost done')
-    expect(remainingLabel(31_000)).toBe('About 45 s left')
-    expect(remainingLabel(44_000)).toBe('About 45 s left')
-    expect(remainingLabel(90_000)).toBe('About 2 min left')
-  })
-
+describe('durations', () => {
   it('formats durations as a person reads them', () => {
     expect(formatDuration(4_400)).toBe('4 s')
     expect(formatDuration(60_000)).toBe('1 min')

@@ -121,29 +121,6 @@ export function tooSlowMessage(fit: Extract<Fit, { fits: false }>, width: number
   return `${opening} Downscale it to ${fit.largest.width} × ${fit.largest.height} or smaller and try again. Nothing was charged.`
 }
 
-/**
- * Seconds left, from the elapsed time and the estimate; once the estimate is passed, from the
- * progress (elapsed × remaining share / done share). Null when there is nothing to go on.
- */
-export function remainingMs(elapsedMs: number, estimate: number | null, fraction: number): number | null {
-  const f = Math.min(1, Math.max(0, fraction))
-  if (f >= 1) return 0
-  const fromEstimate = estimate !== null ? estimate - elapsedMs : null
-  if (fromEstimate !== null && fromEstimate > 0) return fromEstimate
-  // Past the estimate: the work done so far tells the rate.
-  if (f >= 0.05) return (elapsedMs * (1 - f)) / f
-  return null
-}
-
-/** The spoken time left, in coarse steps so a live region does not chatter: "About 2 min left", "Less than 10 s left". */
-export function remainingLabel(ms: number | null): string | null {
-  if (ms === null) return null
-  if (ms <= 10_000) return 'Almost done'
-  if (ms < 60_000) return `About ${Math.ceil(ms / 15_000) * 15} s left`
-  const minutes = Math.ceil(ms / 60_000)
-  return `About ${minutes} min left`
-}
-
 /** Which measured speed a run uses: the remover's is per model choice (they differ tenfold), the other tools have one. */
 export function rateVariant(tool: ToolSlug, options: unknown): string {
   if (tool !== 'background-remover') return ''

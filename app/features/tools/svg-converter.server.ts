@@ -1,12 +1,14 @@
-// The SVG converter: a sanitised SVG rendered by resvg and encoded by sharp (no metadata) in one
-// of a pool of renderer processes (see svg-renderer-pool.server.ts for why).
+// The SVG converter: a sanitised SVG rendered by resvg (or, where resvg cannot draw it, librsvg) and
+// encoded by sharp (no metadata) in one of a pool of renderer processes (see
+// svg-renderer-pool.server.ts for why).
 import sharp from 'sharp'
 import { config } from '~/config.server'
+import { logger } from '~/utils/logger.server'
 import { singleton } from '~/utils/singleton.server'
 import { DEFAULT_BACKGROUND, type SvgFormat } from '../../catalog/tools'
 import { badRequest } from './errors.server'
 import type { PhaseProgress } from './image'
-import { RendererPool } from './svg-renderer-pool.server'
+import { RendererPool, type SvgRendererName } from './svg-renderer-pool.server'
 import type { SanitizedSvg } from './svg-sanitize.server'
 
 /** Output cap: 40 MP (160 MB of RGBA) and WebP's largest side. */
@@ -30,7 +32,14 @@ export interface SvgConversion {
   rendererMaxRssKb: number
   /** Time resvg spent parsing and rasterising, inside the render process (the rest is overhead). */
   resvgMs: { parse: number; render: number }
+  /** The library that drew it (X-Facet-Model). */
+  renderer: SvgRendererName
+  /** Told to the caller (X-Facet-Note) when librsvg drew what resvg could not. */
+  note: string | null
 }
+
+/** X-Facet-Note of a file drawn by librsvg (the header is ASCII: no typographic quotes). */
+export const LIBRSVG_NOTE = 'Drawn by librsvg: resvg, the usual SVG renderer, could not draw this file.'
 
 const CONTENT_TYPES: Record<SvgFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' }
 
@@ -101,6 +110,8 @@ export async function convertSvg(
   const rendered = await svgRenderers().render(
     {
       svg: svg.svg,
+      width: svg.width,
+      height: svg.height,
       scale: options.scale,
       format: options.format,
       background,
@@ -110,6 +121,7 @@ export async function convertSvg(
     },
     signal,
   )
+  if (rendered.resvgFailure) logger.info({ resvg: rendered.resvgFailure }, 'librsvg drew an SVG that resvg could not')
   // The renderer process renders and encodes in one go: both phases end together.
   progress('rendered', 1)
   progress('encoded', 1)
@@ -121,5 +133,7 @@ export async function convertSvg(
     renderMs: performance.now() - started,
     rendererMaxRssKb: rendered.maxRssKb,
     resvgMs: { parse: rendered.timings.parseMs, render: rendered.timings.renderMs },
+    renderer: rendered.renderer,
+    note: rendered.renderer === 'librsvg' ? LIBRSVG_NOTE : null,
   }
 }

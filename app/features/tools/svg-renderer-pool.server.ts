@@ -2,16 +2,24 @@
 // its whole process on some files and its memory is native, so untrusted SVG never renders in the
 // server: each renderer is a process of its own, started with an operating-system memory limit
 // (RLIMIT_DATA, through the shell's `ulimit -d`), given a time limit per render, and retired after
-// a number of renders. A renderer that dies, overruns its time or is retired is replaced; only the
-// render it held fails. Starting Node costs tens of milliseconds, which is why processes are kept.
+// a number of renders. A renderer that dies, overruns its time or is retired is replaced. A file
+// that took resvg down is drawn once more by librsvg alone, in a fresh renderer under the same
+// limits and what is left of the same time (decision 164); only a file neither can draw fails.
+// Starting Node costs tens of milliseconds, which is why processes are kept.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { logger } from '~/utils/logger.server'
 import { shippedScript } from '~/utils/shipped-script.server'
 import type { SvgFormat } from '../../catalog/tools'
 import { ToolError } from './errors.server'
 
+/** Which library drew an SVG: resvg, or librsvg (inside sharp) where resvg could not. */
+export type SvgRendererName = 'resvg' | 'librsvg'
+
 export interface RenderRequest {
   svg: string
+  /** The SVG's own size in CSS pixels (the sanitiser's): librsvg is told the output's size from it. */
+  width: number
+  height: number
   scale: number
   format: SvgFormat
   /** Flattened onto this CSS colour; none keeps the alpha channel. */
@@ -20,6 +28,8 @@ export interface RenderRequest {
   fonts: boolean
   maxPixels: number
   maxSide: number
+  /** librsvg alone, skipping resvg (the pool's second try after resvg took its process down). */
+  renderer?: SvgRendererName
 }
 
 export interface RenderTimings {
@@ -36,6 +46,9 @@ export interface RenderedImage {
   /** Peak memory of the renderer process so far (kB), for the benchmark. */
   maxRssKb: number
   timings: RenderTimings
+  renderer: SvgRendererName
+  /** Why resvg did not draw it, when librsvg did. */
+  resvgFailure?: string
 }
 
 export interface PoolOptions {
@@ -49,14 +62,28 @@ export interface PoolOptions {
 }
 
 type ChildAnswer = { id: number; maxRssKb: number } & (
-  | { ok: true; width: number; height: number; bytes: Uint8Array; timings: RenderTimings }
-  | { ok: false; status: number; error: string }
+  | { ok: true; width: number; height: number; bytes: Uint8Array; timings: RenderTimings; renderer: SvgRendererName; resvgError?: string }
+  | { ok: false; status: number; error: string; bothFailed?: boolean }
 )
 
 const RESTART_DELAY_MS = 1000
 
-export const RENDERER_FAILED_MESSAGE = 'This SVG could not be rendered: the renderer failed on it. Try simplifying the file.'
+export const RENDERER_FAILED_MESSAGE = 'This SVG could not be rendered: both renderers (resvg and librsvg) failed on it. Try simplifying the file.'
 export const RENDER_TIMEOUT_MESSAGE = 'This SVG took too long to render. Try simplifying the file or a smaller scale.'
+/** Why resvg did not draw a file librsvg then drew, when resvg took its process down. */
+export const RESVG_CRASHED = 'resvg crashed on it'
+
+/** A renderer process that died while it held a render (a crash or the memory limit), not one we stopped. */
+class RendererDied extends ToolError {
+  constructor() {
+    super(422, RENDERER_FAILED_MESSAGE, { outcome: 'failed' })
+  }
+}
+
+/** Neither resvg nor librsvg drew the file: nothing is left to try. */
+function neitherDrew(): ToolError {
+  return new ToolError(422, RENDERER_FAILED_MESSAGE, { outcome: 'failed' })
+}
 
 const childScript = () => shippedScript(import.meta.url, 'app/features/tools/svg-render-child.mjs')
 
@@ -115,7 +142,7 @@ class Renderer {
         else if (pending.killedFor === 'timeout') pending.reject(new ToolError(422, RENDER_TIMEOUT_MESSAGE, { outcome: 'failed' }))
         else {
           logger.warn({ code, signal, stderr: this.stderr.slice(0, 500) }, 'SVG renderer died')
-          pending.reject(new ToolError(422, RENDERER_FAILED_MESSAGE, { outcome: 'failed' }))
+          pending.reject(new RendererDied())
         }
       }
       onExit(this)
@@ -178,7 +205,12 @@ class Renderer {
         bytes: Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength),
         maxRssKb: message.maxRssKb,
         timings: message.timings,
+        renderer: message.renderer,
+        ...(message.resvgError ? { resvgFailure: message.resvgError } : {}),
       })
+    } else if (message.bothFailed) {
+      logger.warn({ err: message.error }, 'neither resvg nor librsvg drew an SVG')
+      pending.reject(neitherDrew())
     } else {
       pending.reject(new ToolError(message.status, message.error, { outcome: message.status >= 422 ? 'failed' : 'rejected' }))
     }
@@ -246,7 +278,32 @@ export class RendererPool {
     }
   }
 
+  /**
+   * Renders on the first free renderer. When resvg takes its process down, librsvg draws the file in
+   * another renderer, within what is left of the time limit; a render we stopped is not tried again.
+   */
   async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderedImage> {
+    const deadline = performance.now() + this.options.timeoutMs
+    try {
+      return await this.renderOnce(request, this.options.timeoutMs, signal)
+    } catch (error) {
+      if (!(error instanceof RendererDied) || request.renderer === 'librsvg') throw error
+      const left = deadline - performance.now()
+      if (left <= 0) throw new ToolError(422, RENDER_TIMEOUT_MESSAGE, { outcome: 'failed' })
+      try {
+        return { ...(await this.renderOnce({ ...request, renderer: 'librsvg' }, left, signal)), resvgFailure: RESVG_CRASHED }
+      } catch (second) {
+        // librsvg's own words are libvips's internals: the caller is told that both failed.
+        if (second instanceof ToolError && second.status === 422 && second.message !== RENDER_TIMEOUT_MESSAGE) {
+          logger.warn({ err: second.message }, 'librsvg failed on an SVG that crashed resvg')
+          throw neitherDrew()
+        }
+        throw second
+      }
+    }
+  }
+
+  private async renderOnce(request: RenderRequest, timeoutMs: number, signal?: AbortSignal): Promise<RenderedImage> {
     if (this.closed) throw new Error('the SVG renderer pool is closed')
     let renderer: Renderer
     try {
@@ -255,7 +312,7 @@ export class RendererPool {
       throw new ToolError(503, 'The conversion was stopped.', { outcome: 'failed' })
     }
     try {
-      return await renderer.render(this.nextId++, request, this.options.timeoutMs, signal)
+      return await renderer.render(this.nextId++, request, timeoutMs, signal)
     } finally {
       renderer.claimed = false
       if (!renderer.dead && renderer.renders >= this.options.maxRenders) renderer.retire()

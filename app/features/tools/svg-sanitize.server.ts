@@ -30,6 +30,17 @@ const SAFE_DATA_URL = /^data:image\/(png|jpe?g|gif|webp)[;,]/i
 const CSS_URL = /url\(\s*(['"]?)(.*?)\1\s*\)/gi
 const CSS_IMPORT = /@import\b[^;]*;?/gi
 const PLAIN_DOCTYPE = /<!DOCTYPE\s+svg(\s+PUBLIC\s+("[^"]*"|'[^']*')\s+("[^"]*"|'[^']*')|\s+SYSTEM\s+("[^"]*"|'[^']*'))?\s*>/i
+/** A DOCTYPE with an internal subset (no SYSTEM id), as Sodipodi and Adobe Illustrator write them. */
+const DOCTYPE_WITH_SUBSET = /<!DOCTYPE\s+svg(?:\s+PUBLIC\s+(?:"[^"]*"|'[^']*')\s+(?:"[^"]*"|'[^']*'))?\s*\[([^\]]*)\]\s*>/i
+/**
+ * What such a subset may hold: attribute defaults (Sodipodi's xmlns:xlink) and entities that stand
+ * for a short plain text (Illustrator's namespace names). A value without `&`, `%` or markup cannot
+ * nest (no billion laughs), reach outside (no SYSTEM: no XXE) or add elements or attributes.
+ */
+const SUBSET_DECLARATION = /<!ATTLIST\s[^>]*>|<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"'&%<>]{0,200})"|'([^"'&%<>]{0,200})')\s*>|<!--[\s\S]*?-->|\s+/g
+/** How much the plain entities may add to a file in all. */
+const MAX_ENTITY_GROWTH = 1_000_000
+const DOCTYPE_MESSAGE = 'SVG files with DOCTYPE or ENTITY declarations are not accepted. Remove them and try again.'
 
 export const INVALID_SVG_TYPE = 'Invalid file type. Upload an SVG file.'
 
@@ -99,6 +110,29 @@ function claimsToBeSvg(text: string): boolean {
   return /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>/]/i.test(text)
 }
 
+/**
+ * The text without a DOCTYPE whose internal subset holds only attribute defaults and plain-text
+ * entities, those entities written out where they are used (decision 164); any other text unchanged.
+ */
+function withoutPlainSubset(text: string): string {
+  const doctype = DOCTYPE_WITH_SUBSET.exec(text)
+  if (!doctype) return text
+  const entities = new Map<string, string>()
+  const rest = doctype[1]!.replace(SUBSET_DECLARATION, (_declaration, name?: string, double?: string, single?: string) => {
+    if (name) entities.set(name, double ?? single ?? '')
+    return ''
+  })
+  // Something else is declared: left in place, to be refused.
+  if (rest !== '') return text
+  const body = text.slice(0, doctype.index) + text.slice(doctype.index + doctype[0].length)
+  if (entities.size === 0) return body
+  const reference = new RegExp(`&(${[...entities.keys()].map((name) => name.replace(/[.]/g, '\\.')).join('|')});`, 'g')
+  let growth = 0
+  for (const match of body.matchAll(reference)) growth += entities.get(match[1]!)!.length - match[0].length
+  if (growth > MAX_ENTITY_GROWTH) throw badRequest(DOCTYPE_MESSAGE)
+  return body.replace(reference, (_match, name: string) => entities.get(name)!)
+}
+
 export async function sanitizeSvg(bytes: Buffer): Promise<SanitizedSvg> {
   // A binary format under an .svg name is the wrong type, whatever it claims (file-type calls SVG 'xml').
   const binary = await fileTypeFromBuffer(bytes)
@@ -110,11 +144,11 @@ export async function sanitizeSvg(bytes: Buffer): Promise<SanitizedSvg> {
     throw unsupportedType(INVALID_SVG_TYPE)
   }
   // Many editors write a plain public DOCTYPE; it declares nothing and is dropped (no DTD is ever
-  // fetched). Anything with an internal subset or an ENTITY is refused: that is XXE and entity bombs.
-  text = text.replace(PLAIN_DOCTYPE, '')
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
-    throw badRequest('SVG files with DOCTYPE or ENTITY declarations are not accepted. Remove them and try again.')
-  }
+  // fetched). An internal subset of attribute defaults and plain-text entities is dropped too, its
+  // entities written out; anything else with an internal subset or an ENTITY is refused: that is XXE
+  // and entity bombs.
+  text = withoutPlainSubset(text.replace(PLAIN_DOCTYPE, ''))
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw badRequest(DOCTYPE_MESSAGE)
 
   let root: Element | null = null
   try {

@@ -90,6 +90,29 @@ describe('sanitizeSvg', () => {
     expect(out).toBe('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>')
   })
 
+  it('drops an internal subset of attribute defaults and plain-text entities, as Sodipodi and Illustrator write them, writing the entities out', async () => {
+    const sodipodi = await clean(
+      `<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 20010904//EN"\n"http://www.w3.org/TR/2001/REC-SVG-20010904/DTD/svg10.dtd"\n[\n <!ATTLIST svg\n  xmlns:xlink CDATA #FIXED "http://www.w3.org/1999/xlink">\n]>\n<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>`,
+    )
+    expect(sodipodi).toBe('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>')
+    const illustrator = await clean(
+      `<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.0//EN" "http://www.w3.org/TR/2001/REC-SVG-20010904/DTD/svg10.dtd" [\n\t<!ENTITY ns_ai "http://ns.adobe.com/AdobeIllustrator/10.0/">\n\t<!ENTITY st0 'fill:#0a0;'>\n]><svg xmlns="http://www.w3.org/2000/svg" xmlns:i="&ns_ai;" width="2" height="2"><rect style="&st0;" width="2" height="2"/></svg>`,
+    )
+    expect(illustrator).toBe(
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:i="http://ns.adobe.com/AdobeIllustrator/10.0/" width="2" height="2"><rect style="fill:#0a0;" width="2" height="2"/></svg>',
+    )
+  })
+
+  it('still refuses a subset entity that holds markup or a reference, and entities that would add more than a megabyte', async () => {
+    const markup = await rejection(`<!DOCTYPE svg [<!ENTITY x "<script/>">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>`)
+    expect(markup.message).toMatch(/DOCTYPE or ENTITY/)
+    const parameter = await rejection(`<!DOCTYPE svg [<!ENTITY % p "x">]><svg xmlns="http://www.w3.org/2000/svg"/>`)
+    expect(parameter.message).toMatch(/DOCTYPE or ENTITY/)
+    const long = 'a'.repeat(200)
+    const bomb = await rejection(`<!DOCTYPE svg [<!ENTITY x "${long}">]><svg xmlns="http://www.w3.org/2000/svg"><text>${'&x;'.repeat(6_000)}</text></svg>`)
+    expect(bomb.message).toMatch(/DOCTYPE or ENTITY/)
+  })
+
   it('answers 415 for something that is not an SVG, and 400 for a broken one', async () => {
     expect((await rejection('hello, not xml')).status).toBe(415)
     expect((await rejection('<html><body/></html>')).status).toBe(415)

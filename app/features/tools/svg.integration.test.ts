@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { getDb } from '~/db/db.server'
 import { charge } from '~/features/credits/ledger.server'
 import { MEGABYTE } from '~/catalog/tools'
+import { resetConfigForTests } from '~/config.server'
 import { renderTimes } from '~/features/tools/runs.server'
+import { LIBRSVG_NOTE, resetSvgRenderersForTests } from '~/features/tools/svg-converter.server'
+import { RENDERER_FAILED_MESSAGE } from '~/features/tools/svg-renderer-pool.server'
 import { SVG_SIGN_IN_MESSAGE } from '~/features/tools/submission.server'
 import { action } from '~/routes/api.svg2image.convert'
 import { readResult, routeArgs } from '../../../tests/support/requests'
@@ -13,6 +16,23 @@ import { balanceOf, fileOf, fixture, newUser, newVisitor, randomIp, toolRequest,
 const PATH = '/api/svg2image/convert/'
 const svgFile = (text: string | Buffer, name = 'drawing.svg') => fileOf(Buffer.from(text), name, 'image/svg+xml')
 const square = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10" fill="#0a0"/></svg>'
+
+/** A blur over 3000 px: whole canvases in both renderers, more than either has in 256 MB. */
+const blurred = `<svg xmlns="http://www.w3.org/2000/svg" width="3000" height="3000"><filter id="f"><feGaussianBlur stdDeviation="2"/></filter><rect width="3000" height="3000" fill="#0a0" filter="url(#f)"/></svg>`
+
+/** Runs `work` with renderers limited to 256 MB of memory, then restores the configured pool. */
+async function withSmallRenderers<T>(work: () => Promise<T>): Promise<T> {
+  process.env.SVG_RENDERER_MEMORY_MB = '256'
+  resetConfigForTests()
+  resetSvgRenderersForTests()
+  try {
+    return await work()
+  } finally {
+    delete process.env.SVG_RENDERER_MEMORY_MB
+    resetConfigForTests()
+    resetSvgRenderersForTests()
+  }
+}
 
 async function convert(caller: TestCaller | null, fields: Record<string, string | Blob>, extraHeaders: Record<string, string> = {}) {
   const headers = { 'x-facet-client-ip': randomIp(), ...(caller?.headers ?? {}), ...extraHeaders }
@@ -133,15 +153,30 @@ describe('POST /api/svg2image/convert/', () => {
     expect(await balanceOf(user)).toBe(balance - 1)
   })
 
-  it('a file that crashes the renderer answers a clean error, is refunded, and the next one renders', async () => {
+  it('a file that crashes resvg is drawn by librsvg: 200, charged once, and the answer says which renderer drew it', async () => {
     const user = await newUser()
     const balance = await balanceOf(user)
     const camera = fileOf(fixture('svg/openclipart-digital-camera-gradients.svg'), 'camera.svg')
     const answer = await convert(user, { svg: camera, format: 'png', scale: '1' })
-    // The pinned resvg aborts on this file (STACK.md): should an upgrade render it, this fails
-    // rather than pass without a crash (find another crashing file then).
+    // The pinned resvg aborts on this file (STACK.md): should an upgrade draw it, this fails rather
+    // than pass without a fallback (find another file that crashes it then).
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('X-Facet-Model')).toBe('librsvg')
+    expect(answer.headers.get('X-Facet-Note')).toBe(LIBRSVG_NOTE)
+    expect(await sharp(Buffer.from(answer.body)).metadata()).toMatchObject({ format: 'png', width: 407, height: 207 })
+    expect(await balanceOf(user)).toBe(balance - 1)
+    const run = await getDb().selectFrom('tool_runs').select(['outcome', 'model']).where('account_id', '=', user.accountId).executeTakeFirstOrThrow()
+    expect(run).toEqual({ outcome: 'success', model: 'librsvg' })
+    // A file resvg draws says so too.
+    expect((await convert(user, { svg: svgFile(square), format: 'webp', scale: '1' })).headers.get('X-Facet-Model')).toBe('resvg')
+  })
+
+  it('a file neither renderer can draw answers a clean error, is refunded, and the next one renders', async () => {
+    const user = await newUser()
+    const balance = await balanceOf(user)
+    const answer = await withSmallRenderers(() => convert(user, { svg: svgFile(blurred), format: 'png', scale: '1' }))
     expect(answer.status).toBe(422)
-    expect(answer.body).toEqual({ error: expect.stringMatching(/could not be rendered/), detail: expect.stringMatching(/could not be rendered/), remaining: balance })
+    expect(answer.body).toEqual({ error: RENDERER_FAILED_MESSAGE, detail: RENDERER_FAILED_MESSAGE, remaining: balance })
     expect(await balanceOf(user)).toBe(balance)
     const run = await getDb()
       .selectFrom('tool_runs')
@@ -171,11 +206,12 @@ describe('POST /api/svg2image/convert/', () => {
   it('a key whose run failed and was refunded answers 409 on retry, never a free run', async () => {
     const user = await newUser()
     const balance = await balanceOf(user)
-    const camera = () => fileOf(fixture('svg/openclipart-digital-camera-gradients.svg'), 'camera.svg')
-    const failed = await convert(user, { svg: camera(), format: 'png', scale: '1' }, { 'idempotency-key': 'once' })
-    // The camera file crashes the pinned resvg (STACK.md): its run fails after the charge and is refunded.
+    // Neither renderer draws the blur in 256 MB: the run fails after the charge and is refunded.
+    const { failed, retry } = await withSmallRenderers(async () => ({
+      failed: await convert(user, { svg: svgFile(blurred), format: 'png', scale: '1' }, { 'idempotency-key': 'once' }),
+      retry: await convert(user, { svg: svgFile(blurred), format: 'png', scale: '1' }, { 'idempotency-key': 'once' }),
+    }))
     expect(failed.status).toBe(422)
-    const retry = await convert(user, { svg: camera(), format: 'png', scale: '1' }, { 'idempotency-key': 'once' })
     expect(retry.status).toBe(409)
     expect(retry.body.error).toMatch(/Idempotency-Key/)
     // The same key with a different request is refused outright (issue 11).

@@ -1,4 +1,5 @@
-// SVG converter: the SVG sanitised, its output size checked, rendered by resvg, encoded by sharp.
+// SVG converter: the SVG sanitised, its output size checked, rendered by resvg (librsvg where resvg
+// cannot draw it), encoded by sharp.
 import { z } from 'zod'
 import { SVG_FORMATS, SVG_SCALES, type SvgFormat } from '../../../catalog/tools'
 import { checkOutputSize, convertSvg, parseBackground } from '../svg-converter.server'
@@ -50,9 +51,9 @@ export const svgConverterRunner: ToolRunner<SvgConverterOptions> = {
     progress.phase('sanitised', 1)
     const out = await convertSvg(svg, input.options, input.signal, progress.phase)
     progress.done()
-    return { bytes: out.bytes, contentType: out.contentType, modelMs: out.renderMs }
+    return { bytes: out.bytes, contentType: out.contentType, modelMs: out.renderMs, model: out.renderer, note: out.note }
   },
-  // No model: resvg renders.
+  // No model: resvg renders (librsvg for a file resvg cannot draw, told in the run's own model).
   model: async () => 'resvg',
   outputName: (options, originalName) => `${baseName(originalName) || 'converted'}.${options.format}`,
 }

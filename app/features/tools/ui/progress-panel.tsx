@@ -1,11 +1,13 @@
 // The percentage and stage message of a run, announced to screen readers as it changes; while a run
-// works, the time it has taken and an estimate of the time left (from this server's measured speed,
-// then from the progress itself), and for a long run the word that the page can be left.
+// works, the time it has taken and a countdown of the time left (from the run's measured rate and this
+// server's expectation: run-time-left.ts, decision 164), and for a long run the word that the page can
+// be left.
 import { Link } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { ProgressStep } from '~/catalog/tools'
 import { HISTORY_LINK } from '~/features/layout/nav'
-import { formatDuration, LEAVE_PAGE_AFTER_MS, remainingLabel, remainingMs } from '~/features/tools/run-time'
+import { formatDuration, LEAVE_PAGE_AFTER_MS } from '~/features/tools/run-time'
+import { watchRun, type RunWatch } from '~/features/tools/run-time-left'
 import type { RunClock } from './page-result'
 
 export const LEAVE_PAGE_MESSAGE = 'You can leave this page: the result will be in your history.'
@@ -17,6 +19,8 @@ export interface ProgressTiming {
   renderedAt: number
   /** Signed in: a long run's mail goes to the account's address. */
   signedIn: boolean
+  /** The tool's progress steps: which stage the run is in (the upload, its work, its last stage). */
+  steps: readonly ProgressStep[]
 }
 
 export function ProgressPanel({ progress, failed, timing }: { progress: ProgressStep | null; failed?: boolean; timing?: ProgressTiming | null }) {
@@ -44,7 +48,7 @@ export function ProgressPanel({ progress, failed, timing }: { progress: Progress
           style={{ width: `${progress.percent}%` }}
         />
       </div>
-      {timing && !failed && progress.percent < 100 ? <RunTime timing={timing} percent={progress.percent} /> : null}
+      {timing && !failed && progress.percent < 100 ? <RunTime timing={timing} progress={progress} /> : null}
     </section>
   )
 }
@@ -60,10 +64,19 @@ function useNow(initial: number): number {
   return now
 }
 
-function RunTime({ timing, percent }: { timing: ProgressTiming; percent: number }) {
+function RunTime({ timing, progress }: { timing: ProgressTiming; progress: ProgressStep }) {
   const now = useNow(timing.renderedAt)
   const elapsed = Math.max(0, now - timing.clock.startedAt)
-  const left = remainingLabel(remainingMs(elapsed, timing.clock.estimateMs, percent / 100))
+  // The countdown carries on from draw to draw (a draw repeated at the same time changes nothing).
+  const watched = useRef<RunWatch | null>(null)
+  const { watch, shown, spoken } = watchRun(watched.current, {
+    steps: timing.steps,
+    progress,
+    now,
+    startedAt: timing.clock.startedAt,
+    expectedMs: timing.clock.estimateMs,
+  })
+  watched.current = watch
   const long = (timing.clock.estimateMs ?? 0) > LEAVE_PAGE_AFTER_MS || elapsed > LEAVE_PAGE_AFTER_MS
   return (
     <div className="mt-2 space-y-2 text-sm text-slate-700">
@@ -72,9 +85,12 @@ function RunTime({ timing, percent }: { timing: ProgressTiming; percent: number 
         <span className="tabular-nums" data-testid="progress-elapsed">
           Elapsed {formatDuration(elapsed)}
         </span>
-        {/* Coarse steps (15 s, then minutes): the live region speaks a few times a run, not every second. */}
-        <span aria-live="polite" className="tabular-nums" data-testid="progress-left">
-          {left ?? ''}
+        {/* Shown in 5 s steps, not spoken; the live region beside it speaks about once a minute. */}
+        <span className="tabular-nums" data-testid="progress-left">
+          {shown ?? ''}
+        </span>
+        <span aria-live="polite" className="sr-only" data-testid="progress-left-spoken">
+          {spoken ?? ''}
         </span>
       </p>
       {long ? (

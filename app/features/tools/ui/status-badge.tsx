@@ -1,4 +1,5 @@
-// The run's state in a word (spec §4). The SVG converter names its states queued / processing / ready.
+// The run's state in a word (spec §4). The SVG converter names its states queued / processing / ready,
+// and a run that failed 'failed' (never 'queued' in the error's red: decision 164).
 import type { ToolSlug } from '~/catalog/tools'
 import type { RunStatus } from './use-tool-run'
 
@@ -15,7 +16,7 @@ const SVG_LABELS: Record<RunStatus, string> = {
   ready: 'queued',
   processing: 'processing',
   complete: 'ready',
-  error: 'queued',
+  error: 'failed',
 }
 
 const TONES: Record<RunStatus, string> = {

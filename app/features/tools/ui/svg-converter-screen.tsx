@@ -22,6 +22,17 @@ interface Converted {
   url: string
   filename: string
   format: SvgFormat
+  /** X-Facet-Note: librsvg drew what resvg could not. */
+  note: string | null
+}
+
+/** What the run told about its drawing, under the download (librsvg drew what resvg could not). */
+function RendererNote({ note }: { note?: string | null }) {
+  return note ? (
+    <p className="text-slate-600" data-testid="renderer-note">
+      {note}
+    </p>
+  ) : null
 }
 
 export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number; viewer: Viewer | undefined; pageResult?: ToolPageResult }) {
@@ -36,6 +47,7 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
       url: URL.createObjectURL(response.body),
       filename: convertedFilename(filenameFromContentDisposition(response.header('Content-Disposition')), submittedFormat.current),
       format: submittedFormat.current,
+      note: response.header('X-Facet-Note'),
     }),
     release: (result) => URL.revokeObjectURL(result.url),
   })
@@ -64,6 +76,7 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
         <p>
           {run.result.format.toUpperCase()} at {scale}×
         </p>
+        <RendererNote note={run.result.note} />
       </DownloadBox>
     </>
   ) : null
@@ -71,7 +84,9 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
   const pageResultView = pageOk ? (
     <>
       <StageResultImage src={pageOk.resultUrl} alt={pageOk.filename} checkerboard />
-      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={convertedFilename(pageOk.filename, asFormat(fields?.format))} />
+      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={convertedFilename(pageOk.filename, asFormat(fields?.format))}>
+        <RendererNote note={pageOk.note} />
+      </DownloadBox>
     </>
   ) : null
 

@@ -6,7 +6,9 @@ import { describe, expect, it, vi } from 'vitest'
 import { action as blurAction, loader as blurLoader } from '~/routes/tools.face-blurrer'
 import sharp from 'sharp'
 import { action as removerAction, loader as removerLoader } from '~/routes/tools.background-remover'
-import { action as svgAction } from '~/routes/tools.svg-converter'
+import { action as svgAction, loader as svgLoader } from '~/routes/tools.svg-converter'
+import { LIBRSVG_NOTE } from '~/features/tools/svg-converter.server'
+import { newUser } from '../../../../tests/support/tools'
 import { loader as resultLoader } from '~/routes/api.results.$id'
 import { BASE, cookieFrom, formRequest, readResult, routeArgs } from '../../../../tests/support/requests'
 import type { ToolPageResult } from './page-result'
@@ -127,6 +129,32 @@ describe('tool page actions (no JavaScript)', () => {
     if (body.ok) return
     expect(body.error.length).toBeGreaterThan(0)
     expect(body.remaining === null || body.remaining === 5).toBe(true)
+  })
+
+  it('converts an SVG that crashes resvg and the page says librsvg drew it', async () => {
+    const user = await newUser()
+    const posted = await readResult(
+      await svgAction(
+        routeArgs(
+          formRequest(
+            '/tools/svg-converter',
+            { svg: file('svg/openclipart-digital-camera-gradients.svg', 'image/svg+xml'), format: 'png', scale: '1' },
+            { headers: user.headers },
+          ),
+        ),
+      ),
+    )
+    expect(posted.status).toBe(302)
+    const location = new URL(posted.headers.get('location')!, BASE)
+    let page = await svgLoader(routeArgs(new Request(location, { headers: user.headers })))
+    await vi.waitFor(
+      async () => {
+        page = await svgLoader(routeArgs(new Request(location, { headers: user.headers })))
+        expect(page.job?.status).toBe('succeeded')
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    expect(page.pageResult).toMatchObject({ ok: true, note: LIBRSVG_NOTE, model: 'librsvg' })
   })
 
   it('asks a visitor to sign in before converting an SVG', async () => {

@@ -304,7 +304,7 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
               <ProgressPanel
                 progress={progress}
                 failed={phase === 'failed'}
-                timing={busy && ws.clock ? { clock: ws.clock, renderedAt: ws.renderedAt ?? ws.clock.startedAt, signedIn } : null}
+                timing={busy && ws.clock ? { clock: ws.clock, renderedAt: ws.renderedAt ?? ws.clock.startedAt, signedIn, steps: tool.steps } : null}
               />
             ) : null}
           </section>
