@@ -53,14 +53,16 @@ test('a refusal is a FacetError carrying the studio\'s own message and status', 
   const client = createClient({ baseUrl: baseURL!, apiKey: key })
   const notAnImage = Buffer.from('this is a text file, not a photo\n')
 
-  // The same request sent plainly: what the studio says is what the error must carry.
-  const plain = await page.request.post('/api/remove-bg/', { headers: { Authorization: `Bearer ${key}` }, multipart: { image: { name: 'notes.png', mimeType: 'image/png', buffer: notAnImage } } })
+  // The same request sent plainly (no cookie, as a script): what the studio says is what the error must carry.
+  const form = new FormData()
+  form.set('image', new Blob([notAnImage]), 'notes.png')
+  const plain = await fetch(new URL('/api/remove-bg/', baseURL), { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: form })
   const said = (await plain.json()) as { error: string }
 
   const refusal = await client.removeBackground(notAnImage, {}, { filename: 'notes.png' }).catch((error: unknown) => error)
   expect(refusal).toBeInstanceOf(FacetError)
-  expect(refusal).toMatchObject({ status: plain.status(), message: said.error, refused: true })
-  expect(plain.status()).toBe(415)
+  expect(refusal).toMatchObject({ status: plain.status, message: said.error, refused: true })
+  expect(plain.status).toBe(415)
 
   const badKey = createClient({ baseUrl: baseURL!, apiKey: 'fs_live_not-a-key' })
   const unauthorised = await badKey.balance().catch((error: unknown) => error)
