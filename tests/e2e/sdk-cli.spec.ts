@@ -19,10 +19,10 @@ async function newKey(page: import('@playwright/test').Page, environment: 'live'
   return ((await made.json()) as { key: string }).key
 }
 
-/** `npx facet …` from the repository's root, as the README gives it; resolves with its exit code and output. */
-function facet(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** A command from the repository's root (`npx …`, as the README gives it): its exit code and output. */
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['--no-install', 'facet', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('npx', ['--no-install', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk) => (stdout += chunk))
@@ -31,9 +31,11 @@ function facet(args: string[], env: Record<string, string>): Promise<{ code: num
     child.on('close', (code) => resolve({ code, stdout, stderr }))
   })
 }
+const facet = (args: string[], env: Record<string, string>) => run(['facet', ...args], env)
 
-test('the SDK removes a background from a path and from a buffer, charged once each', { tag: '@js-only' }, async ({ page, baseURL }) => {
-  const client = createClient({ baseUrl: baseURL!, apiKey: await newKey(page, 'live') })
+test('the SDK removes a background from a path, from a buffer and in the README\'s example, charged once each', { tag: '@js-only' }, async ({ page, baseURL }) => {
+  const key = await newKey(page, 'live')
+  const client = createClient({ baseUrl: baseURL!, apiKey: key })
   const before = (await client.balance()).balance
 
   const fromPath = await client.removeBackground(fixture('photos/product-gameboy-white-bg.jpg'))
@@ -46,6 +48,13 @@ test('the SDK removes a background from a path and from a buffer, charged once e
   expect((await sharp(fromBuffer.data).metadata()).format).toBe('webp')
   expect(fromBuffer).toMatchObject({ creditsCharged: 1, creditsRemaining: before - 2 })
   expect((await client.balance()).balance).toBe(before - 2)
+
+  // The README's first SDK call, run as it says.
+  const out = join(mkdtempSync(join(tmpdir(), 'facet-sdk-example-')), 'cut.png')
+  const example = await run(['tsx', 'packages/sdk/examples/remove-background.ts', fixture('photos/noface-rocket.jpg'), out], { FACET_URL: baseURL!, FACET_API_KEY: key })
+  expect(example.code, example.stderr).toBe(0)
+  expect(example.stdout).toContain(`${out}: 1 credit(s) charged, ${before - 3} left`)
+  expect(readFileSync(out).subarray(0, 8)).toEqual(PNG_SIGNATURE)
 })
 
 test('a refusal is a FacetError carrying the studio\'s own message and status', { tag: '@js-only' }, async ({ page, baseURL }) => {

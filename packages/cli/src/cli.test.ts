@@ -3,12 +3,14 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FacetConnectionError, FacetError } from '@facet-studio/sdk'
+import { PassThrough } from 'node:stream'
+import { FacetConnectionError, FacetError, type Batch } from '@facet-studio/sdk'
 import { describe, expect, it } from 'vitest'
 import { parseCommandLine } from './args'
 import { errorLine, EXIT, exitCodeFor, UsageError } from './exit-codes'
 import { expandInputs } from './inputs'
 import { defaultOutputPath } from './main'
+import { batchProgress } from './progress'
 import { DEFAULT_URL, resolveSettings } from './settings'
 
 describe('parseCommandLine', () => {
@@ -89,4 +91,30 @@ it('gives each kind of outcome its exit code, and prints the studio\'s own messa
   expect(errorLine(refusal)).toBe('facet: the studio answered 402: Not enough credits.')
   expect(errorLine(new FacetError(429, 'Too many requests.', { retryAfter: 12 }))).toBe('facet: the studio answered 429: Too many requests. (try again in 12 s)')
   expect(new Set(Object.values(EXIT)).size).toBe(Object.keys(EXIT).length)
+})
+
+describe('batchProgress', () => {
+  const batch = (done: number, failed: number) => ({ id: 'b', tool: 'background-remover', status: 'running', total: 3, skipped: [], done, failed, no_face: 0, items: [] }) as Batch
+  function stream(isTTY: boolean) {
+    const written: string[] = []
+    return { written, stream: Object.assign(new PassThrough(), { isTTY, columns: 80, write: (chunk: string) => written.push(chunk) > 0 }) as unknown as NodeJS.WriteStream }
+  }
+
+  it('writes a plain line each time a file ends when the output is not a terminal', () => {
+    const plain = stream(false)
+    const progress = batchProgress(plain.stream, false)
+    for (const [done, failed] of [[0, 0], [1, 0], [1, 0], [2, 1]]) progress.update(batch(done, failed))
+    expect(plain.written).toEqual(['0/3 files done\n', '1/3 files done\n', '3/3 files done, 1 failed\n'])
+  })
+
+  it('draws a bar on a terminal, and nothing at all when quiet', () => {
+    const terminal = stream(true)
+    const bar = batchProgress(terminal.stream, false)
+    bar.update(batch(2, 0))
+    bar.stop()
+    expect(terminal.written.join('')).toContain('2/3 files | 0 failed')
+    const quiet = stream(true)
+    batchProgress(quiet.stream, true).update(batch(1, 0))
+    expect(quiet.written).toEqual([])
+  })
 })
