@@ -7,7 +7,7 @@ import { basename, dirname, extname, join, resolve, sep } from 'node:path'
 import yauzl from 'yauzl'
 import { createClient, type Batch, type FacetClient, type ToolResult } from '@facet-studio/sdk'
 import { parseCommandLine, type Command } from './args'
-import { errorLine, EXIT, exitCodeFor, type ExitCode, UsageError } from './exit-codes'
+import { errorLine, EXIT, exitCodeFor, type ExitCode } from './exit-codes'
 import { expandInputs } from './inputs'
 import { batchProgress } from './progress'
 import { resolveSettings, type Env } from './settings'
@@ -127,4 +127,3 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
   }
 }
 
-export { UsageError }

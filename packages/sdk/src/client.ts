@@ -89,7 +89,9 @@ export interface ClientOptions {
 export class FacetConnectionError extends Error {
   override readonly name = 'FacetConnectionError'
   constructor(baseUrl: string, cause: unknown) {
-    super(`Cannot reach the studio at ${baseUrl}: ${(cause as Error)?.cause instanceof Error ? ((cause as Error).cause as Error).message : (cause as Error)?.message ?? cause}`, { cause })
+    // undici's "fetch failed" hides the reason (ECONNREFUSED, ENOTFOUND...) in its own cause.
+    const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause)
+    super(`Cannot reach the studio at ${baseUrl}: ${reason}`, { cause })
   }
 }
 
