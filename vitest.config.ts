@@ -21,7 +21,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['app/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['app/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts', 'packages/*/{src,scripts}/**/*.test.ts'],
           exclude: integration,
           env: testEnv,
           // A safety net for a hung test, not a speed check: some units run real processes and models,

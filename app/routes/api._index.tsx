@@ -40,6 +40,7 @@ const SECTIONS = [
   ['webhooks', 'Webhooks'],
   ['teams', 'Teams'],
   ['mcp', 'Agents (MCP)'],
+  ['sdk', 'SDK and command line'],
   ['reference', 'Reference'],
 ] as const
 
@@ -379,6 +380,27 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
             <p>
               The process form relays to a running studio (<code>FACET_URL</code>); run it from the studio&apos;s folder. <code>--silent</code> keeps npm&apos;s own
               lines out of the protocol.
+            </p>
+          </Section>
+
+          <Section id="sdk" title="SDK and command line">
+            <p>
+              The studio&apos;s repository holds a typed client, <code>@facet-studio/sdk</code>, generated from this API&apos;s OpenAPI document, and the{' '}
+              <code>facet</code> command on it. From the repository&apos;s root, after <code>npm install</code>, with a key in <code>FACET_API_KEY</code> (or{' '}
+              <code>{'{"apiKey": "fs_live_…"}'}</code> in <code>~/.config/facet/config.json</code>):
+            </p>
+            <CodeBlock label="Command line">{`export FACET_URL=${facts.origin} FACET_API_KEY=fs_live_…
+npx facet remove-bg photo.jpg -o cut.png           # --model, --format, --bg
+npx facet blur "shots/*.jpg" --blur 24 -o blurred  # a folder or a glob: a batch, with a progress bar
+npx facet balance`}</CodeBlock>
+            <CodeBlock label="SDK (TypeScript)">{`import { createClient, FacetError } from '@facet-studio/sdk'
+
+const facet = createClient({ baseUrl: '${facts.origin}', apiKey: process.env.FACET_API_KEY! })
+const cutout = await facet.removeBackground('photo.jpg', { format: 'webp' }) // a path, Buffer, Blob or stream
+// cutout.data (the image), cutout.creditsRemaining; a refusal throws FacetError with the studio's message`}</CodeBlock>
+            <p>
+              Exit codes: 0 done, 1 usage, 2 refused by the studio (4xx), 3 studio failure or no answer, 4 some files of a batch failed. The SDK also waits on jobs and
+              batches with progress (<code>jobs.wait</code>, <code>batches.wait</code>) and verifies webhooks (<code>verifyWebhook</code>).
             </p>
           </Section>
 
