@@ -10,8 +10,8 @@ import os from 'node:os'
 import path from 'node:path'
 import ort from 'onnxruntime-node'
 import sharp from 'sharp'
-import { removeBackground } from '../app/features/tools/background-remover.server'
 import { resetConfigForTests } from '../app/config.server'
+import type { RgbaImage } from '../app/features/tools/image'
 import type { MatteRefinementLevel } from '../app/features/tools/models/matte.server'
 import { modelEntry } from '../app/features/tools/models/manifest'
 import { modelPath, releaseModels } from '../app/features/tools/models/registry.server'
@@ -189,10 +189,16 @@ export function haloOf(truth: Uint8Array, predicted: Uint8Array, width: number, 
   return { meanAlpha: n ? sum / 255 / n : Number.NaN, pixels }
 }
 
-/** The router fixture (its exact alpha) on white, with a margin of a fifth of its size. */
-async function routerOnWhite() {
+/**
+ * The router's framings on white: as the fixture is (its antennas touch the top edge), and with a
+ * margin of a fifth of its size all round.
+ */
+const ROUTER_MARGINS = [0, 0.2]
+
+/** The router fixture (its exact alpha) on white, with a margin of `marginShare` of its size. */
+async function routerOnWhite(marginShare: number) {
   const { data, info } = await sharp(path.join(PHOTOS, 'product-router-alpha-groundtruth.png')).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
-  const margin = Math.round(Math.max(info.width, info.height) / 5)
+  const margin = Math.round(Math.max(info.width, info.height) * marginShare)
   const width = info.width + 2 * margin
   const height = info.height + 2 * margin
   const image = Buffer.alloc(width * height * 4, 255)
@@ -217,35 +223,42 @@ async function routerOnWhite() {
 const ROUTER_PICTURES = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), 'results/router-halo')
 
 /**
- * The router on white: each model's cutout without refinement ('model') and at each other level,
- * scored, with its halo; each cutout is saved over grey in ROUTER_PICTURES.
+ * The router on white, in each framing: each model's cutout without refinement ('model') and at each
+ * other level, scored, with its halo; each cutout is saved over grey in ROUTER_PICTURES. IMG.LY's
+ * weights are also run with the studio's own ISNet description (the same file, the same slot), to
+ * check that path on real weights.
  */
-export async function routerHalo(segmenters: readonly Segmenter[], levels: readonly MatteRefinementLevel[]): Promise<object[]> {
-  const scene = await routerOnWhite()
+export async function routerHalo(
+  segmenters: readonly Segmenter[],
+  levels: readonly MatteRefinementLevel[],
+  cutoutOf: (image: RgbaImage, refinement: MatteRefinementLevel, segmenter: Segmenter) => Promise<{ alpha: Uint8Array; rgb: Uint8Array }>,
+): Promise<object[]> {
   mkdirSync(ROUTER_PICTURES, { recursive: true })
-  const { width, height } = scene.image
+  const described = segmenters.flatMap((s) => (s === IMGLY_ISNET ? [s, ISNET] : [s]))
   const rows = []
-  console.error(`\n  The router on white (${width}×${height}), halo within ${HALO_REACH} px outside its true edge`)
-  console.error('  model               refinement   IoU     MAE      edgeMAE  halo α  halo px')
-  for (const segmenter of segmenters) {
-    for (const refinement of levels) {
-      const output = await removeBackground(scene.image, { refinement, segmenter })
-      const { data } = await sharp(output.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
-      const alpha = new Uint8Array(width * height)
-      const rgb = new Uint8Array(width * height * 3)
-      for (let p = 0; p < alpha.length; p++) {
-        alpha[p] = data[p * 4 + 3]
-        for (let k = 0; k < 3; k++) rgb[p * 3 + k] = data[p * 4 + k]
+  for (const marginShare of ROUTER_MARGINS) {
+    const scene = await routerOnWhite(marginShare)
+    const { width, height } = scene.image
+    console.error(`\n  The router on white (${width}×${height}, margin ${marginShare}), halo within ${HALO_REACH} px outside its true edge`)
+    console.error('  model                              refinement   IoU     MAE      edgeMAE  halo α  halo px')
+    for (const segmenter of described) {
+      for (const refinement of levels) {
+        const cutout = await cutoutOf(scene.image, refinement, segmenter)
+        const scores = scoreCutout({ alpha: scene.truthAlpha, rgb: scene.truthRgb }, cutout, width, height)
+        const halo = haloOf(scene.truthAlpha, cutout.alpha, width, height)
+        const row = { model: segmenter.name, decoding: segmenter.output, marginShare, refinement, iou: scores.iou, mae: scores.mae, edgeMae: scores.edgeMae, haloMeanAlpha: halo.meanAlpha, haloPixels: halo.pixels }
+        rows.push(row)
+        console.error(
+          `  ${segmenter.name.padEnd(34)} ${refinement.padEnd(11)}  ${scores.iou.toFixed(4)}  ${scores.mae.toFixed(5)}  ${scores.edgeMae.toFixed(5)}  ${halo.meanAlpha.toFixed(3)}  ${String(halo.pixels).padStart(6)}`,
+        )
+        // The cutout over grey, to look at.
+        const slug = segmenter.name.normalize('NFKD').replace(/\W+/g, '-').replace(/^-|-$/g, '')
+        const over = Buffer.alloc(width * height * 3)
+        for (let p = 0; p < cutout.alpha.length; p++) {
+          for (let k = 0; k < 3; k++) over[p * 3 + k] = Math.round((cutout.rgb[p * 3 + k] * cutout.alpha[p] + 128 * (255 - cutout.alpha[p])) / 255)
+        }
+        await sharp(over, { raw: { width, height, channels: 3 } }).png().toFile(path.join(ROUTER_PICTURES, `${slug}-margin-${marginShare}-${refinement}.png`))
       }
-      const scores = scoreCutout({ alpha: scene.truthAlpha, rgb: scene.truthRgb }, { alpha, rgb }, width, height)
-      const halo = haloOf(scene.truthAlpha, alpha, width, height)
-      const row = { model: segmenter.name, refinement, iou: scores.iou, mae: scores.mae, edgeMae: scores.edgeMae, haloMeanAlpha: halo.meanAlpha, haloPixels: halo.pixels }
-      rows.push(row)
-      console.error(
-        `  ${segmenter.name.slice(0, 18).padEnd(19)} ${refinement.padEnd(11)}  ${scores.iou.toFixed(4)}  ${scores.mae.toFixed(5)}  ${scores.edgeMae.toFixed(5)}  ${halo.meanAlpha.toFixed(3)}  ${String(halo.pixels).padStart(6)}`,
-      )
-      const picture = path.join(ROUTER_PICTURES, `${segmenter.name.replace(/\W+/g, '-')}-${refinement}.png`)
-      await sharp(output.bytes).flatten({ background: '#808080' }).png().toFile(picture)
     }
   }
   return rows

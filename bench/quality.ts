@@ -166,7 +166,7 @@ export async function benchQuality(): Promise<object> {
     }
   }
   // The model file's own section: the router on white, to show a halo (decision 160).
-  const router = underTest ? await routerHalo(underTest.segmenters, levels) : undefined
+  const router = underTest ? await routerHalo(underTest.segmenters, levels, cutoutOf) : undefined
   await underTest?.restore()
   return { seed, count, cpus: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((v) => round(v, 2)), results, ...(underTest ? { modelFile, router } : {}) }
 }
