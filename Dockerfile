@@ -38,11 +38,21 @@ RUN npm run build
 #   podman build --format docker -v /path/to/models:/models-from:ro --build-arg MODELS_FROM=/models-from .
 # The default set is the required models, the enhancer's small denoise twin and any optional model found in
 # MODELS_FROM: the image stays near 500 MB. The large optional background models (ISNet ~176 MB, BiRefNet-lite
-# ~224 MB) are added by name: --build-arg EXTRA_MODELS="realesr-general-wdn-x4v3 isnet-general-use" (decision 100).
+# ~224 MB) are added by name: --build-arg EXTRA_MODELS="realesr-general-wdn-x4v3 isnet-general-use" (decision 100),
+# or both with QUALITY_MODELS=1 (below).
 ARG MODELS_FROM=
 ARG EXTRA_MODELS=realesr-general-wdn-x4v3
 RUN MODELS_FROM="${MODELS_FROM}" npm run models -- --if-missing \
     && if [ -n "${EXTRA_MODELS}" ]; then MODELS_FROM="${MODELS_FROM}" npm run models -- ${EXTRA_MODELS}; fi
+# --build-arg QUALITY_MODELS=1 bakes in the licence-clean quality models (ISNet general-use, Apache-2.0;
+# BiRefNet-lite, MIT; about 400 MB) from the manifest's URLs, so `model=quality` and `auto` use them (decision 160).
+# Off by default: the default image stays as small as before. Asked for with it, they must install: without the
+# network (or MODELS_FROM holding them) the build fails and says why, instead of shipping an image without them.
+ARG QUALITY_MODELS=0
+RUN if [ "${QUALITY_MODELS}" = "1" ]; then \
+      MODELS_FROM="${MODELS_FROM}" npm run models -- --required isnet-general-use birefnet-lite \
+      || { echo "QUALITY_MODELS=1: the quality models could not be installed (see the table above). They are downloaded from github.com at build time: build with the network, or mount a folder holding bg-isnet-general-use.onnx and bg-birefnet-general-lite.onnx and pass --build-arg MODELS_FROM=<that folder>." >&2; exit 1; }; \
+    elif [ "${QUALITY_MODELS}" != "0" ]; then echo "QUALITY_MODELS takes 0 or 1, not \"${QUALITY_MODELS}\"." >&2; exit 1; fi
 
 FROM ${NODE_IMAGE} AS runtime
 # tini as PID 1 reaps the zombies `exec … npm run credits` leaves and passes signals on (-g: to the child's whole

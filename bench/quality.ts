@@ -2,6 +2,8 @@
 // (bench/quality-scenes.ts), per model and per refinement setting, quality and time side by side.
 //   npm run bench -- quality [--seed N] [--count M]      (defaults: seed 1, 200 scenes)
 //   npx tsx bench/quality.ts [--seed N] [--count M]
+//   npm run bench -- quality --model-file PATH [--model-id ID]: a model file beside U²-Netp (bench/quality-model-file.ts)
+//   --levels model,classic,sampled: only these refinement levels (a slow model's run stays short)
 // Time is per megapixel of the scene, and as a ratio against the model-only pipeline (predictMatte)
 // and against the classic refinement, each timed on the same scene in the same loop: on a loaded
 // machine the ratios are what compare; the load average is printed with them.
@@ -12,6 +14,7 @@ import type { RgbaImage } from '../app/features/tools/image'
 import { MATTE_REFINEMENTS, type MatteRefinementLevel } from '../app/features/tools/models/matte.server'
 import { installedSegmenters, type Segmenter } from '../app/features/tools/models/segmenters.server'
 import { scoreCutout, type MatteScores } from './quality-metrics'
+import { routerHalo, useModelFile } from './quality-model-file'
 import { generateScenes, type Scene } from './quality-scenes'
 import { runAsScript } from './support'
 
@@ -68,20 +71,43 @@ const median = (values: number[]) => (values.length ? [...values].sort((a, b) =>
 const round = (v: number, digits: number) => Number(v.toFixed(digits))
 
 /** A whole-number setting of the command line (`--name N`), or the fallback. */
-export function argument(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`)
-  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback
+export function argument(name: string, fallback: number, argv: readonly string[] = process.argv): number {
+  const at = argv.indexOf(`--${name}`)
+  const value = at >= 0 ? Number(argv[at + 1]) : fallback
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} takes a whole number`)
   return value
+}
+
+/** A text setting of the command line (`--name value`, such as --model-file's path), or undefined when absent. */
+export function textArgument(name: string, argv: readonly string[] = process.argv): string | undefined {
+  const at = argv.indexOf(`--${name}`)
+  if (at < 0) return undefined
+  const value = argv[at + 1]
+  if (value === undefined || value === '' || value.startsWith('--')) throw new Error(`--${name} takes a value`)
+  return value
+}
+
+/** The refinement levels to measure (`--levels model,classic,sampled`; every level by default); classic is the times' baseline. */
+export function levelsArgument(argv: readonly string[] = process.argv): readonly MatteRefinementLevel[] {
+  const text = textArgument('levels', argv)
+  if (text === undefined) return MATTE_REFINEMENTS
+  const levels = text.split(',')
+  const known = (level: string): level is MatteRefinementLevel => (MATTE_REFINEMENTS as readonly string[]).includes(level)
+  if (!levels.every(known) || !levels.includes('classic')) {
+    throw new Error(`--levels takes refinement levels separated by commas, classic among them (the times' baseline): ${MATTE_REFINEMENTS.join(', ')}`)
+  }
+  return levels
 }
 
 export async function benchQuality(): Promise<object> {
   const seed = argument('seed', 1)
   const count = argument('count', 200)
-  const levels = MATTE_REFINEMENTS
+  const levels = levelsArgument()
+  const modelFile = textArgument('model-file')
+  const underTest = modelFile ? await useModelFile(modelFile, textArgument('model-id')) : null
   const loadAtStart = os.loadavg().map((v) => round(v, 2))
   const results = []
-  for (const segmenter of installedSegmenters()) {
+  for (const segmenter of underTest?.segmenters ?? installedSegmenters()) {
     const totals = new Map<MatteRefinementLevel, Totals>(levels.map((level) => [level, emptyTotals()]))
     let scenes = 0
     // Warm-up outside the measurements: the session, the image threads, the JIT.
@@ -139,7 +165,10 @@ export async function benchQuality(): Promise<object> {
       )
     }
   }
-  return { seed, count, cpus: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((v) => round(v, 2)), results }
+  // The model file's own section: the router on white, to show a halo (decision 160).
+  const router = underTest ? await routerHalo(underTest.segmenters, levels, cutoutOf) : undefined
+  await underTest?.restore()
+  return { seed, count, cpus: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((v) => round(v, 2)), results, ...(underTest ? { modelFile, router } : {}) }
 }
 
 runAsScript(import.meta.url, benchQuality)

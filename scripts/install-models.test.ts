@@ -107,6 +107,19 @@ describe('scripts/install-models.ts', () => {
     expect(readdirSync(target)).toEqual([modelEntry('modnet').file])
   })
 
+  it('with --required, an optional model that cannot be had fails the run instead of being skipped (the image\'s QUALITY_MODELS)', () => {
+    // The denoise twin has no public download: without MODELS_FROM holding it, it cannot be had.
+    const target = folder('facet-models-')
+    const skipped = install({ MODELS_FROM: folder('facet-models-from-'), MODELS_DIR: target }, 'realesr-general-wdn-x4v3')
+    expect(skipped.code, skipped.out).toBe(0)
+    expect(skipped.out).toMatch(/realesr-general-wdn-x4v3\s.*optional\s+skipped\s/)
+    const required = install({ MODELS_FROM: folder('facet-models-from-'), MODELS_DIR: target }, '--required', 'realesr-general-wdn-x4v3')
+    expect(required.code, required.out).toBe(1)
+    expect(required.out).toMatch(/realesr-general-wdn-x4v3\s.*optional\s+failed\s/)
+    expect(required.out).toContain('Required model(s) not installed: realesr-general-wdn-x4v3 (sr-realesr-general-wdn-x4v3.onnx): not in ')
+    expect(readdirSync(target)).toEqual([])
+  })
+
   it('refuses an unknown id and lists the ids', () => {
     const result = install({ MODELS_DIR: folder('facet-models-') }, 'rmbg-2')
     expect(result.code).toBe(2)

@@ -5,6 +5,9 @@
 //   MODELS_FROM=/path/to/folder                       copy files from a folder instead of downloading
 //   yunet u2netp  (or --only yunet,u2netp)            limit to these ids: `npm run models -- birefnet-lite`
 //                                                     installs that one model (an optional one is downloaded)
+//   --required                                        every model asked for must end installed: an optional one
+//                                                     that cannot be had (no network, no source) fails the run
+//                                                     (exit 1) instead of being skipped (the image's QUALITY_MODELS)
 // A file is written to <name>.tmp, checked (sha256 when pinned, and always its onnx signature) and only then
 // renamed into place. Exit code 1 when a required model could not be installed.
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises'
@@ -28,15 +31,16 @@ interface Row {
 }
 
 /** The flags, and the ids asked for (bare words and --only's list together); unknown ids are an error. */
-function parseArgs(argv: string[]): { ifMissing: boolean; only: Set<string> | null } {
+function parseArgs(argv: string[]): { ifMissing: boolean; required: boolean; only: Set<string> | null } {
   const ifMissing = argv.includes('--if-missing')
+  const required = argv.includes('--required')
   const onlyIndex = argv.indexOf('--only')
   const listed = onlyIndex >= 0 ? (argv[onlyIndex + 1] ?? '').split(',') : []
   const bare = argv.filter((arg, i) => !arg.startsWith('--') && !(onlyIndex >= 0 && i === onlyIndex + 1))
   const ids = [...listed, ...bare].map((id) => id.trim()).filter(Boolean)
   const unknown = ids.filter((id) => !MODELS.some((m) => m.id === id))
   if (unknown.length > 0) throw new UsageError(`Unknown model id ${unknown.map((id) => `"${id}"`).join(', ')}: the ids are ${MODELS.map((m) => m.id).join(', ')}.`)
-  return { ifMissing, only: onlyIndex >= 0 || ids.length > 0 ? new Set(ids) : null }
+  return { ifMissing, required, only: onlyIndex >= 0 || ids.length > 0 ? new Set(ids) : null }
 }
 
 class UsageError extends Error {}
@@ -133,7 +137,7 @@ function printTable(rows: Row[]): void {
 }
 
 async function main(): Promise<number> {
-  const { ifMissing, only } = parseArgs(process.argv.slice(2))
+  const { ifMissing, required, only } = parseArgs(process.argv.slice(2))
   const { modelsDir, MODELS_FROM } = config()
   const from = MODELS_FROM ? path.resolve(MODELS_FROM) : undefined
   if (from && !existsSync(from)) {
@@ -146,7 +150,9 @@ async function main(): Promise<number> {
   for (const entry of MODELS) {
     if (only && !only.has(entry.id)) continue
     // A model asked for by name is downloaded even with --if-missing (which otherwise skips optional downloads).
-    rows.push(await installOne(entry, modelsDir, from, ifMissing && !only))
+    const row = await installOne(entry, modelsDir, from, ifMissing && !only)
+    // With --required an optional model that could not be had is a failure like a required one.
+    rows.push(required && row.outcome === 'skipped' ? { ...row, outcome: 'failed' } : row)
   }
   printTable(rows)
   const nonCommercial = rows.filter((r) => !r.entry.commercialUse && r.outcome !== 'skipped')

@@ -7,9 +7,10 @@
 // Protocol (worker messages, one at a time per request id; ArrayBuffers are transferred):
 //   { op: 'open', id, key, source: string (a file) | Uint8Array (a model in memory), options }
 //     → { id, ok: true, inputNames, outputNames }
-//   { op: 'run', id, key, file?: string, inputName, data: Float32Array, dims, options? }
+//   { op: 'run', id, key, file?: string, inputName, data: Float32Array, dims, options?, fetches?: string[] }
 //     → { id, ok: true, outputs: { [name]: { type, data, dims } }, ms }
-//     `file` lets a replacement thread reopen a file's session it has not seen (after a crash).
+//     `file` lets a replacement thread reopen a file's session it has not seen (after a crash); `fetches`
+//     names the outputs wanted (all of them when absent).
 //   { op: 'release', id, key } → { id, ok: true }
 //   { op: 'crash' } ends the thread with an uncaught error (tests of the pool's crash handling).
 // Any failure answers { id, ok: false, error: { name, message } }.
@@ -43,7 +44,8 @@ async function handle(message) {
       if (!pending) throw Object.assign(new Error('This model is not open in the inference thread.'), { name: 'ModelNotOpenError' })
       const session = await pending
       const started = performance.now()
-      const results = await session.run({ [message.inputName]: new ort.Tensor('float32', message.data, message.dims) })
+      const feeds = { [message.inputName]: new ort.Tensor('float32', message.data, message.dims) }
+      const results = await (message.fetches ? session.run(feeds, message.fetches) : session.run(feeds))
       const ms = performance.now() - started
       // The input is garbage now, but this thread's heap barely grows, so its collector could keep a
       // 12 MP detector input (tens of MB) for a long while: let go of its memory at once.

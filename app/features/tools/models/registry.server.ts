@@ -234,14 +234,15 @@ export class ModelSession {
 
   /**
    * Runs the model on one float32 tensor. The input's buffer is handed to the thread (transferred,
-   * not copied) when the array owns all of it: the caller's array is empty afterwards.
+   * not copied) when the array owns all of it: the caller's array is empty afterwards. `fetches`
+   * names the outputs wanted (all of them when absent).
    */
-  async run(inputName: string, data: Float32Array, dims: readonly number[]): Promise<{ outputs: ModelOutputs; ms: number }> {
+  async run(inputName: string, data: Float32Array, dims: readonly number[], fetches?: readonly string[]): Promise<{ outputs: ModelOutputs; ms: number }> {
     if (this.released) throw new Error(SESSION_RELEASED_MESSAGE)
     if (this.lost) throw new Error(SESSION_LOST_MESSAGE)
     const owns = !(data.buffer instanceof SharedArrayBuffer) && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength
     const answer = await pool.thread(this.slot).request(
-      { op: 'run', key: this.key, file: this.file, options: this.file ? sessionOptions() : undefined, inputName, data, dims },
+      { op: 'run', key: this.key, file: this.file, options: this.file ? sessionOptions() : undefined, inputName, data, dims, fetches },
       owns ? [data.buffer as ArrayBuffer] : [],
     )
     return { outputs: answer.outputs as ModelOutputs, ms: answer.ms as number }
@@ -304,22 +305,28 @@ export async function loadModel(id: string): Promise<LoadedModel> {
 /**
  * Runs a model on one float32 NCHW tensor and returns its first output, with the time spent in
  * onnxruntime. `data` is handed to the inference thread: do not read it after the call.
+ * A model whose manifest entry promises only its first output (`names: positional`) is asked for
+ * that output alone: the code reads nothing else, and a file's side outputs would cross the thread
+ * for nothing (IMG.LY's ISNet answers eleven more, 120 MB a run; docs/decisions/160).
  */
 export async function runModel(id: string, data: Float32Array, dims: readonly number[]): Promise<{ output: ModelOutput; outputs: ModelOutputs; ms: number }> {
-  return runSession(await loadModel(id), data, dims)
+  return runSession(await loadModel(id), data, dims, { firstOutputOnly: modelEntry(id).names === 'positional' })
 }
 
 /**
- * Runs an open session on one float32 NCHW tensor and returns its first output, with the time
- * spent in onnxruntime. `data` is handed to the inference thread: do not read it after the call.
+ * Runs an open session on one float32 NCHW tensor and returns its first output (and every output,
+ * unless `firstOutputOnly`), with the time spent in onnxruntime. `data` is handed to the inference
+ * thread: do not read it after the call.
  */
 export async function runSession(
   model: LoadedModel,
   data: Float32Array,
   dims: readonly number[],
+  options: { firstOutputOnly?: boolean } = {},
 ): Promise<{ output: ModelOutput; outputs: ModelOutputs; ms: number }> {
-  const { outputs, ms } = await model.session.run(model.inputName, data, dims)
-  return { output: outputs[model.outputNames[0]], outputs, ms }
+  const first = model.outputNames[0]
+  const { outputs, ms } = await model.session.run(model.inputName, data, dims, options.firstOutputOnly ? [first] : undefined)
+  return { output: outputs[first], outputs, ms }
 }
 
 /** Forgets cached sessions (tests that swap MODELS_DIR). */

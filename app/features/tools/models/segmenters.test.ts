@@ -11,9 +11,9 @@ import { decodePng, useModelsFolder } from './fixtures.test-support'
 import { MODELS, modelEntry } from './manifest'
 import { listModels } from './model-list.server'
 import { toChwTensor } from './pixels.server'
-import { gfpganAvailable, loadModel, ModelLicenceError, modelStatus } from './registry.server'
+import { gfpganAvailable, loadModel, ModelLicenceError, modelStatus, runModel, runSession } from './registry.server'
 import { BIREFNET_LITE, installedSegmenters, ISNET, MODNET, modnetInputSize, outputToMatte, segmenterFor, U2NETP } from './segmenters.server'
-import { channelMeanOnnxModel, unaryOnnxModel } from './tiny-onnx.test-support'
+import { channelMeanOnnxModel, onnxModel, unaryOnnxModel } from './tiny-onnx.test-support'
 import { checkModelFile } from './verify.server'
 
 vi.setConfig({ testTimeout: 120_000 })
@@ -193,6 +193,40 @@ describe('with every background model installed (stand-ins of the same signature
     expect(byId.modnet.bytes).toBe(channelMeanOnnxModel('dynamic').length)
     expect(byId.u2netp).toMatchObject({ installed: true, optional: false, choices: ['auto', 'fast'], bytes: 4534347 })
     expect(byId.gfpgan).toMatchObject({ installed: false, usable: false, commercial_use: false, choices: [], note: null })
+  })
+})
+
+describe('a background model with side outputs (as ISNet exports answer: the matte first, then more)', () => {
+  // The matte (the channels' mean), then a side output (its negation) that no caller reads.
+  const withSideOutput = () =>
+    onnxModel({
+      nodes: [
+        { op: 'Conv', inputs: ['input', 'weight'], outputs: ['output'] },
+        { op: 'Neg', inputs: ['output'], outputs: ['side'] },
+      ],
+      inputs: [{ name: 'input', shape: [1, 3, 1024, 1024] }],
+      outputs: [
+        { name: 'output', shape: [1, 1, 1024, 1024] },
+        { name: 'side', shape: [1, 1, 1024, 1024] },
+      ],
+      initializers: [{ name: 'weight', dims: [1, 3, 1, 1], values: [1 / 3, 1 / 3, 1 / 3] }],
+    })
+  useModelsFolder({ link: ['u2netp'], standIns: () => ({ 'isnet-general-use': withSideOutput() }) })
+
+  it('a run fetches the first output alone (the manifest promises no other); a session run asked for everything answers both', async () => {
+    const input = () => new Float32Array(3 * 1024 * 1024).fill(0.3)
+    const { output, outputs } = await runModel(ISNET.id, input(), [1, 3, 1024, 1024])
+    expect(Object.keys(outputs)).toEqual(['output'])
+    expect((output.data as Float32Array)[0]).toBeCloseTo(0.3, 5)
+    const all = await runSession(await loadModel(ISNET.id), input(), [1, 3, 1024, 1024])
+    expect(Object.keys(all.outputs).sort()).toEqual(['output', 'side'])
+  })
+
+  it('the remover reads the matte from the first output', async () => {
+    // The side output (the negation) would make the card clear and the black around it opaque.
+    const { matte } = await predictMatte(card(300, 200), ISNET)
+    expect(matte[512 * 1024 + 512]).toBeGreaterThan(230)
+    expect(matte[10 * 1024 + 10]).toBe(0)
   })
 })
 

@@ -11,17 +11,23 @@ export async function sha256File(file: string): Promise<string> {
   return hash.digest('hex')
 }
 
-interface ActualTensor {
+export interface ActualTensor {
   name: string
   type?: string
   shape?: ReadonlyArray<number | string>
 }
 
-function describe(t: ActualTensor): string {
+/** A model file's tensors as onnxruntime reports them (its inputMetadata and outputMetadata). */
+export interface FileSignature {
+  inputs: readonly ActualTensor[]
+  outputs: readonly ActualTensor[]
+}
+
+export function describeTensor(t: ActualTensor): string {
   return `${t.name} ${t.type ?? '?'}[${(t.shape ?? []).join(',')}]`
 }
 
-function compareTensors(kind: string, expected: TensorSignature[], actual: ActualTensor[], exactNames: boolean): string[] {
+function compareTensors(kind: string, expected: TensorSignature[], actual: readonly ActualTensor[], exactNames: boolean): string[] {
   const problems: string[] = []
   // Positional models only promise their first tensor (extra side outputs, such as U²-Net's d1..d6, are fine).
   const wanted = exactNames ? expected : expected.slice(0, 1)
@@ -35,22 +41,25 @@ function compareTensors(kind: string, expected: TensorSignature[], actual: Actua
       problems.push(`${kind} "${want.name}" is missing (found ${actual.map((a) => a.name).join(', ')})`)
       return
     }
-    if (got.type && got.type !== want.type) problems.push(`${kind} ${describe(got)}: expected type ${want.type}`)
+    if (got.type && got.type !== want.type) problems.push(`${kind} ${describeTensor(got)}: expected type ${want.type}`)
     const shape = got.shape ?? []
     const shapeOk =
       shape.length === want.shape.length &&
       want.shape.every((dim, i) => typeof dim === 'string' || typeof shape[i] === 'string' || shape[i] === dim || shape[i] === -1)
-    if (!shapeOk) problems.push(`${kind} ${describe(got)}: expected shape [${want.shape.join(',')}]`)
+    if (!shapeOk) problems.push(`${kind} ${describeTensor(got)}: expected shape [${want.shape.join(',')}]`)
   })
   return problems
 }
 
-/** Returns what does not match; an empty list means the session fits the manifest entry. */
-export function signatureProblems(entry: ModelEntry, session: ort.InferenceSession): string[] {
+/** The tensors of an open session. */
+export function sessionSignature(session: ort.InferenceSession): FileSignature {
+  return { inputs: session.inputMetadata as unknown as ActualTensor[], outputs: session.outputMetadata as unknown as ActualTensor[] }
+}
+
+/** Returns what does not match; an empty list means the file's tensors fit the manifest entry. */
+export function signatureProblems(entry: ModelEntry, signature: FileSignature): string[] {
   const exact = entry.names === 'exact'
-  const inputs = session.inputMetadata as unknown as ActualTensor[]
-  const outputs = session.outputMetadata as unknown as ActualTensor[]
-  return [...compareTensors('input', entry.inputs, inputs, exact), ...compareTensors('output', entry.outputs, outputs, exact)]
+  return [...compareTensors('input', entry.inputs, signature.inputs, exact), ...compareTensors('output', entry.outputs, signature.outputs, exact)]
 }
 
 export interface FileCheck {
@@ -71,7 +80,7 @@ export async function checkModelFile(entry: ModelEntry, file: string, options: {
   }
   try {
     const session = await ort.InferenceSession.create(file, { intraOpNumThreads: 1, graphOptimizationLevel: 'basic' })
-    problems.push(...signatureProblems(entry, session))
+    problems.push(...signatureProblems(entry, sessionSignature(session)))
     await session.release()
   } catch (error) {
     problems.push(`onnxruntime cannot load it: ${(error as Error).message.split('\n')[0]}`)
