@@ -54,7 +54,7 @@ async function download(url: string, target: string): Promise<void> {
   } catch (error) {
     clearTimeout(timer)
     const cause = (error as { cause?: { code?: string; message?: string } }).cause
-    throw new Error(`cannot reach ${new URL(url).host} (${cause?.code ?? cause?.message ?? (error as Error).message}); offline? Set MODELS_FROM to a folder with the files`)
+    throw new Error(`cannot reach ${new URL(url).host} (${cause?.code ?? cause?.message ?? (error as Error).message})`)
   }
   clearTimeout(timer)
   if (!response.ok || !response.body) throw new Error(`download answered HTTP ${response.status} ${response.statusText}`)
@@ -111,7 +111,9 @@ async function installOne(entry: ModelEntry, modelsDir: string, from: string | u
 
   const temporary = `${target}.tmp`
   try {
-    process.stdout.write(`  ${entry.id}: ${source.kind === 'folder' ? 'copying' : 'downloading'} ${source.where}\n`)
+    // With MODELS_FROM set, a file that is not in the folder is downloaded: say so before trying.
+    const notInFolder = from && source.kind === 'url' ? `not in ${from}; ` : ''
+    process.stdout.write(`  ${entry.id}: ${notInFolder}${source.kind === 'folder' ? 'copying' : 'downloading'} ${source.where}\n`)
     if (source.kind === 'folder') await copyFile(source.where, temporary)
     else await download(source.where, temporary)
     // A copy from the vetted folder must match the pinned hash; a download from an unpinned URL is checked by signature.
@@ -122,7 +124,8 @@ async function installOne(entry: ModelEntry, modelsDir: string, from: string | u
     return { entry, outcome: 'installed', detail: `from ${source.kind === 'folder' ? 'MODELS_FROM' : 'URL'}, ${checkSummary(check)}` }
   } catch (error) {
     await rm(temporary, { force: true })
-    return { entry, outcome: entry.optional ? 'skipped' : 'failed', detail: (error as Error).message }
+    const hint = source.kind !== 'url' ? '' : from ? ` (and not in ${from})` : '; offline? Set MODELS_FROM to a folder with the files'
+    return { entry, outcome: entry.optional ? 'skipped' : 'failed', detail: `${(error as Error).message}${hint}` }
   }
 }
 
