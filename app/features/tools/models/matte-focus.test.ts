@@ -82,14 +82,26 @@ describe('defocusedParts', () => {
 })
 
 describe('refineMatte with a focus rule', () => {
-  it('clears the defocused part from the matte and keeps the sharp one', async () => {
-    const soft = Buffer.from(mask())
+  const options = { minComponentShare: 0.1, edgeSigma: 1, backdropDistance: 24 }
+
+  it('keeps the defocused part at half the model\'s alpha (under the mask\'s 0.5) and the sharp one whole', async () => {
     const rgba = await photo(4)
-    const refined = await refineMatte(soft, rgba, width, height, { minComponentShare: 0.1, edgeSigma: 1, backdropDistance: 24, focus: rule })
+    const refined = await refineMatte(Buffer.from(mask()), rgba, width, height, { ...options, focus: rule })
     expect(refined[60 * width + 50]).toBe(255)
-    expect(refined[60 * width + 170]).toBe(0)
-    // Without the rule both stay, as before.
-    const kept = await refineMatte(Buffer.from(mask()), rgba, width, height, { minComponentShare: 0.1, edgeSigma: 1, backdropDistance: 24 })
+    expect(refined[60 * width + 170]).toBe(127)
+    // Its weight is the rule's: 0 would drop it, as before decision 159.
+    const dropped = await refineMatte(Buffer.from(mask()), rgba, width, height, { ...options, focus: { ...rule, weight: 0 } })
+    expect(dropped[60 * width + 170]).toBe(0)
+    // Without the rule both stay whole.
+    const kept = await refineMatte(Buffer.from(mask()), rgba, width, height, options)
     expect(kept[60 * width + 170]).toBe(255)
+  })
+
+  it('keeps whole a part out of focus that the model joins to the sharp one at 0.3', async () => {
+    // A bridge held at 100 (0.39) from one square to the other, rows 58-61.
+    const joined = Buffer.from(mask().map((v, p) => (v === 0 && p % width >= 80 && p % width < 140 && Math.floor(p / width) >= 58 && Math.floor(p / width) < 62 ? 100 : v)))
+    const refined = await refineMatte(joined, await photo(4), width, height, { ...options, focus: rule })
+    expect(refined[60 * width + 50]).toBe(255)
+    expect(refined[60 * width + 170]).toBe(255)
   })
 })
