@@ -104,4 +104,16 @@ describe('refineMatte with a focus rule', () => {
     expect(refined[60 * width + 50]).toBe(255)
     expect(refined[60 * width + 170]).toBe(255)
   })
+
+  it('leaves a small part kept beside the subject out of the comparison: it is no sharp reference', async () => {
+    // A sharp 18×18 part (324 px: under a tenth of the blurred right square's 3,600, over 0.1 % of the
+    // image) beside the blurred square: as the sharp reference it would make the square look out of focus.
+    const small = Buffer.from(mask().map((v, p) => (p % width < 120 ? (p % width >= 30 && p % width < 48 && Math.floor(p / width) >= 40 && Math.floor(p / width) < 58 ? 255 : 0) : v)))
+    // The photo's left half repainted: only the 18×18 square dark, sharp-edged.
+    const rgba = await photo(4)
+    for (let p = 0; p < width * height; p++) if (p % width < 120) rgba.fill(small[p] ? 40 : 200, p * 4, p * 4 + 3)
+    const refined = await refineMatte(small, rgba, width, height, { ...options, focus: rule })
+    expect(refined[60 * width + 170]).toBe(255)
+    expect(refined[48 * width + 38]).toBe(255)
+  })
 })

@@ -276,7 +276,8 @@ interface WeighedPart {
  * part the model holds only at 0.3-0.5 joins the mask. With a focus rule, a part out of focus where
  * another is sharp (matte-focus.server.ts: the backdrop's own subject, most often) is taken out of the
  * mask and answered, to be pasted back at the end at the rule's weight: softened, not deleted, unless
- * the model joins it to a sharp part (then it is one part, kept whole). Answers null when the mask is empty.
+ * the model joins it to a sharp part (then it is one part, kept whole). Parts under the speck share
+ * take no part in that comparison. Answers null when the mask is empty.
  */
 function sortParts(mask: Uint8Array, soft: Buffer, rgba: Buffer, width: number, height: number, options: MatteRefinement): WeighedPart | null {
   const held = confidentParts(soft, width, height)
@@ -304,10 +305,16 @@ function sortParts(mask: Uint8Array, soft: Buffer, rgba: Buffer, width: number, 
     soft.fill(0, offsets[r], offsets[r] + lengths[r])
   }
   const confident = (label: number) => held.confident[heldBy[label]] === 1
-  for (let r = 0; r < labels.length; r++) if (parts.areas[labels[r]] < largest * options.minComponentShare && !confident(labels[r])) clear(r)
+  const small = (label: number) => parts.areas[label] < largest * options.minComponentShare
+  for (let r = 0; r < labels.length; r++) if (small(labels[r]) && !confident(labels[r])) clear(r)
   const weighed: WeighedPart = { offsets: [], alphas: [] }
   if (!options.focus) return weighed
+  // Parts under the speck share that are kept take no part in the focus rule: a small part is no
+  // sharp reference for the subject (decision 153), and none is taken out for its focus either.
+  const aside = (r: number) => small(labels[r]) && confident(labels[r])
+  for (let r = 0; r < labels.length; r++) if (aside(r)) mask.fill(0, offsets[r], offsets[r] + lengths[r])
   const defocused = defocusedParts(mask, rgba, width, height, parts, options.focus)
+  for (let r = 0; r < labels.length; r++) if (aside(r)) mask.fill(255, offsets[r], offsets[r] + lengths[r])
   if (defocused.size === 0) return weighed
   // A confident region of the model's that holds a sharp part too is kept whole.
   const sharpHeld = new Uint8Array(held.parts.count + 1)
