@@ -365,7 +365,7 @@ function uniformBackdrop(rgba: Buffer, mask: Uint8Array, width: number, height: 
 }
 
 /**
- * Over a uniform backdrop, a colour this many times `backdropDistance` from the backdrop's mean is
+ * Over a uniform backdrop, a colour this many times `backdropDistance` from the backdrop's median is
  * plainly something else: the router's antenna on white is 400 away, a backdrop's own noise under 24.
  */
 const KEY_DISTANCE_SHARE = 3
