@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { alphaMAE, alphaSAD, boundaryF, colourBleed, edgeBand, edgeBandErrors, gradientError, maskIoU } from './quality-metrics'
+import {
+  alphaMAE,
+  alphaSAD,
+  boundaryF,
+  colourBleed,
+  edgeBand,
+  edgeBandErrors,
+  gradientError,
+  maskIoU,
+  partRecall,
+  thinPartRecall,
+  thinPixels,
+} from './quality-metrics'
 
 // Tiny hand-made images whose answers are worked out by hand.
 const bytes = (...values: number[]) => Uint8Array.from(values)
@@ -74,5 +86,74 @@ describe('matte-quality metrics', () => {
     expect(mae).toBeCloseTo((10 * 0.2) / 40, 10)
     expect(sad).toBeCloseTo(0.002, 10)
     expect(edgeBandErrors(new Uint8Array(100), new Uint8Array(100).fill(255), width, 10).mae).toBeNaN()
+  })
+
+  /** A width × height matte holding `value` in each given rectangle (x, y, w, h), 0 elsewhere. */
+  const drawn = (width: number, height: number, rects: [number, number, number, number, number][]) => {
+    const matte = new Uint8Array(width * height)
+    for (const [x0, y0, w, h, value] of rects) for (let y = y0; y < y0 + h; y++) matte.fill(value, y * width + x0, y * width + x0 + w)
+    return matte
+  }
+
+  it('part recall averages, over the confident parts, the share of each the cutout keeps at 0.5', () => {
+    // 40×40 (0.1 % is 1.6 px): a solid 10×10 part, and a 4×4 part held at 100 (0.39: confident, under 0.5).
+    const reference = drawn(40, 40, [
+      [2, 2, 10, 10, 255],
+      [30, 30, 4, 4, 100],
+    ])
+    // The solid part kept whole, the faint one lost: (1 + 0) / 2.
+    expect(partRecall(reference, drawn(40, 40, [[2, 2, 10, 10, 255]]), 40, 40)).toBe(0.5)
+    // Half the solid part's rows kept, the faint one made solid: (0.5 + 1) / 2.
+    const cutout = drawn(40, 40, [
+      [2, 2, 10, 5, 255],
+      [30, 30, 4, 4, 200],
+    ])
+    expect(partRecall(reference, cutout, 40, 40)).toBe(0.75)
+    // The faint part kept at its own 100 is not kept: 0.5 is the line.
+    expect(partRecall(reference, reference, 40, 40)).toBe(0.5)
+  })
+
+  it('a part\'s soft rim is no loss, and faint or tiny regions are no parts', () => {
+    // 100×100 (0.1 % is 10 px): a 10×10 core at 255 inside a rim at 100; a 3×3 speck (9 px); a 20×20 haze at 76 (under 0.3).
+    const reference = drawn(100, 100, [
+      [9, 9, 12, 12, 100],
+      [10, 10, 10, 10, 255],
+      [60, 60, 3, 3, 255],
+      [70, 10, 20, 20, 76],
+    ])
+    // The core alone: everything the part holds at 0.5 is kept; the speck and the haze do not count.
+    expect(partRecall(reference, drawn(100, 100, [[10, 10, 10, 10, 255]]), 100, 100)).toBe(1)
+    // A quarter of the core lost (its left 5 × 5): 75 of 100.
+    expect(partRecall(reference, drawn(100, 100, [[10, 10, 10, 10, 255], [10, 10, 5, 5, 0]]), 100, 100)).toBe(0.75)
+    expect(partRecall(drawn(100, 100, [[60, 60, 3, 3, 255]]), reference, 100, 100)).toBeNaN()
+  })
+
+  it('thin pixels are those of parts narrower than 8 px', () => {
+    // 30×30: a stroke 3 px wide (x 2-4, all rows), a 7 px one (x 8-14, rows 0-9), an 8 px one (x 8-15, rows 20-29) and a 10×10 square.
+    const matte = drawn(30, 30, [
+      [2, 0, 3, 30, 255],
+      [8, 0, 7, 10, 255],
+      [8, 20, 8, 10, 255],
+      [18, 10, 10, 10, 200],
+    ])
+    const thin = thinPixels(matte, 30, 30)
+    const at = (x: number, y: number) => thin[y * 30 + x]
+    expect(thin.reduce((n, v) => n + v, 0)).toBe(3 * 30 + 7 * 10)
+    expect([at(2, 15), at(4, 0), at(14, 9)]).toEqual([1, 1, 1])
+    expect([at(8, 20), at(15, 29), at(18, 10), at(27, 19), at(1, 15)]).toEqual([0, 0, 0, 0, 0])
+  })
+
+  it('thin-part recall is the share of the true thin pixels the cutout keeps at 0.5', () => {
+    const truth = drawn(30, 30, [
+      [2, 0, 3, 30, 255],
+      [18, 10, 10, 10, 255],
+    ])
+    // The stroke's top half kept at 128, its bottom half at 127; the square lost does not count.
+    const cutout = drawn(30, 30, [
+      [2, 0, 3, 15, 128],
+      [2, 15, 3, 15, 127],
+    ])
+    expect(thinPartRecall(truth, cutout, 30, 30)).toBe(0.5)
+    expect(thinPartRecall(drawn(30, 30, [[18, 10, 10, 10, 255]]), cutout, 30, 30)).toBeNaN()
   })
 })

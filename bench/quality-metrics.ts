@@ -2,6 +2,7 @@
 // regression test). Alphas are one byte a pixel (0..255); colours RGB, three bytes a pixel.
 // The definitions follow the matting literature (Rhemann et al. 2009 for SAD and the gradient
 // error; the DAVIS boundary F-measure), scaled so that scenes of different sizes compare.
+import { confidentParts } from '../app/features/tools/models/matte.server'
 
 /** A binary mask's pixel is set from this alpha on (the remover's own threshold). */
 export const MASK_THRESHOLD = 128
@@ -228,6 +229,98 @@ export function edgeBandErrors(truth: Uint8Array, predicted: Uint8Array, width: 
   return n === 0 ? { mae: Number.NaN, sad: Number.NaN } : { mae: sum / 255 / n, sad: sum / 255 / 1000 }
 }
 
+/**
+ * Part recall (issue 32): of each part `reference` holds with real confidence (confidentParts: alpha
+ * ≥ 0.3, connected, over ≥ 0.1 % of the image), the share of its pixels the cutout keeps at alpha ≥ 0.5,
+ * averaged over the parts (a small part lost weighs as much as a large one). A part's pixels are those
+ * the reference holds at ≥ 0.5, so a cutout that keeps the reference's own outline scores 1 (its soft
+ * rim at 0.3-0.5 is no loss); a part held only at 0.3-0.5 (a thin antenna the model half sees) counts
+ * all of its pixels. NaN when the reference holds no part.
+ */
+export function partRecall(reference: Uint8Array, cutout: Uint8Array, width: number, height: number): number {
+  const { parts, confident } = confidentParts(reference, width, height)
+  const solid = new Float64Array(parts.count + 1)
+  const solidKept = new Float64Array(parts.count + 1)
+  const kept = new Float64Array(parts.count + 1)
+  const { offsets, lengths, labels } = parts.runs
+  for (let r = 0; r < labels.length; r++) {
+    const label = labels[r]
+    if (!confident[label]) continue
+    for (let p = offsets[r], end = p + lengths[r]; p < end; p++) {
+      const keeps = cutout[p] >= MASK_THRESHOLD ? 1 : 0
+      kept[label] += keeps
+      if (reference[p] >= MASK_THRESHOLD) {
+        solid[label]++
+        solidKept[label] += keeps
+      }
+    }
+  }
+  let sum = 0
+  let n = 0
+  for (let label = 1; label <= parts.count; label++) {
+    if (!confident[label]) continue
+    sum += solid[label] > 0 ? solidKept[label] / solid[label] : kept[label] / parts.areas[label]
+    n++
+  }
+  return n === 0 ? Number.NaN : sum / n
+}
+
+/** Parts narrower than this (px) are thin (thinPixels). */
+export const THIN_WIDTH = 8
+
+/**
+ * The thin pixels of a matte: those at alpha ≥ 0.5 that no THIN_WIDTH × THIN_WIDTH square lying wholly
+ * at ≥ 0.5 covers (the mask less its opening by that square). They are the pixels of strokes, wires and
+ * antennas narrower than 8 px, every one of them within 3 px of the stroke's skeleton; a wide part's
+ * outline, straight or slanted, is covered by a square inside it.
+ */
+export function thinPixels(alpha: Uint8Array, width: number, height: number): Uint8Array {
+  const k = THIN_WIDTH
+  const stride = width + 1
+  // Summed-area table of the mask, then of the squares' top-left corners that lie wholly inside it.
+  const sums = new Int32Array(stride * (height + 1))
+  for (let y = 0; y < height; y++) {
+    let row = 0
+    for (let x = 0; x < width; x++) {
+      row += alpha[y * width + x] >= MASK_THRESHOLD ? 1 : 0
+      sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1] + row
+    }
+  }
+  const boxSum = (table: Int32Array, x0: number, y0: number, x1: number, y1: number) =>
+    table[y1 * stride + x1] - table[y0 * stride + x1] - table[y1 * stride + x0] + table[y0 * stride + x0]
+  const corners = new Int32Array(stride * (height + 1))
+  for (let y = 0; y < height; y++) {
+    let row = 0
+    for (let x = 0; x < width; x++) {
+      if (x + k <= width && y + k <= height && boxSum(sums, x, y, x + k, y + k) === k * k) row++
+      corners[(y + 1) * stride + x + 1] = corners[y * stride + x + 1] + row
+    }
+  }
+  const thin = new Uint8Array(width * height)
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (alpha[y * width + x] < MASK_THRESHOLD) continue
+      // Squares that cover (x, y) have their corner within k − 1 px above and to the left.
+      const covered = boxSum(corners, Math.max(0, x - k + 1), Math.max(0, y - k + 1), x + 1, y + 1) > 0
+      if (!covered) thin[y * width + x] = 1
+    }
+  }
+  return thin
+}
+
+/** Thin-part recall (issue 32): the share of the truth's thin pixels (thinPixels) the cutout keeps at alpha ≥ 0.5; NaN without any. */
+export function thinPartRecall(truth: Uint8Array, cutout: Uint8Array, width: number, height: number): number {
+  const thin = thinPixels(truth, width, height)
+  let n = 0
+  let kept = 0
+  for (let p = 0; p < thin.length; p++) {
+    if (!thin[p]) continue
+    n++
+    if (cutout[p] >= MASK_THRESHOLD) kept++
+  }
+  return n === 0 ? Number.NaN : kept / n
+}
+
 export interface MatteScores {
   iou: number
   mae: number
@@ -238,14 +331,19 @@ export interface MatteScores {
   gradient: number
   boundaryF: number
   colourBleed: number
+  /** partRecall of the model's own matte (NaN when the scorer is not given it), of the truth, and thinPartRecall. */
+  modelPartRecall: number
+  truthPartRecall: number
+  thinPartRecall: number
 }
 
-/** Every metric of one cutout. */
+/** Every metric of one cutout; `modelAlpha`, the model's own matte at the cutout's size, for the model-part recall. */
 export function scoreCutout(
   truth: { alpha: Uint8Array; rgb: Uint8Array },
   predicted: { alpha: Uint8Array; rgb: Uint8Array },
   width: number,
   height: number,
+  modelAlpha?: Uint8Array,
 ): MatteScores {
   const edge = edgeBandErrors(truth.alpha, predicted.alpha, width, height)
   return {
@@ -257,5 +355,8 @@ export function scoreCutout(
     gradient: gradientError(truth.alpha, predicted.alpha, width, height),
     boundaryF: boundaryF(truth.alpha, predicted.alpha, width, height, boundaryTolerance(width, height)),
     colourBleed: colourBleed(truth.alpha, truth.rgb, predicted.alpha, predicted.rgb),
+    modelPartRecall: modelAlpha ? partRecall(modelAlpha, predicted.alpha, width, height) : Number.NaN,
+    truthPartRecall: partRecall(truth.alpha, predicted.alpha, width, height),
+    thinPartRecall: thinPartRecall(truth.alpha, predicted.alpha, width, height),
   }
 }

@@ -26,10 +26,13 @@ describe('matte quality on the ten fixture scenes (U²-Netp)', () => {
     // 0.0875, SAD 42.60, edge-band MAE 0.180, gradient 0.173, boundary F 0.700, colour bleed 42.3. Before
     // the focus rule (decision 128) they were 0.661, 0.0990, 48.42, 0.180, 0.187, 0.679, 42.5: its IoU,
     // MAE and SAD fail here; the classic refinement's edge-band MAE (0.202) fails too.
+    // Measured 2026-11-27 once every confident part is kept (decision 159): IoU 0.705, MAE 0.0928, SAD 45.42,
+    // edge-band MAE 0.174, colour bleed 41.5. Keeping parts the focus rule dropped costs MAE and SAD (the
+    // bounds of 153, 0.092 and 44.7, failed): those two bounds are loosened to the new figures, the rest hold.
     // Margins: about 5 % of each, more for the noisier gradient.
     expect(mean('iou')).toBeGreaterThanOrEqual(0.67)
-    expect(mean('mae')).toBeLessThanOrEqual(0.092)
-    expect(mean('sad')).toBeLessThanOrEqual(44.7)
+    expect(mean('mae')).toBeLessThanOrEqual(0.097)
+    expect(mean('sad')).toBeLessThanOrEqual(47.7)
     expect(mean('edgeMae')).toBeLessThanOrEqual(0.19)
     expect(mean('gradient')).toBeLessThanOrEqual(0.2)
     expect(mean('boundaryF')).toBeGreaterThanOrEqual(0.665)

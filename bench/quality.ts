@@ -15,6 +15,7 @@ import { MATTE_REFINEMENTS, type MatteRefinementLevel } from '../app/features/to
 import { installedSegmenters, type Segmenter } from '../app/features/tools/models/segmenters.server'
 import { scoreCutout, type MatteScores } from './quality-metrics'
 import { routerHalo, useModelFile } from './quality-model-file'
+import { routerFigures, type RouterFigures } from './quality-router'
 import { generateScenes, type Scene } from './quality-scenes'
 import { runAsScript } from './support'
 
@@ -43,11 +44,13 @@ export async function cutoutOf(image: RgbaImage, refinement: MatteRefinementLeve
   return { alpha, rgb, ms }
 }
 
-export function scoreScene(scene: Scene, cutout: CutoutUnderTest): MatteScores {
-  return scoreCutout({ alpha: scene.truthAlpha, rgb: scene.truthRgb }, cutout, scene.image.width, scene.image.height)
+/** Every metric of a cutout of the scene; `modelAlpha`, the model's own matte (the `model` level's), for the model-part recall. */
+export function scoreScene(scene: Scene, cutout: CutoutUnderTest, modelAlpha?: Uint8Array): MatteScores {
+  return scoreCutout({ alpha: scene.truthAlpha, rgb: scene.truthRgb }, cutout, scene.image.width, scene.image.height, modelAlpha)
 }
 
-const METRICS: (keyof MatteScores)[] = ['iou', 'mae', 'sad', 'edgeMae', 'edgeSad', 'gradient', 'boundaryF', 'colourBleed']
+const RECALLS = ['modelPartRecall', 'truthPartRecall', 'thinPartRecall'] as const
+const METRICS: (keyof MatteScores)[] = ['iou', 'mae', 'sad', 'edgeMae', 'edgeSad', 'gradient', 'boundaryF', 'colourBleed', ...RECALLS]
 
 interface Totals {
   sums: Record<keyof MatteScores, number>
@@ -107,6 +110,7 @@ export async function benchQuality(): Promise<object> {
   const underTest = modelFile ? await useModelFile(modelFile, textArgument('model-id')) : null
   const loadAtStart = os.loadavg().map((v) => round(v, 2))
   const results = []
+  const routers: { model: string; figures: RouterFigures[] }[] = []
   for (const segmenter of underTest?.segmenters ?? installedSegmenters()) {
     const totals = new Map<MatteRefinementLevel, Totals>(levels.map((level) => [level, emptyTotals()]))
     let scenes = 0
@@ -118,9 +122,12 @@ export async function benchQuality(): Promise<object> {
       await predictMatte(scene.image, segmenter)
       const modelMs = performance.now() - started
       const times = new Map<MatteRefinementLevel, number>()
+      // The `model` level comes first: its alpha is the model's own matte, enlarged.
+      let modelAlpha: Uint8Array | undefined
       for (const level of levels) {
         const cutout = await cutoutOf(scene.image, level, segmenter)
-        const scores = scoreScene(scene, cutout)
+        if (level === 'model') modelAlpha = cutout.alpha
+        const scores = scoreScene(scene, cutout, modelAlpha)
         const t = totals.get(level)!
         for (const metric of METRICS) {
           if (Number.isNaN(scores[metric])) continue
@@ -155,6 +162,7 @@ export async function benchQuality(): Promise<object> {
         boundaryF: round(mean('boundaryF'), 4),
         colourBleed: round(mean('colourBleed'), 2),
         colourBleedScenes: t.counts.colourBleed,
+        ...recallsOf(t),
         msPerMegapixel: round(t.ms / t.megapixels, 1),
         medianRatioToModelOnly: round(median(t.ratioToModel), 3),
         medianRatioToClassic: round(median(t.ratioToClassic), 3),
@@ -164,11 +172,53 @@ export async function benchQuality(): Promise<object> {
         `  ${level.padEnd(11)} ${row.iou.toFixed(4)}  ${row.mae.toFixed(5)}  ${row.sad.toFixed(3).padStart(7)}  ${row.edgeMae.toFixed(5)}  ${row.edgeSad.toFixed(3).padStart(7)}  ${row.gradient.toFixed(2).padStart(6)}  ${row.boundaryF.toFixed(4)}  ${row.colourBleed.toFixed(2).padStart(6)}  ${row.msPerMegapixel.toFixed(0).padStart(5)}  ${row.medianRatioToModelOnly.toFixed(2).padStart(6)}  ${row.medianRatioToClassic.toFixed(2).padStart(7)}`,
       )
     }
+    printRecalls(results.filter((row) => row.model === segmenter.id))
+    const router = await routerFigures(levels, segmenter)
+    printRouter(router)
+    routers.push({ model: segmenter.id, figures: router })
   }
-  // The model file's own section: the router on white, to show a halo (decision 160).
-  const router = underTest ? await routerHalo(underTest.segmenters, levels, cutoutOf) : undefined
+  // The model file's own section: the router on white in two framings, to show a halo (decision 160).
+  const halo = underTest ? await routerHalo(underTest.segmenters, levels, cutoutOf) : undefined
   await underTest?.restore()
-  return { seed, count, cpus: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((v) => round(v, 2)), results, ...(underTest ? { modelFile, router } : {}) }
+  return {
+    seed,
+    count,
+    cpus: os.availableParallelism(),
+    loadAverageAtStart: loadAtStart,
+    loadAverageAtEnd: os.loadavg().map((v) => round(v, 2)),
+    results,
+    router: routers,
+    ...(underTest ? { modelFile, routerHalo: halo } : {}),
+  }
+}
+
+/** The three part recalls of a level (issue 32), each a mean over the scenes that have such parts, with how many. */
+function recallsOf(t: Totals) {
+  return Object.fromEntries(
+    RECALLS.flatMap((m) => [
+      [m, round(t.sums[m] / Math.max(1, t.counts[m]), 4)],
+      [`${m}Scenes`, t.counts[m]],
+    ]),
+  ) as Record<(typeof RECALLS)[number] | `${(typeof RECALLS)[number]}Scenes`, number>
+}
+
+function printRecalls(rows: ({ refinement: string } & ReturnType<typeof recallsOf>)[]) {
+  console.error("\n  part recalls: the share of each part the cutout keeps at alpha >= 0.5 (the `model` row is the model's own matte thresholded at 0.5)")
+  console.error('  refinement   model parts  true parts  thin parts')
+  for (const row of rows) {
+    console.error(
+      `  ${row.refinement.padEnd(11)}  ${row.modelPartRecall.toFixed(4).padStart(10)}  ${row.truthPartRecall.toFixed(4).padStart(10)}  ${row.thinPartRecall.toFixed(4).padStart(10)}`,
+    )
+  }
+  const first = rows[0]
+  if (first) console.error(`  (scenes with model parts ${first.modelPartRecallScenes}, true parts ${first.truthPartRecallScenes}, thin parts ${first.thinPartRecallScenes})`)
+}
+
+function printRouter(figures: RouterFigures[]) {
+  console.error('\n  the router on white (its exact alpha): right antenna kept at alpha >= 0.5, MAE, edge colour error (0..1)')
+  for (const f of figures) {
+    console.error(`  ${f.refinement.padEnd(11)}  antenna ${f.antennaKept.toFixed(3)}  MAE ${f.mae.toFixed(4)}  edge colour ${f.edgeColourError.toFixed(3)}`)
+  }
 }
 
 runAsScript(import.meta.url, benchQuality)

@@ -82,14 +82,38 @@ describe('defocusedParts', () => {
 })
 
 describe('refineMatte with a focus rule', () => {
-  it('clears the defocused part from the matte and keeps the sharp one', async () => {
-    const soft = Buffer.from(mask())
+  const options = { minComponentShare: 0.1, edgeSigma: 1, backdropDistance: 24 }
+
+  it('leaves the defocused part out (offered back on the correction page) and the sharp one whole', async () => {
     const rgba = await photo(4)
-    const refined = await refineMatte(soft, rgba, width, height, { minComponentShare: 0.1, edgeSigma: 1, backdropDistance: 24, focus: rule })
+    const refined = await refineMatte(Buffer.from(mask()), rgba, width, height, { ...options, focus: rule })
     expect(refined[60 * width + 50]).toBe(255)
     expect(refined[60 * width + 170]).toBe(0)
-    // Without the rule both stay, as before.
-    const kept = await refineMatte(Buffer.from(mask()), rgba, width, height, { minComponentShare: 0.1, edgeSigma: 1, backdropDistance: 24 })
+    // Its weight is the rule's: 0.5 keeps it at half the model's alpha (under the mask's 0.5).
+    const softened = await refineMatte(Buffer.from(mask()), rgba, width, height, { ...options, focus: { ...rule, weight: 0.5 } })
+    expect(softened[60 * width + 170]).toBe(127)
+    // Without the rule both stay whole.
+    const kept = await refineMatte(Buffer.from(mask()), rgba, width, height, options)
     expect(kept[60 * width + 170]).toBe(255)
+  })
+
+  it('keeps whole a part out of focus that the model joins to the sharp one at 0.3', async () => {
+    // A bridge held at 100 (0.39) from one square to the other, rows 58-61.
+    const joined = Buffer.from(mask().map((v, p) => (v === 0 && p % width >= 80 && p % width < 140 && Math.floor(p / width) >= 58 && Math.floor(p / width) < 62 ? 100 : v)))
+    const refined = await refineMatte(joined, await photo(4), width, height, { ...options, focus: rule })
+    expect(refined[60 * width + 50]).toBe(255)
+    expect(refined[60 * width + 170]).toBe(255)
+  })
+
+  it('leaves a small part kept beside the subject out of the comparison: it is no sharp reference', async () => {
+    // A sharp 18×18 part (324 px: under a tenth of the blurred right square's 3,600, over 0.1 % of the
+    // image) beside the blurred square: as the sharp reference it would make the square look out of focus.
+    const small = Buffer.from(mask().map((v, p) => (p % width < 120 ? (p % width >= 30 && p % width < 48 && Math.floor(p / width) >= 40 && Math.floor(p / width) < 58 ? 255 : 0) : v)))
+    // The photo's left half repainted: only the 18×18 square dark, sharp-edged.
+    const rgba = await photo(4)
+    for (let p = 0; p < width * height; p++) if (p % width < 120) rgba.fill(small[p] ? 40 : 200, p * 4, p * 4 + 3)
+    const refined = await refineMatte(small, rgba, width, height, { ...options, focus: rule })
+    expect(refined[60 * width + 170]).toBe(255)
+    expect(refined[48 * width + 38]).toBe(255)
   })
 })

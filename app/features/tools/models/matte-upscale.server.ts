@@ -16,11 +16,13 @@ import type { RawImage } from './pixels.server'
 /**
  * Cubic (Catmull-Rom) weights sum to 1 and their negative lobes to at most 0.28125 in two
  * dimensions (0.125 per axis), so from 0..255 samples all at least `m`, the result is at least
- * m − 0.28125 (255 − m): ≥ 157 gives ≥ 128, and all at most 98 gives < 128. These thresholds keep
- * a margin for the fixed-point arithmetic (12-bit weights truncated, two roundings).
+ * m − 0.28125 (255 − m): ≥ 157 gives ≥ 128; and from samples all at most `m`, at most 1.28125 m:
+ * all at most 59 gives under 77, the alpha from which refineMatte counts a confident part
+ * (CONFIDENT_ALPHA: it must see a part the model holds at 0.3-0.5, not a stand-in 0). These
+ * thresholds keep a margin for the fixed-point arithmetic (12-bit weights truncated, two roundings).
  */
 const SURELY_ABOVE = 165
-const SURELY_BELOW = 90
+const SURELY_BELOW = 52
 /** From this many output pixels on, the matte is written in bands by the image threads (a 1 MP matte takes about 6 ms either way). */
 const THREADED_MIN_PIXELS = 2_000_000
 
@@ -65,7 +67,8 @@ export async function upscaleMatteExact(matte: RawImage, width: number, height: 
 
 /**
  * The cubic upscale of a one-channel matte to width × height, exact in every pixel within `reach`
- * px of a tile whose values may fall on either side of `threshold` (128); elsewhere 255 or 0.
+ * px of a tile whose values may reach CONFIDENT_ALPHA and fall short of the threshold (128) anywhere;
+ * elsewhere 255 or 0.
  * A downscale (or a stretch that shrinks either axis) reads a wider footprint: computed whole.
  * From THREADED_MIN_PIXELS on (or as `inThreads` says) the image threads write it in bands.
  */

@@ -5,7 +5,7 @@
 import os from 'node:os'
 import sharp from 'sharp'
 import { edgeRects, foregroundRect, fusionFields, guidedFilterRect, sampleEdgesRect, type EdgeSampling } from './matte-edges.mjs'
-import { defocusedParts, type FocusRule } from './matte-focus.server'
+import { DEFOCUSED_PART_WEIGHT, defocusedParts, type FocusRule } from './matte-focus.server'
 import { thresholdMatte } from './matte-tiles.mjs'
 import { imageThreads } from './image-threads.server'
 
@@ -200,6 +200,26 @@ export function labelRegions(
 }
 
 /**
+ * A part of a matte held with real confidence (DESIGN, turn 4; issue 32): a connected region (eight
+ * neighbours) of pixels at or above CONFIDENT_ALPHA (0.3) over at least CONFIDENT_MIN_SHARE (0.1 %) of
+ * the image; its mean alpha is then at least 0.3 too. No rule of the refinement removes one (specks
+ * are smaller), and the quality bench's part recalls count them.
+ */
+export const CONFIDENT_ALPHA = 77
+export const CONFIDENT_MIN_SHARE = 0.001
+
+/** The connected regions of `matte` at or above CONFIDENT_ALPHA, and which of them are confident parts (1, by label). */
+export function confidentParts(matte: Uint8Array, width: number, height: number): { parts: Regions; confident: Uint8Array } {
+  const held = new Uint8Array(width * height)
+  for (let p = 0; p < held.length; p++) held[p] = matte[p] >= CONFIDENT_ALPHA ? 1 : 0
+  const parts = labelRegions(held, 1, width, height, true)
+  const confident = new Uint8Array(parts.count + 1)
+  const minArea = CONFIDENT_MIN_SHARE * width * height
+  for (let label = 1; label <= parts.count; label++) if (parts.areas[label] >= minArea) confident[label] = 1
+  return { parts, confident }
+}
+
+/**
  * Mean and spread of the colours on the image border that the matte calls background. Every
  * background pixel on the border belongs to a background region that touches the border.
  */
@@ -230,26 +250,172 @@ function backdropColour(rgba: Buffer, mask: Uint8Array, width: number, height: n
   return { mean, spread }
 }
 
+/** For each region of `inner` (by label), the region of `outer` that holds it: every run of `inner` lies within one run of `outer`. */
+function enclosingRegions(inner: Regions, outer: Regions): Int32Array {
+  const enclosing = new Int32Array(inner.count + 1)
+  const { offsets, lengths, labels } = outer.runs
+  let j = 0
+  for (let r = 0; r < inner.runs.labels.length; r++) {
+    const start = inner.runs.offsets[r]
+    while (offsets[j] + lengths[j] <= start) j++
+    enclosing[inner.runs.labels[r]] = labels[j]
+  }
+  return enclosing
+}
+
+/** A confident part out of focus, kept at a lower weight: its pixels' alpha (the model's, times the weight) pasted back at the end. */
+interface WeighedPart {
+  offsets: number[]
+  alphas: Buffer[]
+}
+
 /**
- * Step 1: keeps the largest foreground component and any other big one; specks elsewhere are noise.
- * With a focus rule, a big component that is out of focus where another is sharp goes too: the
- * backdrop's own subject, which the model took beside the real one (matte-focus.server.ts).
+ * Step 1: the matte's parts. Specks (under minComponentShare of the largest part, and within no
+ * confident part: confidentParts) are dropped; no confident part is (DESIGN, turn 4: a rule may soften
+ * or clean the matte, never silently delete a part the model holds with real confidence). A confident
+ * part the model holds only at 0.3-0.5 joins the mask. With a focus rule, a part out of focus where
+ * another is sharp (matte-focus.server.ts: the backdrop's own subject, most often) is taken out of the
+ * mask and answered, to be pasted back at the end at the rule's weight: softened, not deleted, unless
+ * the model joins it to a sharp part (then it is one part, kept whole). Parts under the speck share
+ * take no part in that comparison. Answers null when the mask is empty.
  */
-function dropStrayParts(mask: Uint8Array, soft: Buffer, rgba: Buffer, width: number, height: number, options: MatteRefinement): boolean {
-  const parts = labelRegions(mask, 1, width, height, true, 255)
+function sortParts(mask: Uint8Array, soft: Buffer, rgba: Buffer, width: number, height: number, options: MatteRefinement): WeighedPart | null {
+  const held = confidentParts(soft, width, height)
+  let parts = labelRegions(mask, 1, width, height, true, 255)
+  let heldBy = enclosingRegions(parts, held.parts)
+  const hasMask = new Uint8Array(held.parts.count + 1)
+  for (let label = 1; label <= parts.count; label++) hasMask[heldBy[label]] = 1
+  let joined = false
+  const { offsets: heldOffsets, lengths: heldLengths, labels: heldLabels } = held.parts.runs
+  for (let r = 0; r < heldLabels.length; r++) {
+    if (!held.confident[heldLabels[r]] || hasMask[heldLabels[r]]) continue
+    mask.fill(255, heldOffsets[r], heldOffsets[r] + heldLengths[r])
+    joined = true
+  }
+  if (joined) {
+    parts = labelRegions(mask, 1, width, height, true, 255)
+    heldBy = enclosingRegions(parts, held.parts)
+  }
   let largest = 0
   for (let label = 1; label <= parts.count; label++) if (parts.areas[label] > largest) largest = parts.areas[label]
-  if (largest === 0) return false
+  if (largest === 0) return null
   const { offsets, lengths, labels } = parts.runs
   const clear = (r: number) => {
     mask.fill(0, offsets[r], offsets[r] + lengths[r])
     soft.fill(0, offsets[r], offsets[r] + lengths[r])
   }
-  for (let r = 0; r < labels.length; r++) if (parts.areas[labels[r]] < largest * options.minComponentShare) clear(r)
-  if (!options.focus) return true
+  const confident = (label: number) => held.confident[heldBy[label]] === 1
+  const small = (label: number) => parts.areas[label] < largest * options.minComponentShare
+  for (let r = 0; r < labels.length; r++) if (small(labels[r]) && !confident(labels[r])) clear(r)
+  const weighed: WeighedPart = { offsets: [], alphas: [] }
+  if (!options.focus) return weighed
+  // Parts under the speck share that are kept take no part in the focus rule: a small part is no
+  // sharp reference for the subject (decision 153), and none is taken out for its focus either.
+  const aside = (r: number) => small(labels[r]) && confident(labels[r])
+  for (let r = 0; r < labels.length; r++) if (aside(r)) mask.fill(0, offsets[r], offsets[r] + lengths[r])
   const defocused = defocusedParts(mask, rgba, width, height, parts, options.focus)
-  if (defocused.size > 0) for (let r = 0; r < labels.length; r++) if (defocused.has(labels[r])) clear(r)
-  return true
+  for (let r = 0; r < labels.length; r++) if (aside(r)) mask.fill(255, offsets[r], offsets[r] + lengths[r])
+  if (defocused.size === 0) return weighed
+  // A confident region of the model's that holds a sharp part too is kept whole.
+  const sharpHeld = new Uint8Array(held.parts.count + 1)
+  for (let r = 0; r < labels.length; r++) if (mask[offsets[r]] && !defocused.has(labels[r])) sharpHeld[heldBy[labels[r]]] = 1
+  const weighedHeld = new Uint8Array(held.parts.count + 1)
+  for (const label of defocused) if (!confident(label) || !sharpHeld[heldBy[label]]) weighedHeld[heldBy[label]] = 1
+  const weight = options.focus.weight ?? DEFOCUSED_PART_WEIGHT
+  for (let r = 0; r < heldLabels.length; r++) {
+    if (!weighedHeld[heldLabels[r]] || !held.confident[heldLabels[r]]) continue
+    const run = soft.subarray(heldOffsets[r], heldOffsets[r] + heldLengths[r])
+    weighed.offsets.push(heldOffsets[r])
+    // Rounded down: a part weighed at 0.5 stays under the mask's threshold.
+    weighed.alphas.push(Buffer.from(run.map((v) => Math.floor(v * weight))))
+  }
+  for (let r = 0; r < labels.length; r++) if (defocused.has(labels[r]) && weighedHeld[heldBy[labels[r]]]) clear(r)
+  return weighed
+}
+
+/** A backdrop is uniform when this share of the border pixels outside the mask lie near their median colour. */
+const UNIFORM_BORDER_SHARE = 0.9
+
+/**
+ * The colour of a uniform backdrop (each channel's median over the border pixels the mask calls
+ * background), or null when fewer than UNIFORM_BORDER_SHARE of them lie within `distance` of it. A
+ * median, not a mean: a product cropped tight touches the frame, and its pixels there must not make
+ * a white backdrop look mixed.
+ */
+function uniformBackdrop(rgba: Buffer, mask: Uint8Array, width: number, height: number, distance: number): number[] | null {
+  const border: number[] = []
+  const add = (p: number) => {
+    if (!mask[p]) border.push(p)
+  }
+  for (let x = 0; x < width; x++) {
+    add(x)
+    if (height > 1) add((height - 1) * width + x)
+  }
+  for (let y = 1; y < height - 1; y++) {
+    add(y * width)
+    if (width > 1) add(y * width + width - 1)
+  }
+  if (border.length === 0) return null
+  const median = [0, 1, 2].map((k) => {
+    const values = border.map((p) => rgba[p * 4 + k]).sort((a, b) => a - b)
+    return values[values.length >> 1]
+  })
+  const near = border.filter((p) => Math.hypot(rgba[p * 4] - median[0], rgba[p * 4 + 1] - median[1], rgba[p * 4 + 2] - median[2]) < distance).length
+  return near >= UNIFORM_BORDER_SHARE * border.length ? median : null
+}
+
+/**
+ * Over a uniform backdrop, a colour this many times `backdropDistance` from the backdrop's median is
+ * plainly something else: the router's antenna on white is 400 away, a backdrop's own noise under 24.
+ */
+const KEY_DISTANCE_SHARE = 3
+
+/**
+ * Step 1b: over a uniform backdrop (a product on white), the mask grows into every pixel connected to
+ * it whose colour is plainly not the backdrop's (KEY_DISTANCE_SHARE). A model at 320² loses a part a
+ * few px wide (the router's right antenna: its matte holds under 0.05 there) that the photo shows
+ * plainly; a rule that sees it must not leave it out (DESIGN, turn 4). Over a photo backdrop nothing
+ * changes: its colours are not uniform.
+ */
+function growOverBackdrop(mask: Uint8Array, rgba: Buffer, width: number, height: number, backdropDistance: number): void {
+  const backdrop = uniformBackdrop(rgba, mask, width, height, backdropDistance)
+  if (!backdrop) return
+  const [r, g, b] = backdrop
+  const limit = (KEY_DISTANCE_SHARE * backdropDistance) ** 2
+  const plainlyNot = (p: number) => (rgba[p * 4] - r) ** 2 + (rgba[p * 4 + 1] - g) ** 2 + (rgba[p * 4 + 2] - b) ** 2 > limit
+  let queue = new Int32Array(1024)
+  let length = 0
+  const take = (p: number) => {
+    mask[p] = 255
+    if (length === queue.length) {
+      const grown = new Int32Array(queue.length * 2)
+      grown.set(queue)
+      queue = grown
+    }
+    queue[length++] = p
+  }
+  // Seeds: pixels outside the mask beside it (left, right, above, below).
+  for (let y = 0; y < height; y++) {
+    for (let x = 0, p = y * width; x < width; x++, p++) {
+      if (mask[p] || !plainlyNot(p)) continue
+      if ((x > 0 && mask[p - 1]) || (x < width - 1 && mask[p + 1]) || (y > 0 && mask[p - width]) || (y < height - 1 && mask[p + width])) take(p)
+    }
+  }
+  while (length > 0) {
+    const p = queue[--length]
+    const x = p % width
+    const y = (p - x) / width
+    for (let dy = -1; dy <= 1; dy++) {
+      const ny = y + dy
+      if (ny < 0 || ny >= height) continue
+      for (let dx = -1; dx <= 1; dx++) {
+        const nx = x + dx
+        if (nx < 0 || nx >= width) continue
+        const q = ny * width + nx
+        if (!mask[q] && plainlyNot(q)) take(q)
+      }
+    }
+  }
 }
 
 /**
@@ -407,15 +573,18 @@ export async function refineMatte(
   const mask = given ?? new Uint8Array(width * height)
   if (!given) thresholdMatte(soft, mask, 0, mask.length)
 
-  if (!dropStrayParts(mask, soft, rgba, width, height, options)) return soft
+  const weighed = sortParts(mask, soft, rgba, width, height, options)
+  if (!weighed) return soft
+  growOverBackdrop(mask, rgba, width, height, options.backdropDistance)
   fillHoles(mask, rgba, width, height, options.backdropDistance)
 
   // 3. Edges: a blurred copy of the mask is 255 deep inside, 0 far outside and in between only near
   //    the outline. Inside, alpha is at least that; outside, at most that; so the model's soft
   //    values survive only in that band. Bands finish in any order; rows are final up to the first
   //    band not combined yet.
-  //    With an edge step to come, no row is final before it has run.
-  const edgeSteps = !!options.guidedFilter || (!!options.foregroundColours && !!colours) || !!options.edgeSampling
+  //    With an edge step (or a weighed part) to come, no row is final before it has run.
+  const edgeSteps =
+    !!options.guidedFilter || (!!options.foregroundColours && !!colours) || !!options.edgeSampling || weighed.offsets.length > 0
   const combinedUpTo = new Map<number, number>()
   let finalRows = 0
   await blurInBands(mask, width, height, edgeBlurSigma(options), (band) => {
@@ -428,6 +597,11 @@ export async function refineMatte(
   if (options.guidedFilter) guidedFilterEdges(soft, rgba, width, height, options.guidedFilter)
   if (options.foregroundColours && colours) foregroundColours(soft, rgba, width, height, options.foregroundColours, colours)
   if (options.edgeSampling) await sampleEdges(soft, rgba, width, height, options.edgeSampling, colours)
+  // Parts out of focus come back, softened (step 1).
+  weighed.alphas.forEach((alphas, i) => {
+    const offset = weighed.offsets[i]
+    for (let k = 0; k < alphas.length; k++) if (alphas[k] > soft[offset + k]) soft[offset + k] = alphas[k]
+  })
   if (edgeSteps) rowsFinal(height)
   return soft
 }

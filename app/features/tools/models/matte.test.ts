@@ -199,3 +199,65 @@ describe('sampleEdges', () => {
     expect(mainAlpha[10 * width + 10]).toBe(matte[10 * width + 10])
   })
 })
+
+describe('refineMatte keeps every confident part (decision 159)', () => {
+  const width = 200
+  const height = 100
+  const options = { minComponentShare: 0.1, edgeSigma: 1, backdropDistance: 24 }
+  /** A matte (or a mask) holding `value` in each rectangle (x, y, w, h). */
+  const drawn = (rects: [number, number, number, number, number][]) => {
+    const out = Buffer.alloc(width * height)
+    for (const [x0, y0, w, h, value] of rects) for (let y = y0; y < y0 + h; y++) out.fill(value, y * width + x0, y * width + x0 + w)
+    return out
+  }
+  /** A photo in one grey where `dark` is set, another elsewhere. */
+  const photo = (dark: Buffer, ink: number, paper: number) => {
+    const rgba = Buffer.alloc(width * height * 4, 255)
+    for (let p = 0; p < width * height; p++) rgba.fill(dark[p] ? ink : paper, p * 4, p * 4 + 3)
+    return rgba
+  }
+  const at = (matte: Buffer, x: number, y: number) => matte[y * width + x]
+
+  it('drops a speck under 0.1 % of the image, and keeps a part over it however small beside the largest', async () => {
+    // 20,000 px: a 60×60 subject, a 10×10 part (100 px: 2.8 % of the subject, under the speck share; 0.5 % of the image) and a 3×3 speck.
+    const matte = drawn([
+      [10, 20, 60, 60, 255],
+      [120, 40, 10, 10, 255],
+      [170, 80, 3, 3, 255],
+    ])
+    const flat = Buffer.alloc(width * height * 4, 128)
+    const refined = await refineMatte(matte, flat, width, height, options)
+    expect(at(refined, 40, 50)).toBe(255)
+    expect(at(refined, 125, 45)).toBe(255)
+    expect(at(refined, 171, 81)).toBe(0)
+  })
+
+  it('takes a part the model holds only at 0.3-0.5 into the mask, and leaves what it holds under 0.3', async () => {
+    const matte = drawn([
+      [10, 20, 60, 60, 255],
+      [100, 10, 10, 40, 100],
+      [150, 10, 10, 40, 70],
+    ])
+    const refined = await refineMatte(matte, Buffer.alloc(width * height * 4, 128), width, height, options)
+    expect(at(refined, 105, 30)).toBe(255)
+    expect(at(refined, 155, 30)).toBe(0)
+  })
+
+  it('over a uniform backdrop, grows the mask into what plainly is not the backdrop and touches the subject', async () => {
+    // The photo: a dark square, an antenna 3 px wide standing on it, and a dark bar apart from both, on white.
+    const dark = drawn([
+      [10, 40, 60, 60, 1],
+      [40, 5, 3, 35, 1],
+      [120, 20, 40, 10, 1],
+    ])
+    const matte = drawn([[10, 40, 60, 60, 255]])
+    const refined = await refineMatte(Buffer.from(matte), photo(dark, 40, 255), width, height, options)
+    expect(at(refined, 41, 10)).toBe(255)
+    expect(at(refined, 140, 25)).toBe(0)
+    // Over a backdrop of mixed colours (every other column another grey) nothing grows.
+    const mixed = photo(dark, 40, 255)
+    for (let p = 0; p < width * height; p++) if (!dark[p] && p % 2) mixed.fill(150, p * 4, p * 4 + 3)
+    const unchanged = await refineMatte(Buffer.from(matte), mixed, width, height, options)
+    expect(at(unchanged, 41, 10)).toBe(0)
+  })
+})
