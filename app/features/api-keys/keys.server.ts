@@ -1,6 +1,7 @@
 // API keys of a user: created (the key returned once, only its hash kept), listed with their use
 // over the last 30 days, revoked, and resolved from an `Authorization: Bearer` header.
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
+import type { Database } from '~/db/schema'
 import { isUuid } from '~/utils/uuid'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { recordAudit } from '~/features/audit/audit.server'
@@ -144,6 +145,29 @@ export async function revokeApiKey(userId: string, keyId: string, db: DbOrTx = g
     await recordAudit({ actor: { userId }, action: 'api_key.revoke', targetType: 'api_key', targetId: row.id, details }, trx)
     return true
   })
+}
+
+/**
+ * Revokes every active key the user made, personal and team keys alike, with an audit entry each
+ * (a password reset: whoever held the old password may have made keys with it, decision 162).
+ */
+export async function revokeKeysMadeBy(
+  userId: string,
+  reason: 'password_reset',
+  trx: Transaction<Database>,
+): Promise<Array<{ name: string; prefix: string; teamId: string | null }>> {
+  const rows = await trx
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'name', 'environment', 'prefix', 'team_id'])
+    .execute()
+  for (const row of rows) {
+    const details = { name: row.name, environment: row.environment, teamId: row.team_id, reason }
+    await recordAudit({ actor: { userId }, action: 'api_key.revoke', targetType: 'api_key', targetId: row.id, details }, trx)
+  }
+  return rows.map((r) => ({ name: r.name, prefix: r.prefix, teamId: r.team_id }))
 }
 
 export type KeyAuthentication =

@@ -7,10 +7,12 @@ import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
 import { sendMailInBackground } from '~/features/mail/mailer.server'
 import { grantWelcomeBonus } from '~/features/credits/ledger.server'
-import { accountExistsMail, appLink, passwordResetMail, verificationMail } from './emails.server'
+import { revokeKeysMadeBy } from '~/features/api-keys/keys.server'
+import { DEVELOPERS_ANCHOR } from '~/features/developers/developers.server'
+import { accountExistsMail, appLink, passwordChangedMail, passwordResetMail, verificationMail } from './emails.server'
 import { hashPassword } from './password.server'
 import { DEFAULT_AFTER_SIGN_IN } from './redirect'
-import { createSession, revokeOtherSessions, type SessionUser } from './session.server'
+import { createSession, revokeAllSessions, type SessionUser } from './session.server'
 import { browserHash } from './signup-browser.server'
 import { issueToken, peekToken, retireTokens, spendToken, TOKEN_LIFETIME_HOURS } from './tokens.server'
 
@@ -185,22 +187,23 @@ export const RESET_ERRORS = {
 } as const
 
 /**
- * Spends a reset token and sets the new password. Every session of the account except the caller's
- * own (when the caller is that user) is revoked: whoever knew the old password is signed out.
+ * Spends a reset token and sets the new password. Whoever knew the old password is shut out
+ * (decision 162): every session of the account ends, the caller's own included, and every API key
+ * the user made is revoked (revoking is simpler and safer than listing them for the owner to judge).
+ * The owner is mailed what ended, once the change is committed.
  */
 export async function confirmPasswordReset(
   token: string,
   password: string,
-  options: { keepSessionId?: string | null } = {},
   db: DbOrTx = getDb(),
-): Promise<{ ok: true; userId: string } | { ok: false; error: string }> {
+): Promise<{ ok: true; userId: string; sessionsEnded: number; keysRevoked: number } | { ok: false; error: string }> {
   // Hash before the transaction: a slow hash never holds locks, nor leaves a token spent and the password unchanged.
   const passwordHash = await hashPassword(password)
-  // One transaction: the token is spent only if the password is set and the other sessions are revoked.
-  return executeTx(db, async (trx): Promise<{ ok: true; userId: string } | { ok: false; error: string }> => {
+  // One transaction: the token is spent only if the password is set, the sessions ended and the keys revoked.
+  const outcome = await executeTx(db, async (trx) => {
     const spent = await spendToken(token, 'reset_password', trx)
-    if (!spent.ok) return { ok: false, error: RESET_ERRORS[spent.reason] }
-    const before = await trx.selectFrom('users').select('email_verified_at').where('id', '=', spent.userId).executeTakeFirstOrThrow()
+    if (!spent.ok) return { ok: false as const, error: RESET_ERRORS[spent.reason] }
+    const before = await trx.selectFrom('users').select(['email', 'first_name', 'email_verified_at']).where('id', '=', spent.userId).executeTakeFirstOrThrow()
     await trx
       .updateTable('users')
       .set((eb) => ({
@@ -213,11 +216,15 @@ export async function confirmPasswordReset(
       .where('id', '=', spent.userId)
       .execute()
     await retireTokens(spent.userId, 'reset_password', trx)
-    await revokeOtherSessions(spent.userId, options.keepSessionId ?? null, trx)
+    const sessions = await revokeAllSessions(spent.userId, trx)
+    const keys = await revokeKeysMadeBy(spent.userId, 'password_reset', trx)
     if (!before.email_verified_at) {
       await retireTokens(spent.userId, 'verify_email', trx)
       await grantWelcomeBonus(spent.userId, trx)
     }
-    return { ok: true, userId: spent.userId }
+    return { ok: true as const, userId: spent.userId, user: before, sessions, keys }
   })
+  if (!outcome.ok) return outcome
+  sendMailInBackground(passwordChangedMail(outcome.user.email, outcome.user.first_name, { sessions: outcome.sessions, keys: outcome.keys }, appLink(DEVELOPERS_ANCHOR)))
+  return { ok: true, userId: outcome.userId, sessionsEnded: outcome.sessions, keysRevoked: outcome.keys.length }
 }

@@ -103,7 +103,7 @@ describe('password reset is one transaction', () => {
     expect(after.sessions).toEqual([{ id: sessionId, revoked_at: null }])
     expect(after.tokens.filter((t) => t.purpose === 'reset_password').every((t) => t.used_at === null)).toBe(true)
 
-    expect(await confirmPasswordReset(token, 'a-brand-new-password')).toEqual({ ok: true, userId: user.id })
+    expect(await confirmPasswordReset(token, 'a-brand-new-password')).toEqual({ ok: true, userId: user.id, sessionsEnded: 1, keysRevoked: 0 })
     const done = await userState(user.id)
     expect(await verifyPassword('a-brand-new-password', done.user.password_hash)).toBe(true)
     expect(done.sessions[0].revoked_at).not.toBeNull()
