@@ -82,12 +82,12 @@ export async function requireApiUser(request: Request): Promise<ApiCaller> {
  * The /api/teams endpoints: a session (cookie or Token) or a personal API key manages teams; a team key
  * cannot (it is the team's, not a person's, so it must not act as its creator on the team): 403.
  */
-export async function requireTeamApiUser(request: Request): Promise<{ user: SessionUser }> {
+export async function requireTeamApiUser(request: Request): Promise<{ user: SessionUser; testKey: boolean }> {
   const auth = await getAuthentication(request)
   const user = authenticatedUser(auth)
   if (!user) throw unauthorized(auth)
   if (auth.kind === 'key' && auth.apiKey.teamId) throw errorResponse(403, TEAM_KEY_REFUSED, {}, NO_STORE)
-  return { user }
+  return { user, testKey: auth.kind === 'key' && auth.apiKey.environment === 'test' }
 }
 
 /**

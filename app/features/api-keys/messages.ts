@@ -7,3 +7,5 @@ export const KEY_RATE_LIMITED = 'Too many requests with this API key. Slow down 
 export const KEY_LIMIT_REACHED = 'You have reached the limit of active API keys. Revoke one first.'
 export const KEY_CREATED = 'Your new API key is shown below, once. Copy it now: it cannot be shown again.'
 export const KEY_REVOKED = 'The API key was revoked.'
+/** A test key asked to move live credits (decision 162): test mode never touches a real balance. */
+export const TEST_KEY_NO_LIVE_CREDITS = 'A test key (fs_test_) never moves, grants or spends live credits: use a live key or sign in.'
