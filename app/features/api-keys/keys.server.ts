@@ -7,6 +7,7 @@ import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { recordAudit } from '~/features/audit/audit.server'
 import type { ApiKeyEnvironment } from '~/db/schema'
 import type { SessionUser } from '~/features/auth/session.server'
+import { MANAGER_ROLES } from '~/features/teams/roles'
 import { generateApiKey, hashApiKey, parseApiKey } from './key-format.server'
 
 /** Active keys a user may hold at once: enough for every script and environment, bounded for the table. */
@@ -196,6 +197,21 @@ export async function authenticateApiKey(key: string, db: DbOrTx = getDb(), now 
     ])
     .where('api_keys.key_hash', '=', hashApiKey(key))
     .where('api_keys.revoked_at', 'is', null)
+    // A team key works only while its maker still manages the team (decision 162): a demotion or a
+    // removal takes effect through the key at once, even one made before the rule revoked such keys.
+    .where((eb) =>
+      eb.or([
+        eb('api_keys.team_id', 'is', null),
+        eb.exists(
+          eb
+            .selectFrom('team_members as m')
+            .select('m.user_id')
+            .whereRef('m.team_id', '=', 'api_keys.team_id')
+            .whereRef('m.user_id', '=', 'api_keys.user_id')
+            .where('m.role', 'in', MANAGER_ROLES),
+        ),
+      ]),
+    )
     .executeTakeFirst()
   if (!row) return { kind: 'invalid' }
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
