@@ -23,6 +23,7 @@ import { startOperatorChannel } from './app/features/operator/channel.server'
 import { limitSmallBodies } from './app/features/security/body-limit.server'
 import { passClientAddress } from './app/features/security/client-address.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
+import { CROSS_SITE_REFUSED, refuseForeignPageWrites, refuseUnservedMethods } from './app/http/request-guards.server'
 import { processRole } from './app/features/tools/jobs/roles.server'
 import { drainJobWorker, startJobWorker } from './app/features/tools/jobs/worker.server'
 import { logger } from './app/utils/logger.server'
@@ -95,8 +96,11 @@ app.use((req, res, next) => {
     allowedOrigins: [publicOrigin, `${req.protocol}://${req.get('host')}`],
   })
   if (!crossSite) return next()
-  res.status(403).json({ error: 'Cross-site request refused.', detail: 'Cross-site request refused.' })
+  res.status(403).json({ error: CROSS_SITE_REFUSED, detail: CROSS_SITE_REFUSED })
 })
+// Methods served by nothing, and cookieless page writes from another origin: a 4xx, never Remix's 500.
+app.use(refuseUnservedMethods)
+app.use(refuseForeignPageWrites)
 
 app.use(
   helmet({
