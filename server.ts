@@ -20,6 +20,7 @@ import { markDraining } from './app/features/health/readiness.server'
 import { flushTraces } from './app/features/observability/tracing.server'
 import { startWebhookWorker } from './app/features/webhooks/delivery.server'
 import { startOperatorChannel } from './app/features/operator/channel.server'
+import { answersWithConsole, publicBuild } from './app/features/console/hidden-routes.server'
 import { limitSmallBodies } from './app/features/security/body-limit.server'
 import { passClientAddress } from './app/features/security/client-address.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
@@ -173,14 +174,21 @@ if (viteDevServer) {
   app.use(express.static(client, { maxAge: '1h' }))
 }
 
-app.all(
-  '*',
+// The console's routes exist only for an operator's requests; anyone else is answered by the build
+// without them, so /console is the site's 404 and the route manifest never names it (decision 162).
+const remixHandler = (forBuild: typeof build) =>
   createRequestHandler({
-    build,
+    build: forBuild,
     mode: production ? 'production' : 'development',
     getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
-  }),
-)
+  })
+const withConsole = remixHandler(build)
+const withoutConsole = remixHandler(publicBuild(build))
+app.all('*', (req, res, next) => {
+  answersWithConsole(new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`), { cookie: req.get('cookie'), authorization: req.get('authorization') })
+    .then((operator) => (operator ? withConsole : withoutConsole)(req, res, next))
+    .catch(next)
+})
 
 const server = app.listen(cfg.PORT, cfg.HOST, () => {
   logger.info(`Facet Studio listening on http://localhost:${cfg.PORT}`)
