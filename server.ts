@@ -24,7 +24,7 @@ import { answersWithConsole, publicBuild } from './app/features/console/hidden-r
 import { limitSmallBodies } from './app/features/security/body-limit.server'
 import { passClientAddress } from './app/features/security/client-address.server'
 import { isCrossSiteWrite } from './app/features/security/same-origin.server'
-import { CROSS_SITE_REFUSED, refuseForeignPageWrites, refuseUnservedMethods } from './app/http/request-guards.server'
+import { CROSS_SITE_REFUSED, refuseDataQueries, refuseForeignPageWrites, refuseNonFormPageWrites, refuseUnservedMethods } from './app/http/request-guards.server'
 import { processRole } from './app/features/tools/jobs/roles.server'
 import { drainJobWorker, startJobWorker } from './app/features/tools/jobs/worker.server'
 import { logger } from './app/utils/logger.server'
@@ -99,9 +99,12 @@ app.use((req, res, next) => {
   if (!crossSite) return next()
   res.status(403).json({ error: CROSS_SITE_REFUSED, detail: CROSS_SITE_REFUSED })
 })
-// Methods served by nothing, and cookieless page writes from another origin: a 4xx, never Remix's 500.
+// Methods served by nothing, cookieless page writes from another origin, page writes that are not
+// forms, Remix's old ?_data requests: a 4xx, never Remix's 500.
 app.use(refuseUnservedMethods)
 app.use(refuseForeignPageWrites)
+app.use(refuseNonFormPageWrites)
+app.use(refuseDataQueries)
 
 app.use(
   helmet({

@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CROSS_SITE_REFUSED, isForeignPageWrite, refuseForeignPageWrites, refuseUnservedMethods } from './request-guards.server'
+import { CROSS_SITE_REFUSED, DATA_QUERY_REFUSED, FORM_TYPE_REFUSED, isForeignPageWrite, refuseDataQueries, refuseForeignPageWrites, refuseNonFormPageWrites, refuseUnservedMethods } from './request-guards.server'
 
 let port = 0
 let close: () => void = () => {}
@@ -14,6 +14,8 @@ beforeAll(async () => {
   const app = express()
   app.use(refuseUnservedMethods)
   app.use(refuseForeignPageWrites)
+  app.use(refuseNonFormPageWrites)
+  app.use(refuseDataQueries)
   app.all('*', (req, res) => {
     res.json({ reached: `${req.method} ${req.path}` })
   })
@@ -60,8 +62,8 @@ describe('page writes from another origin, without cookies', () => {
     }
   })
   it('same-origin page writes, writes without Origin and /api writes go on', async () => {
-    expect((await send('POST', '/login', { origin: `http://127.0.0.1:${port}` })).status).toBe(200)
-    expect((await send('POST', '/login')).status).toBe(200)
+    expect((await send('POST', '/login', { origin: `http://127.0.0.1:${port}`, 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(200)
+    expect((await send('POST', '/login', { 'content-type': 'multipart/form-data; boundary=x' })).status).toBe(200)
     expect((await send('POST', '/api/auth/login/', { origin: 'https://evil.example' })).status).toBe(200)
     expect((await send('GET', '/login', { origin: 'https://evil.example' })).status).toBe(200)
   })
@@ -70,5 +72,31 @@ describe('page writes from another origin, without cookies', () => {
     expect(isForeignPageWrite({ ...base, host: '10.0.0.5:3000', forwardedHost: 'studio.example' })).toBe(false)
     expect(isForeignPageWrite({ ...base, host: 'studio.example', forwardedHost: 'other.example, studio.example' })).toBe(true)
     expect(isForeignPageWrite({ ...base, origin: 'not a url', host: 'studio.example', forwardedHost: undefined })).toBe(true)
+  })
+})
+
+describe('page writes that are not forms', () => {
+  it('a page takes POST only: PUT, PATCH and DELETE answer 405 with Allow', async () => {
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const answer = await send(method, '/login', { 'content-type': 'application/x-www-form-urlencoded' })
+      expect([answer.status, answer.headers.allow, answer.body.error], method).toEqual([405, 'GET, HEAD, POST', 'Method not allowed. Use GET, HEAD, POST.'])
+    }
+  })
+  it('a page POST without a form body answers 415 with words; /api is left to its endpoints', async () => {
+    for (const headers of [{}, { 'content-type': 'application/json' }, { 'content-type': 'text/plain' }] as Record<string, string>[]) {
+      const answer = await send('POST', '/verify-email', headers)
+      expect([answer.status, answer.body.error], JSON.stringify(headers)).toEqual([415, FORM_TYPE_REFUSED])
+    }
+    expect((await send('POST', '/api/auth/login/', { 'content-type': 'application/json' })).status).toBe(200)
+    expect((await send('PUT', '/api/teams/x/', { 'content-type': 'application/json' })).status).toBe(200)
+  })
+})
+
+describe("Remix's old ?_data requests", () => {
+  it('answer 400 with words on pages; /api and other queries go on', async () => {
+    const answer = await send('GET', '/no-such-page?_data=routes%2F%24')
+    expect([answer.status, answer.body.error]).toEqual([400, DATA_QUERY_REFUSED])
+    expect((await send('GET', '/pricing?data=1')).status).toBe(200)
+    expect((await send('GET', '/api/jobs/?_data=x')).status).toBe(200)
   })
 })
