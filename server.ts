@@ -188,7 +188,8 @@ const remixHandler = (forBuild: typeof build) =>
 const withConsole = remixHandler(build)
 const withoutConsole = remixHandler(publicBuild(build))
 app.all('*', (req, res, next) => {
-  answersWithConsole(new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`), { cookie: req.get('cookie'), authorization: req.get('authorization') })
+  // The URL as Remix builds it (its host plays no part here, so a malformed Host cannot throw).
+  answersWithConsole(new URL(`http://localhost${req.originalUrl}`), { cookie: req.get('cookie'), authorization: req.get('authorization') })
     .then((operator) => (operator ? withConsole : withoutConsole)(req, res, next))
     .catch(next)
 })

@@ -121,7 +121,7 @@ export type VerifyOutcome =
       session: { token: string; sessionId: string; expiresAt: Date }
       balance: number
       bonusGranted: boolean
-      /** The link was opened by the visitor that asked for it (so its guest runs were carried). */
+      /** The link was opened in the browser that asked for it (so its guest runs were carried). */
       sameBrowser: boolean
     }
   | { ok: false; error: string }
