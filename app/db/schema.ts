@@ -37,6 +37,8 @@ export interface UserTokensTable {
   created_at: CreatedAt
   expires_at: Timestamp
   used_at: Timestamp | null
+  /** A hash of the sign-up browser's key (migrations/0131, decision 162); null for other tokens. */
+  browser_hash: Generated<string | null>
 }
 
 export interface VisitorsTable {

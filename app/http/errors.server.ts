@@ -21,9 +21,13 @@ export function validationError(error: $ZodError): Response {
   return errorResponse(400, error.issues[0]?.message ?? 'Invalid request.', { errors })
 }
 
+export function methodNotAllowedMessage(allowed: string): string {
+  return `Method not allowed. Use ${allowed}.`
+}
+
 /** 405 naming the methods the endpoint takes (the Allow header too). */
 export function methodNotAllowed(allowed: string): Response {
-  return errorResponse(405, `Method not allowed. Use ${allowed}.`, {}, { Allow: allowed })
+  return errorResponse(405, methodNotAllowedMessage(allowed), {}, { Allow: allowed })
 }
 
 /** A run endpoint's refusal as a body: {error, detail, remaining}. */

@@ -20,6 +20,8 @@ import { isRemoveBgPath, limitSmallBodies, requestBodyLimit } from '~/features/s
 import { passClientAddress } from '~/features/security/client-address.server'
 import { continueOnlyWithinLimits, keepConnectionForTheAnswer } from '~/features/security/early-answer.server'
 import { isCrossSiteWrite } from '~/features/security/same-origin.server'
+import { answersWithConsole, publicBuild } from '~/features/console/hidden-routes.server'
+import { CROSS_SITE_REFUSED, refuseDataQueries, refuseForeignPageWrites, refuseNonFormPageWrites, refuseUnservedMethods } from './request-guards.server'
 import { logger } from '~/utils/logger.server'
 
 export interface StudioAppOptions {
@@ -82,8 +84,14 @@ export function createStudioApp(options: StudioAppOptions): express.Express {
       allowedOrigins: [publicOrigin, `${req.protocol}://${req.get('host')}`],
     })
     if (!crossSite) return next()
-    res.status(403).json({ error: 'Cross-site request refused.', detail: 'Cross-site request refused.' })
+    res.status(403).json({ error: CROSS_SITE_REFUSED, detail: CROSS_SITE_REFUSED })
   })
+  // Methods served by nothing, cookieless page writes from another origin, page writes that are not
+  // forms, Remix's old ?_data requests: a 4xx, never Remix's 500.
+  app.use(refuseUnservedMethods)
+  app.use(refuseForeignPageWrites)
+  app.use(refuseNonFormPageWrites)
+  app.use(refuseDataQueries)
 
   app.use(
     helmet({
@@ -158,14 +166,22 @@ export function createStudioApp(options: StudioAppOptions): express.Express {
     app.use(express.static(client, { maxAge: '1h' }))
   }
 
-  app.all(
-    '*',
+  // The console's routes exist only for an operator's requests; anyone else is answered by the build
+  // without them, so /console is the site's 404 and the route manifest never names it (decision 162).
+  const remixHandler = (forBuild: typeof build) =>
     createRequestHandler({
-      build,
+      build: forBuild,
       mode: production ? 'production' : 'development',
       getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
-    }),
-  )
+    })
+  const withConsole = remixHandler(build)
+  const withoutConsole = remixHandler(publicBuild(build))
+  app.all('*', (req, res, next) => {
+    // The URL as Remix builds it (its host plays no part here, so a malformed Host cannot throw).
+    answersWithConsole(new URL(`http://localhost${req.originalUrl}`), { cookie: req.get('cookie'), authorization: req.get('authorization') })
+      .then((operator) => (operator ? withConsole : withoutConsole)(req, res, next))
+      .catch(next)
+  })
 
   return app
 }

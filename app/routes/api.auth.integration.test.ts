@@ -52,7 +52,8 @@ describe('POST /api/auth/register/', () => {
     })
     expect(res.status).toBe(201)
     expect(res.body).toEqual({ detail: expect.stringContaining(email.toLowerCase()), email: email.toLowerCase(), expires_in_hours: 24 })
-    expect(res.headers.get('set-cookie')).toBeNull()
+    // No session: only the sign-up browser's key, which its link recognises (decision 162).
+    expect(res.headers.getSetCookie().map((c) => c.split('=')[0])).toEqual(['fs_signup'])
 
     const row = await getDb().selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow()
     expect(row.first_name).toBe('Ada')
@@ -161,9 +162,10 @@ describe('POST /api/auth/verify-email/', () => {
   it('verifies, signs in, and grants the 50-credit welcome bonus', async () => {
     const c = client()
     const email = uniqueEmail()
-    await c.post(register, '/api/auth/register/', { email, password: 'long-enough', first_name: 'Grace', last_name: 'Hopper' })
+    const reg = await c.post(register, '/api/auth/register/', { email, password: 'long-enough', first_name: 'Grace', last_name: 'Hopper' })
     const token = (await linkMailedTo(email)).searchParams.get('token')
-    const res = await c.post(verify, '/api/auth/verify-email/', { token })
+    // From the browser that signed up (its fs_signup cookie): the session cookie is set too.
+    const res = await c.post(verify, '/api/auth/verify-email/', { token }, { cookie: cookieFrom(reg.headers) })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
       token: expect.any(String),

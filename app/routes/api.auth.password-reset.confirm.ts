@@ -1,5 +1,5 @@
 // POST /api/auth/password-reset/confirm/ {token, password}: sets the new password with a single-use,
-// one-hour token and signs out every other session of the account.
+// one-hour token, ends every session of the account and revokes every API key the user made (decision 162).
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { confirmPasswordReset } from '~/features/auth/accounts.server'
 import { errorResponse, methodNotAllowed } from '~/http/errors.server'
@@ -7,7 +7,6 @@ import { parseBody } from '~/http/body.server'
 import { PASSWORD_RESET_DONE } from '~/features/auth/messages'
 import { limitedResponse, limitTokenUse } from '~/features/auth/rate-limits.server'
 import { resetConfirmPayloadSchema } from '~/features/auth/schemas'
-import { getAuthentication } from '~/features/account/authentication.server'
 
 /** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
 export function loader() {
@@ -20,10 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if ('response' in parsed) return parsed.response
   const limited = await limitTokenUse(request)
   if (limited) return limitedResponse(limited)
-  const auth = await getAuthentication(request)
-  const outcome = await confirmPasswordReset(parsed.data.token, parsed.data.password, {
-    keepSessionId: auth.kind === 'user' ? auth.sessionId : null,
-  })
+  const outcome = await confirmPasswordReset(parsed.data.token, parsed.data.password)
   if (!outcome.ok) return errorResponse(400, outcome.error)
   return Response.json({ detail: PASSWORD_RESET_DONE })
 }

@@ -1,6 +1,7 @@
 // POST /api/auth/register/ → 201 {detail, email, expires_in_hours}. Never signs in, never reveals an existing account.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { registerUser } from '~/features/auth/accounts.server'
+import { signupBrowser } from '~/features/auth/signup-browser.server'
 import { methodNotAllowed } from '~/http/errors.server'
 import { parseBody } from '~/http/body.server'
 import { registeredDetail } from '~/features/auth/messages'
@@ -18,6 +19,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if ('response' in parsed) return parsed.response
   const limited = await limitRegister(request, parsed.data.email)
   if (limited) return limitedResponse(limited)
-  const { email, expiresInHours } = await registerUser(parsed.data)
-  return Response.json({ detail: registeredDetail(email, expiresInHours), email, expires_in_hours: expiresInHours }, { status: 201 })
+  // A browser calling this keeps a key that its link recognises (decision 162); a script may ignore it.
+  const browser = await signupBrowser(request)
+  const { email, expiresInHours } = await registerUser(parsed.data, { browserKey: browser.key })
+  return Response.json(
+    { detail: registeredDetail(email, expiresInHours), email, expires_in_hours: expiresInHours },
+    { status: 201, headers: { 'Set-Cookie': browser.setCookie } },
+  )
 }

@@ -2,6 +2,7 @@
 // The answer is the same whether or not there is one.
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { resendVerification } from '~/features/auth/accounts.server'
+import { signupBrowser } from '~/features/auth/signup-browser.server'
 import { methodNotAllowed } from '~/http/errors.server'
 import { parseBody } from '~/http/body.server'
 import { RESEND_REQUESTED } from '~/features/auth/messages'
@@ -19,6 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if ('response' in parsed) return parsed.response
   const limited = await limitResend(request, parsed.data.email)
   if (limited) return limitedResponse(limited)
-  await resendVerification(parsed.data.email)
-  return Response.json({ detail: RESEND_REQUESTED })
+  const browser = await signupBrowser(request)
+  await resendVerification(parsed.data.email, { browserKey: browser.key })
+  return Response.json({ detail: RESEND_REQUESTED }, { headers: { 'Set-Cookie': browser.setCookie } })
 }

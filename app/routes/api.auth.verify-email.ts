@@ -1,4 +1,6 @@
 // POST /api/auth/verify-email/ {token} → {token, user, credits:{balance}}: verifies, signs in, grants the welcome bonus once.
+// An API call is its own deliberate step, so it is answered whoever calls; but only the browser that
+// signed up (its fs_signup key) gets the session cookie and has its guest runs carried (decision 162).
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { readVisitorId } from '~/features/credits/visitor.server'
 import { verifyEmailCarryingGuestRuns } from '~/features/history/carry.server'
@@ -7,7 +9,9 @@ import { parseBody } from '~/http/body.server'
 import { publicUser } from '~/features/account/views'
 import { limitedResponse, limitTokenUse } from '~/features/auth/rate-limits.server'
 import { tokenSchema } from '~/features/auth/schemas'
+import { VERIFY_FAILURE } from '~/features/auth/messages'
 import { sessionCookieHeader } from '~/features/auth/session.server'
+import { readSignupBrowserKey } from '~/features/auth/signup-browser.server'
 
 /** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
 export function loader() {
@@ -20,10 +24,13 @@ export async function action({ request }: ActionFunctionArgs) {
   if ('response' in parsed) return parsed.response
   const limited = await limitTokenUse(request)
   if (limited) return limitedResponse(limited)
-  const outcome = await verifyEmailCarryingGuestRuns(parsed.data.token, { userAgent: request.headers.get('user-agent'), visitorId: await readVisitorId(request) })
-  if (!outcome.ok) return errorResponse(400, outcome.error)
-  return Response.json(
-    { token: outcome.session.token, user: publicUser(outcome.user), credits: { balance: outcome.balance } },
-    { headers: { 'Set-Cookie': await sessionCookieHeader(outcome.session.token) } },
-  )
+  const outcome = await verifyEmailCarryingGuestRuns(parsed.data.token, {
+    userAgent: request.headers.get('user-agent'),
+    browserKey: await readSignupBrowserKey(request),
+    visitorId: await readVisitorId(request),
+    confirmed: true,
+  })
+  if (!outcome.ok) return errorResponse(400, 'error' in outcome ? outcome.error : VERIFY_FAILURE)
+  const headers: HeadersInit = outcome.sameBrowser ? { 'Set-Cookie': await sessionCookieHeader(outcome.session.token) } : {}
+  return Response.json({ token: outcome.session.token, user: publicUser(outcome.user), credits: { balance: outcome.balance } }, { headers })
 }

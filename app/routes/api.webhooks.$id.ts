@@ -11,6 +11,6 @@ export function loader() {
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'DELETE') return methodNotAllowed('DELETE')
   const owner = await requireManagedAccount(request)
-  if (!(await deleteWebhookFor(owner.accountId, params.id ?? ''))) return errorResponse(404, WEBHOOK_NOT_FOUND)
+  if (!(await deleteWebhookFor(owner.accountId, params.id ?? '', owner.team))) return errorResponse(404, WEBHOOK_NOT_FOUND)
   return new Response(null, { status: 204 })
 }

@@ -18,7 +18,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const owner = await requireManagedAccount(request)
   const parsed = await parseBody(request, createWebhookSchema)
   if ('response' in parsed) return parsed.response
-  const outcome = await createWebhookFor(owner.accountId, parsed.data)
+  const outcome = await createWebhookFor(owner.accountId, parsed.data, owner.team)
   if (!outcome.ok) return errorResponse(outcome.status, outcome.message, {}, NO_STORE)
   const { id, url, events, secret, created_at } = outcome.endpoint
   return Response.json({ id, url, events, secret, created_at: created_at.toISOString() }, { status: 201, headers: NO_STORE })

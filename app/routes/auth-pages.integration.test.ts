@@ -104,7 +104,8 @@ describe('/login', () => {
     )
     expect(res.status).toBe(200)
     expect(res.body.registered).toEqual({ email, expiresInHours: 24 })
-    expect(res.headers.get('set-cookie')).toBeNull()
+    // No session: only the sign-up browser's key, which its link recognises (decision 162).
+    expect(res.headers.getSetCookie().map((c) => c.split('=')[0])).toEqual(['fs_signup'])
     const row = await getDb().selectFrom('users').select(['first_name', 'last_name']).where('email', '=', email).executeTakeFirstOrThrow()
     expect(row).toEqual({ first_name: 'Katherine', last_name: null })
   })
@@ -149,12 +150,13 @@ describe('/login', () => {
 describe('/verify-email', () => {
   it('does not spend the token on GET; the POST verifies, signs in and reports the bonus', async () => {
     const email = uniqueEmail()
-    await loginAction(post('/login?mode=register', { intent: 'register', email, password: 'long-enough', confirm_password: 'long-enough' }))
+    const registered = await readResult(await loginAction(post('/login?mode=register', { intent: 'register', email, password: 'long-enough', confirm_password: 'long-enough' })))
+    const signUpBrowser = { cookie: cookieFrom(registered.headers) }
     const token = (await linkMailedTo(email)).searchParams.get('token')!
     expect(await verifyLoader(get(`/verify-email?token=${token}`))).toMatchObject({ token, verified: false })
     expect(await verifyLoader(get(`/verify-email?token=${token}`))).toMatchObject({ token, verified: false })
 
-    const res = await readResult(await verifyAction(post(`/verify-email?token=${token}`, { token })))
+    const res = await readResult(await verifyAction(post(`/verify-email?token=${token}`, { token }, signUpBrowser)))
     // Post/redirect/get: the next page load carries the new session cookie.
     expect(res.status).toBe(302)
     expect(res.headers.get('location')).toBe('/verify-email?verified=1&welcome=1')

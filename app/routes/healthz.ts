@@ -1,23 +1,9 @@
-import { sql } from 'kysely'
-import { config } from '~/config.server'
-import { getDb, databaseHandle } from '~/db/db.server'
-import { queueHealth } from '~/features/tools/jobs/health.server'
-import { modelStatus } from '~/features/tools/models/registry.server'
+// GET /healthz: is the studio up. Anonymous callers get the status, the database's reachability and
+// the installed models; the details go only to loopback, METRICS_TOKEN and operators (decision 162).
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { healthReport } from '~/features/health/health-report.server'
 
-export async function loader() {
-  const models = await modelStatus()
-  // Mail links are built from PUBLIC_URL: a default left in place while listening elsewhere is reported.
-  const publicUrl = { value: config().PUBLIC_URL, warning: config().publicUrlWarning }
-  try {
-    await sql`select 1`.execute(getDb())
-  } catch (error) {
-    return Response.json(
-      { status: 'error', database: { ok: false, error: (error as Error).message }, models, publicUrl },
-      { status: 503, headers: { 'Cache-Control': 'no-store' } },
-    )
-  }
-  return Response.json(
-    { status: 'ok', database: { ok: true, kind: databaseHandle().kind }, models, queue: await queueHealth(), publicUrl },
-    { headers: { 'Cache-Control': 'no-store' } },
-  )
+export async function loader({ request }: LoaderFunctionArgs) {
+  const report = await healthReport(request)
+  return Response.json(report.body, { status: report.status, headers: { 'Cache-Control': 'no-store', Vary: 'Authorization, Cookie' } })
 }

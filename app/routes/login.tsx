@@ -6,6 +6,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
+import { signupBrowser } from '~/features/auth/signup-browser.server'
 import { registerUser, requestPasswordReset, resendVerification } from '~/features/auth/accounts.server'
 import { authenticateCredentials, SignInError } from '~/features/auth/authenticator.server'
 import { PASSWORD_RESET_DONE, RESEND_REQUESTED } from '~/features/auth/messages'
@@ -70,8 +71,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const limited = await limitRegister(request, submission.value.email)
     if (limited) return limitedReply(intent, submission, limited)
-    const registered = await registerUser(submission.value, { next: from })
-    return data({ intent, result: submission.reply({ hideFields: HIDDEN }), registered } as ActionData)
+    // This browser's key goes with the link: opened here, it signs in at once (decision 162).
+    const browser = await signupBrowser(request)
+    const registered = await registerUser(submission.value, { next: from, browserKey: browser.key })
+    return data({ intent, result: submission.reply({ hideFields: HIDDEN }), registered } as ActionData, { headers: { 'Set-Cookie': browser.setCookie } })
   }
 
   if (intent === 'forgot' || intent === 'resend') {
@@ -79,9 +82,13 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== 'success') return data({ intent, result: submission.reply() } as ActionData, { status: 400 })
     const limited = await (intent === 'forgot' ? limitReset : limitResend)(request, submission.value.email)
     if (limited) return limitedReply(intent, submission, limited)
-    if (intent === 'forgot') await requestPasswordReset(submission.value.email)
-    else await resendVerification(submission.value.email, { next: from })
-    return data({ intent, result: submission.reply(), sent: true } as ActionData)
+    if (intent === 'forgot') {
+      await requestPasswordReset(submission.value.email)
+      return data({ intent, result: submission.reply(), sent: true } as ActionData)
+    }
+    const browser = await signupBrowser(request)
+    await resendVerification(submission.value.email, { next: from, browserKey: browser.key })
+    return data({ intent, result: submission.reply(), sent: true } as ActionData, { headers: { 'Set-Cookie': browser.setCookie } })
   }
 
   // Sign-in (also the default, so an older form without an intent still works).

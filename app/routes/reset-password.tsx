@@ -1,5 +1,6 @@
 // /reset-password?token=...: choose a new password from the mailed link. Opening the page spends
-// nothing; the token is spent only when the new password is posted.
+// nothing; the token is spent only when the new password is posted. It never signs in: every session
+// ends and every key the user made is revoked (decision 162), and the user signs in afresh.
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
@@ -7,7 +8,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { confirmPasswordReset } from '~/features/auth/accounts.server'
 import { limitTokenUse } from '~/features/auth/rate-limits.server'
 import { PASSWORD_RULE, resetFormSchema } from '~/features/auth/schemas'
-import { getAuthentication } from '~/features/account/authentication.server'
+import { clearSessionCookieHeader } from '~/features/auth/session.server'
 import { Alert, PasswordField } from '~/features/auth/ui/fields'
 import { buttonClass } from '~/ui/button'
 
@@ -31,12 +32,10 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 429, headers: { 'Retry-After': String(limited.retryAfterSeconds) } },
     )
   }
-  const auth = await getAuthentication(request)
-  const outcome = await confirmPasswordReset(submission.value.token, submission.value.password, {
-    keepSessionId: auth.kind === 'user' ? auth.sessionId : null,
-  })
+  const outcome = await confirmPasswordReset(submission.value.token, submission.value.password)
   if (!outcome.ok) return data({ result: submission.reply({ formErrors: [outcome.error], hideFields }) }, { status: 400 })
-  return redirect('/login?reset=done')
+  // Every session ended, this browser's too: its cookie goes, and it signs in with the new password.
+  return redirect('/login?reset=done', { headers: { 'Set-Cookie': await clearSessionCookieHeader() } })
 }
 
 export default function ResetPasswordPage() {
@@ -59,7 +58,7 @@ export default function ResetPasswordPage() {
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">Choose a new password</h1>
         {token ? (
           <>
-            <p className="mt-1 text-sm text-slate-600">Pick a password you don't use anywhere else. You'll be signed out everywhere else.</p>
+            <p className="mt-1 text-sm text-slate-600">Pick a password you don't use anywhere else. You'll be signed out everywhere, and the API keys you made are revoked.</p>
             <Form method="post" action={`/reset-password?${new URLSearchParams({ token })}`} {...getFormProps(form)} className="mt-6 space-y-4">
               <input type="hidden" name="token" value={token} />
               {form.errors?.length ? (

@@ -226,8 +226,9 @@ describe('team screens', () => {
 
 describe('from an invite, through sign-up or sign-in, back to the invite', () => {
   /** A form post from a signed-out browser (a client address of its own: rate limits stay apart). */
-  function anonymousPost(path: string, fields: Record<string, string>) {
-    return routeArgs(formRequest(path, fields, { headers: { 'x-facet-client-ip': uniqueAddress() } }))
+  /** A post from a signed-out browser; `cookie`: what it holds (the sign-up's fs_signup key, decision 162). */
+  function anonymousPost(path: string, fields: Record<string, string>, cookie?: string) {
+    return routeArgs(formRequest(path, fields, { headers: { 'x-facet-client-ip': uniqueAddress(), ...(cookie ? { cookie } : {}) } }))
   }
   const linkPath = (href: string) => {
     const url = new URL(href, BASE)
@@ -264,7 +265,7 @@ describe('from an invite, through sign-up or sign-in, back to the invite', () =>
     // and goes on to the invite with the new session.
     const opened = await verifyLoader(get(null, linkPath(link.href)))
     expect(opened).toMatchObject({ token: verifyToken, from: invitePath, verified: false })
-    const verified = await readResult(await verifyAction(anonymousPost(linkPath(link.href), { token: verifyToken, from: opened.from! })))
+    const verified = await readResult(await verifyAction(anonymousPost(linkPath(link.href), { token: verifyToken, from: opened.from! }, cookieFrom(registered.headers))))
     expect(verified.status).toBe(302)
     expect(verified.headers.get('location')).toBe(invitePath)
     const cookie = cookieFrom(verified.headers)
@@ -286,7 +287,7 @@ describe('from an invite, through sign-up or sign-in, back to the invite', () =>
     const hostile = ['https://evil.example/teams/invites/x', '//evil.example', '/\\evil.example', '/.//evil.example', '/%2f%2fevil.example', 'javascript:alert(1)']
     for (const from of hostile) {
       const email = uniqueEmail('edited')
-      await loginAction(anonymousPost('/login?mode=register', { intent: 'register', email, password: 'long-enough-pw', confirm_password: 'long-enough-pw', from }))
+      const registered = await readResult(await loginAction(anonymousPost('/login?mode=register', { intent: 'register', email, password: 'long-enough-pw', confirm_password: 'long-enough-pw', from })))
       // Never written into the mail in the first place...
       const link = await linkMailedTo(email)
       expect(link.searchParams.has('from'), from).toBe(false)
@@ -294,7 +295,7 @@ describe('from an invite, through sign-up or sign-in, back to the invite', () =>
       const token = link.searchParams.get('token')!
       const edited = `/verify-email?${new URLSearchParams({ token, from })}`
       expect((await verifyLoader(get(null, edited))).from, from).toBeNull()
-      const res = await readResult(await verifyAction(anonymousPost(edited, { token, from })))
+      const res = await readResult(await verifyAction(anonymousPost(edited, { token, from }, cookieFrom(registered.headers))))
       expect(res.headers.get('location'), from).toBe('/verify-email?verified=1&welcome=1')
     }
   })

@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { sessionCookieHeader } from '~/features/auth/session.server'
 import { createVerifiedUser, uniqueAddress } from '~/features/auth/testing.server'
+import { createApiKey } from '~/features/api-keys/keys.server'
+import { TEST_KEY_NO_LIVE_CREDITS } from '~/features/api-keys/messages'
 import { ensureUserAccount, getBalance, grant } from '~/features/credits/ledger.server'
 import { teamAccount } from '~/features/teams/membership.server'
 import { createTeam } from '~/features/teams/teams.server'
@@ -91,6 +93,25 @@ describe('POST /api/teams/<id>/transfers/', () => {
     const stranger = await person(30)
     expect((await post(stranger, team.id, { amount: 5 })).status).toBe(404)
     expect(await getBalance(team.accountId)).toBe(0)
+  })
+
+  it('refuses a test key with 403 and its words, moving nothing; a live key of the same person moves', async () => {
+    const owner = await person(40)
+    const team = await teamFor(owner)
+    const keyed = async (environment: 'live' | 'test') => {
+      const made = await createApiKey(owner.user.id, { name: `${environment} key`, environment })
+      if (!made.ok) throw new Error('no key')
+      return transferApi(
+        routeArgs(jsonRequest(`/api/teams/${team.id}/transfers/`, { amount: 5 }, { headers: { authorization: `Bearer ${made.key.key}`, 'x-facet-client-ip': uniqueAddress() } }), { id: team.id }),
+      ).then(readResult)
+    }
+    const refused = await keyed('test')
+    expect(refused.status).toBe(403)
+    expect(refused.body.error).toBe(TEST_KEY_NO_LIVE_CREDITS)
+    expect(await getBalance(owner.accountId)).toBe(40)
+    expect(await getBalance(team.accountId)).toBe(0)
+    expect((await keyed('live')).status).toBe(201)
+    expect(await getBalance(team.accountId)).toBe(5)
   })
 
   it('needs a sign-in', async () => {

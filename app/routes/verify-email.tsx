@@ -2,19 +2,22 @@
 // scanners fetch links); with JavaScript the page posts it at once, without it a single button does.
 // `from` is where a sign-up started (a team invite, decision 076): once verified and signed in, the
 // browser goes there instead of this page's welcome, after safeRedirectPath, so a link whose `from`
-// was edited can lead only to a path on this site.
+// was edited can lead only to a path on this site. A link opened in a browser other than the one that
+// signed up is not spent at once: the page names the account and asks "Continue as <email>" (decision
+// 162), and continuing carries nothing of this browser's into that account.
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { config } from '~/config.server'
 import { readVisitorId } from '~/features/credits/visitor.server'
 import { verifyEmailCarryingGuestRuns } from '~/features/history/carry.server'
-import { VERIFY_FAILURE, VERIFY_SUCCESS, VERIFY_TOKEN_MISSING } from '~/features/auth/messages'
+import { continueAsText, VERIFY_FAILURE, VERIFY_SUCCESS, VERIFY_TOKEN_MISSING } from '~/features/auth/messages'
 import { limitTokenUse } from '~/features/auth/rate-limits.server'
 import { DEFAULT_AFTER_SIGN_IN, safeRedirectPath } from '~/features/auth/redirect'
 import { tokenSchema } from '~/features/auth/schemas'
 import { getAuthentication } from '~/features/account/authentication.server'
 import { sessionCookieHeader } from '~/features/auth/session.server'
+import { readSignupBrowserKey } from '~/features/auth/signup-browser.server'
 import { WelcomeDialog } from '~/features/auth/ui/welcome-dialog'
 import { buttonClass } from '~/ui/button'
 import { toast } from '~/ui/toast'
@@ -45,7 +48,10 @@ function afterVerification(from: FormDataEntryValue | null, request: Request): s
   return next === DEFAULT_AFTER_SIGN_IN ? null : next
 }
 
-type VerifyResult = { ok: false; error: string }
+type VerifyResult = { ok: false; error: string } | { ok: false; confirmAs: string }
+
+/** The form field of the "Continue as" button: the caller has seen whose account this is. */
+const CONTINUE_FIELD = 'continue'
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData()
@@ -55,7 +61,13 @@ export async function action({ request }: ActionFunctionArgs) {
   if (limited) {
     return data<VerifyResult>({ ok: false, error: limited.message }, { status: 429, headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
   }
-  const outcome = await verifyEmailCarryingGuestRuns(parsed.data.token, { userAgent: request.headers.get('user-agent'), visitorId: await readVisitorId(request) })
+  const outcome = await verifyEmailCarryingGuestRuns(parsed.data.token, {
+    userAgent: request.headers.get('user-agent'),
+    browserKey: await readSignupBrowserKey(request),
+    visitorId: await readVisitorId(request),
+    confirmed: form.get(CONTINUE_FIELD) === '1',
+  })
+  if (!outcome.ok && 'confirmAs' in outcome) return data<VerifyResult>({ ok: false, confirmAs: outcome.confirmAs })
   if (!outcome.ok) return data<VerifyResult>({ ok: false, error: outcome.error }, { status: 400 })
   const next = afterVerification(form.get('from'), request) ?? (outcome.bonusGranted ? '/verify-email?verified=1&welcome=1' : '/verify-email?verified=1')
   return redirect(next, { headers: { 'Set-Cookie': await sessionCookieHeader(outcome.session.token) } })
@@ -89,29 +101,50 @@ export default function VerifyEmailPage() {
   const result = (fetcher.data ?? actionData) as VerifyResult | undefined
   const formAction = token ? `/verify-email?${new URLSearchParams(from ? { token, from } : { token })}` : '/verify-email'
   const fromField = from ? <input type="hidden" name="from" value={from} /> : null
-  const state: 'idle' | 'loading' | 'success' | 'error' = verified
+  const confirmAs = result && 'confirmAs' in result ? result.confirmAs : null
+  const state: 'idle' | 'loading' | 'success' | 'error' | 'confirm' = verified
     ? 'success'
     : !token
       ? 'error'
       : fetcher.state !== 'idle'
         ? 'loading'
-        : result
-          ? 'error'
-          : started.current
-            ? 'loading'
-            : 'idle'
+        : confirmAs
+          ? 'confirm'
+          : result
+            ? 'error'
+            : started.current
+              ? 'loading'
+              : 'idle'
 
   useEffect(() => {
     if (verified) toast({ title: 'Email verified', description: VERIFY_SUCCESS, variant: 'success' })
   }, [verified])
 
-  const errorText = !token ? VERIFY_TOKEN_MISSING : result?.error || VERIFY_FAILURE
+  const errorText = !token ? VERIFY_TOKEN_MISSING : (result && 'error' in result && result.error) || VERIFY_FAILURE
 
   return (
     <div className="mx-auto w-full max-w-md px-4 py-12 sm:py-20">
       <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-8" data-state={state} data-testid="verify-email">
-        <StatusIcon state={state} />
-        {state === 'idle' ? (
+        <StatusIcon state={state === 'confirm' ? 'idle' : state} />
+        {state === 'confirm' ? (
+          <>
+            <h1 className="mt-4 text-2xl font-bold text-slate-900">Whose account is this?</h1>
+            <p className="mt-2 text-sm text-slate-600 [overflow-wrap:anywhere]" data-testid="verify-continue-as">
+              {continueAsText(confirmAs ?? '')}
+            </p>
+            <fetcher.Form method="post" action={formAction} className="mt-6">
+              <input type="hidden" name="token" value={token ?? ''} />
+              <input type="hidden" name={CONTINUE_FIELD} value="1" />
+              {fromField}
+              <button type="submit" className={buttonClass('primary', 'w-full [overflow-wrap:anywhere]')}>
+                Continue as {confirmAs}
+              </button>
+            </fetcher.Form>
+            <Link to="/" className={buttonClass('secondary', 'mt-2 w-full')}>
+              Not my account
+            </Link>
+          </>
+        ) : state === 'idle' ? (
           <>
             <h1 className="mt-4 text-2xl font-bold text-slate-900">Confirm your email</h1>
             <p className="mt-2 text-sm text-slate-600">One click confirms your address and signs you in.</p>

@@ -330,3 +330,24 @@ test('the guard keeps the protected page out of history: Back returns to where t
   await page.goBack()
   await expect(page).toHaveURL(/\/credits$/)
 })
+
+test('a verification link opened in another browser shows whose account it is and waits for "Continue as"', async ({ page, request }, info) => {
+  // Signed up from a script (another cookie jar): this browser is not the sign-up's.
+  const email = uniqueEmail('forwarded', info)
+  expect((await request.post('/api/auth/register/', { data: { email, password: PASSWORD } })).status()).toBe(201)
+  const url = new URL(await mailedLink(email, /Confirm your email/))
+  await page.goto(url.pathname + url.search)
+  if (isNoJs(info)) await page.getByRole('button', { name: 'Confirm my email' }).click()
+
+  const card = page.getByTestId('verify-email')
+  await expect(card.getByRole('heading', { name: 'Whose account is this?' })).toBeVisible()
+  await expect(card).toContainText(`This link confirms the account of ${email}.`)
+  await expect(card.getByRole('link', { name: 'Not my account' })).toHaveAttribute('href', '/')
+  // Nothing happened yet: still signed out.
+  await expect(page.getByRole('link', { name: 'Get in' })).toBeVisible()
+  await fitsPhone(page, info, 'continue-as')
+
+  await card.getByRole('button', { name: `Continue as ${email}` }).click()
+  await expect(card).toContainText('Your email is confirmed and your credits are ready to use.')
+  await expect(page.getByTestId('dashboard-button')).toBeVisible()
+})

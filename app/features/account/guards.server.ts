@@ -82,12 +82,12 @@ export async function requireApiUser(request: Request): Promise<ApiCaller> {
  * The /api/teams endpoints: a session (cookie or Token) or a personal API key manages teams; a team key
  * cannot (it is the team's, not a person's, so it must not act as its creator on the team): 403.
  */
-export async function requireTeamApiUser(request: Request): Promise<{ user: SessionUser }> {
+export async function requireTeamApiUser(request: Request): Promise<{ user: SessionUser; testKey: boolean }> {
   const auth = await getAuthentication(request)
   const user = authenticatedUser(auth)
   if (!user) throw unauthorized(auth)
   if (auth.kind === 'key' && auth.apiKey.teamId) throw errorResponse(403, TEAM_KEY_REFUSED, {}, NO_STORE)
-  return { user }
+  return { user, testKey: auth.kind === 'key' && auth.apiKey.environment === 'test' }
 }
 
 /**
@@ -95,13 +95,13 @@ export async function requireTeamApiUser(request: Request): Promise<{ user: Sess
  * named in `X-Team` when the caller is one of its owners or admins (403 to other members, 404 to anyone
  * else); else the user's own account.
  */
-export async function requireManagedAccount(request: Request): Promise<{ accountId: string }> {
+export async function requireManagedAccount(request: Request): Promise<{ accountId: string; team: { teamId: string; actorUserId: string } | null }> {
   const caller = await requireApiUser(request)
   const named = request.headers.get(TEAM_HEADER)?.trim() || null
   const keyTeam = caller.auth.kind === 'key' ? caller.auth.apiKey.teamId : null
   if (keyTeam && named && named !== keyTeam) throw errorResponse(403, TEAM_KEY_OTHER_TEAM_MESSAGE)
   const teamId = keyTeam ?? named
-  if (!teamId) return { accountId: await ensureUserAccount(caller.user.id) }
+  if (!teamId) return { accountId: await ensureUserAccount(caller.user.id), team: null }
   if (!keyTeam) {
     try {
       await requireTeamManager(caller.user.id, teamId)
@@ -112,5 +112,6 @@ export async function requireManagedAccount(request: Request): Promise<{ account
   }
   const team = await teamAccount(teamId)
   if (!team) throw errorResponse(404, TEAM_NOT_FOUND)
-  return { accountId: team.accountId }
+  // The person acting (a team key's creator, who still manages the team: decision 162), for the audit log.
+  return { accountId: team.accountId, team: { teamId, actorUserId: caller.user.id } }
 }

@@ -445,7 +445,7 @@ export function openApiDocument() {
       post: { tags: ['Accounts'], summary: 'Mail a one-hour reset link', requestBody: jsonBody({ type: 'object', required: ['email'], properties: { email: { type: 'string' } } }), responses: { '200': json({ type: 'object', properties: { detail: { type: 'string' } } }, 'The same answer whether or not the account exists.'), '400': error('Invalid email.'), '429': error('Too many attempts.') } },
     },
     '/api/auth/password-reset/confirm/': {
-      post: { tags: ['Accounts'], summary: 'Set a new password with the mailed token', requestBody: jsonBody({ type: 'object', required: ['token', 'password'], properties: { token: { type: 'string' }, password: { type: 'string' } } }), responses: { '200': json({ type: 'object', properties: { detail: { type: 'string' } } }, 'The password was changed.'), '400': error('The token or the password is not valid.'), '429': error('Too many attempts.') } },
+      post: { tags: ['Accounts'], summary: 'Set a new password with the mailed token', requestBody: jsonBody({ type: 'object', required: ['token', 'password'], properties: { token: { type: 'string' }, password: { type: 'string' } } }), responses: { '200': json({ type: 'object', properties: { detail: { type: 'string' } } }, 'The password was changed; every session of the account ended and every API key its user made was revoked (the owner is mailed what ended).'), '400': error('The token or the password is not valid.'), '429': error('Too many attempts.') } },
     },
     '/api/credits/balance/': { get: { tags: ['Credits'], summary: 'The caller’s balance (a visitor gets a cookie here: its own, or its network’s shared one past the identities per address)', security: ANYONE, parameters: [X_TEAM], responses: { '200': json(ref('Credits'), 'The balance (the team’s with X-Team).'), '401': auth401, '403': teamRefused() } } },
     '/api/credits/packages/': { get: { tags: ['Credits'], summary: 'Credit packages', responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('Package') } } }, 'The packages.') } } },
@@ -636,7 +636,7 @@ export function openApiDocument() {
           '400': error(TRANSFER_AMOUNT_MESSAGE),
           '401': auth401,
           '402': error('More than your balance above the daily floor: the message says how much you may move.'),
-          '403': error('Called with a team key.'),
+          '403': error('Called with a team key, or with a test key (fs_test_), which never moves live credits.'),
           '404': error('No such team, or you are not in it.'),
           '429': error('Too many transfers; try again later.'),
         },

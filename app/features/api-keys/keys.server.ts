@@ -1,11 +1,13 @@
 // API keys of a user: created (the key returned once, only its hash kept), listed with their use
 // over the last 30 days, revoked, and resolved from an `Authorization: Bearer` header.
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
+import type { Database } from '~/db/schema'
 import { isUuid } from '~/utils/uuid'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { recordAudit } from '~/features/audit/audit.server'
 import type { ApiKeyEnvironment } from '~/db/schema'
 import type { SessionUser } from '~/features/auth/session.server'
+import { MANAGER_ROLES } from '~/features/teams/roles'
 import { generateApiKey, hashApiKey, parseApiKey } from './key-format.server'
 
 /** Active keys a user may hold at once: enough for every script and environment, bounded for the table. */
@@ -146,6 +148,29 @@ export async function revokeApiKey(userId: string, keyId: string, db: DbOrTx = g
   })
 }
 
+/**
+ * Revokes every active key the user made, personal and team keys alike, with an audit entry each
+ * (a password reset: whoever held the old password may have made keys with it, decision 162).
+ */
+export async function revokeKeysMadeBy(
+  userId: string,
+  reason: 'password_reset',
+  trx: Transaction<Database>,
+): Promise<Array<{ name: string; prefix: string; teamId: string | null }>> {
+  const rows = await trx
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'name', 'environment', 'prefix', 'team_id'])
+    .execute()
+  for (const row of rows) {
+    const details = { name: row.name, environment: row.environment, teamId: row.team_id, reason }
+    await recordAudit({ actor: { userId }, action: 'api_key.revoke', targetType: 'api_key', targetId: row.id, details }, trx)
+  }
+  return rows.map((r) => ({ name: r.name, prefix: r.prefix, teamId: r.team_id }))
+}
+
 export type KeyAuthentication =
   | { kind: 'malformed' }
   | { kind: 'invalid' }
@@ -172,6 +197,21 @@ export async function authenticateApiKey(key: string, db: DbOrTx = getDb(), now 
     ])
     .where('api_keys.key_hash', '=', hashApiKey(key))
     .where('api_keys.revoked_at', 'is', null)
+    // A team key works only while its maker still manages the team (decision 162): a demotion or a
+    // removal takes effect through the key at once, even one made before the rule revoked such keys.
+    .where((eb) =>
+      eb.or([
+        eb('api_keys.team_id', 'is', null),
+        eb.exists(
+          eb
+            .selectFrom('team_members as m')
+            .select('m.user_id')
+            .whereRef('m.team_id', '=', 'api_keys.team_id')
+            .whereRef('m.user_id', '=', 'api_keys.user_id')
+            .where('m.role', 'in', MANAGER_ROLES),
+        ),
+      ]),
+    )
     .executeTakeFirst()
   if (!row) return { kind: 'invalid' }
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {

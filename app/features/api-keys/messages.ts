@@ -9,3 +9,5 @@ export const KEY_CREATED = 'Your new API key is shown below, once. Copy it now: 
 export const KEY_REVOKED = 'The API key was revoked.'
 export const KEY_SENT_TWICE =
   'Send the API key once: as Authorization: Bearer <key>, or alone in X-Api-Key (not beside another Authorization header or another key).'
+/** A test key asked to move live credits (decision 162): test mode never touches a real balance. */
+export const TEST_KEY_NO_LIVE_CREDITS = 'A test key (fs_test_) never moves, grants or spends live credits: use a live key or sign in.'

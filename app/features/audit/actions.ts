@@ -12,6 +12,8 @@ export const AUDIT_ACTIONS = {
   'team.member.leave': 'Member left',
   'team.member.role': 'Member role changed',
   'team.member.cap': 'Member cap changed',
+  'team.webhook.create': 'Team webhook added',
+  'team.webhook.delete': 'Team webhook removed',
   'api_key.create': 'API key created',
   'api_key.revoke': 'API key revoked',
 } as const

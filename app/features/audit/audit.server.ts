@@ -44,24 +44,29 @@ export async function recordAudit(entry: AuditEntry, trx: Transaction<Database>)
     .execute()
 }
 
-/** A team member's role and monthly cap changes, one entry each, so the log can be filtered by either. */
+/**
+ * A team member's role and monthly cap changes, one entry each, so the log can be filtered by either;
+ * each names the value before and after (decision 162). `withdrawn`: what the role change took away
+ * at once (team keys the member made, invites they sent), in the role's entry.
+ */
 export function memberChangeEntries(
   actorUserId: string,
   teamId: string,
   memberUserId: string,
   change: { role?: string; monthly_cap?: number | null },
-  previousRole: string,
+  before: { role: string; monthly_cap: number | null },
+  withdrawn: Record<string, unknown> = {},
 ): AuditEntry[] {
   const entry = (action: AuditAction, details: Record<string, unknown>): AuditEntry => ({
     actor: { userId: actorUserId },
     action,
     targetType: 'team',
     targetId: teamId,
-    details: { userId: memberUserId, ...details, previousRole },
+    details: { userId: memberUserId, ...details, previousRole: before.role },
   })
   const entries: AuditEntry[] = []
-  if (change.role !== undefined) entries.push(entry('team.member.role', { role: change.role }))
-  if (change.monthly_cap !== undefined) entries.push(entry('team.member.cap', { cap: change.monthly_cap }))
+  if (change.role !== undefined) entries.push(entry('team.member.role', { role: change.role, ...withdrawn }))
+  if (change.monthly_cap !== undefined) entries.push(entry('team.member.cap', { cap: change.monthly_cap, previousCap: before.monthly_cap }))
   return entries
 }
 

@@ -47,7 +47,7 @@ describe('email verification is one transaction', () => {
       const [table, event, condition] = failure(userId)
       const injected = await failStatement(db(), table, event, condition)
       try {
-        await expect(verifyEmail(token)).rejects.toThrow(/injected failure/)
+        await expect(verifyEmail(token, { confirmed: true })).rejects.toThrow(/injected failure/)
       } finally {
         await injected.remove()
       }
@@ -59,7 +59,7 @@ describe('email verification is one transaction', () => {
       expect(after.account?.balance ?? 0).toBe(0)
 
       // The same link works once the failure is gone: nothing was spent by the failed try.
-      const outcome = await verifyEmail(token)
+      const outcome = await verifyEmail(token, { confirmed: true })
       expect(outcome).toMatchObject({ ok: true, bonusGranted: true, balance: config().SIGNUP_BONUS })
       const done = await userState(userId)
       expect(done.user.email_verified_at).not.toBeNull()
@@ -103,7 +103,7 @@ describe('password reset is one transaction', () => {
     expect(after.sessions).toEqual([{ id: sessionId, revoked_at: null }])
     expect(after.tokens.filter((t) => t.purpose === 'reset_password').every((t) => t.used_at === null)).toBe(true)
 
-    expect(await confirmPasswordReset(token, 'a-brand-new-password')).toEqual({ ok: true, userId: user.id })
+    expect(await confirmPasswordReset(token, 'a-brand-new-password')).toEqual({ ok: true, userId: user.id, sessionsEnded: 1, keysRevoked: 0 })
     const done = await userState(user.id)
     expect(await verifyPassword('a-brand-new-password', done.user.password_hash)).toBe(true)
     expect(done.sessions[0].revoked_at).not.toBeNull()

@@ -59,6 +59,29 @@ export function accountExistsMail(to: string, firstName: string | null, loginLin
   }
 }
 
+/** After a reset (decision 162): what ended, so an owner who did not ask for it knows at once. */
+export function passwordChangedMail(
+  to: string,
+  firstName: string | null,
+  ended: { sessions: number; keys: Array<{ name: string; prefix: string }> },
+  keysLink: string,
+): MailMessage {
+  const subject = 'Your Facet Studio password was changed'
+  const intro = 'The password of your Facet Studio account was just changed with a reset link.'
+  const sessions = `Every browser and app signed in to the account was signed out (${ended.sessions} session${ended.sessions === 1 ? '' : 's'}).`
+  const keys = ended.keys.length
+    ? `Every API key you had made was revoked, in case whoever knew the old password made one: ${ended.keys.map((k) => `${k.name} (${k.prefix}…)`).join(', ')}. Make new keys for your scripts.`
+    : 'You had no API keys, so none was revoked.'
+  const warning = 'If you did not change your password, reset it again now and check your API keys and teams.'
+  return {
+    to,
+    subject,
+    link: keysLink,
+    text: `${greeting(firstName)}\n\n${intro}\n\n${sessions}\n\n${keys}\n\nYour API keys: ${keysLink}\n\n${warning}\n\nFacet Studio\n`,
+    html: layout(subject, [greeting(firstName), intro, sessions, keys], { label: 'Your API keys', href: keysLink }, [warning]),
+  }
+}
+
 export function passwordResetMail(to: string, firstName: string | null, link: string, hours: number): MailMessage {
   const subject = 'Reset your Facet Studio password'
   const intro = 'We received a request to reset the password of your Facet Studio account.'

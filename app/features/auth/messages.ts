@@ -8,6 +8,10 @@ export const VERIFY_TOKEN_MISSING = 'Verification token missing. Please use the 
 export const CHECK_INBOX = 'Open it to activate your account and collect your free credits. You can close this page.'
 /** After a sign-up that started elsewhere (a team invite): the verification link keeps `from`. */
 export const CHECK_INBOX_RETURNS = 'Open it to activate your account and collect your free credits: it brings you back to the page you came from, signed in. You can close this page.'
+/** A verification link opened in a browser other than the sign-up's (decision 162): whose account, before anything happens. */
+export function continueAsText(email: string): string {
+  return `This link confirms the account of ${email}. It was opened in a different browser from the one that signed up, so nothing happens until you continue. If this is not your account, close this page.`
+}
 export const VERIFY_SUCCESS = 'Your email is confirmed and your credits are ready to use.'
 export const NOT_AUTHENTICATED = 'Authentication credentials were not provided.'
 export const INVALID_SESSION = 'Your session has expired or was signed out. Please sign in again.'

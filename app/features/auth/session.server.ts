@@ -65,14 +65,16 @@ export async function revokeSession(sessionId: string, db: DbOrTx = getDb()): Pr
   await db.updateTable('sessions').set({ revoked_at: new Date() }).where('id', '=', sessionId).execute()
 }
 
-export async function revokeOtherSessions(userId: string, keepSessionId: string | null, db: DbOrTx = getDb()) {
-  let query = db
+/** Signs the user out everywhere (a password reset, decision 162); how many live sessions it ended. */
+export async function revokeAllSessions(userId: string, db: DbOrTx = getDb()): Promise<number> {
+  const revoked = await db
     .updateTable('sessions')
     .set({ revoked_at: new Date() })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
-  if (keepSessionId) query = query.where('id', '!=', keepSessionId)
-  await query.execute()
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst()
+  return Number(revoked.numUpdatedRows)
 }
 
 /**

@@ -1,7 +1,7 @@
 // A guest's runs carried into the account they create (decision 136): when an email is verified, in
-// the verification's own transaction, the ended runs of the verifying browser's visitor, its completed
-// batches and the results of those runs move to the new account, so its history and downloads
-// follow the person. Credits do not move: the guest balance and its ledger rows stay the visitor's.
+// the verification's own transaction, by the browser that signed up (decision 162), the ended runs of
+// its visitor, its completed batches and the results of those runs move to the new account, so its
+// history and downloads follow the person. Credits do not move: the guest balance and its ledger rows stay the visitor's.
 // Not carried: a visitor shared by every browser past an address's identity budget (decision 080),
 // whose runs are not this person's alone; runs still waiting or running, and a batch still running
 // (their charges and results are written to the visitor by the worker that ends them).
@@ -58,13 +58,21 @@ export async function carryGuestRuns(visitorId: string | null, userId: string, t
   return { jobs: jobs.length, batches: Number(batches.numUpdatedRows), results: Number(results.numUpdatedRows) }
 }
 
-/** Spends a verification link and, in the same transaction, carries the verifying browser's guest runs
- * into the account (decision 136). The verify routes call this; auth itself knows nothing of history. */
-export function verifyEmailCarryingGuestRuns(token: string, options: { userAgent?: string | null; visitorId?: string | null }) {
+/**
+ * Spends a verification link and, in the same transaction, carries the guest runs of the browser that
+ * asked for the link into the account (decision 136), only when that same browser opens it: a link
+ * forwarded to someone else never moves their work into an account they did not create (decision
+ * 162). The verify routes call this; auth itself knows nothing of history.
+ */
+export function verifyEmailCarryingGuestRuns(
+  token: string,
+  options: { userAgent?: string | null; browserKey?: string | null; visitorId?: string | null; confirmed?: boolean },
+) {
+  const { visitorId, ...verifying } = options
   return verifyEmail(token, {
-    userAgent: options.userAgent,
-    alsoInTransaction: async (userId, trx) => {
-      await carryGuestRuns(options.visitorId ?? null, userId, trx)
+    ...verifying,
+    onSameBrowser: async (userId, trx) => {
+      await carryGuestRuns(visitorId ?? null, userId, trx)
     },
   })
 }

@@ -22,7 +22,10 @@ import { loader as historyLoader } from '~/routes/history'
 import { loader as thumbnailLoader } from '~/routes/api.results.$id.thumbnail'
 import { loader as resultLoader } from '~/routes/api.results.$id'
 import { fixture, newVisitor, randomIp, type TestCaller } from '../../../tests/support/tools'
-import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
+import { answerOf, BASE, cookieFrom, formRequest, jsonRequest, readResult, routeArgs } from '../../../tests/support/requests'
+import { action as loginAction } from '~/routes/login'
+import { action as verifyAction } from '~/routes/verify-email'
+import { action as apiVerify } from '~/routes/api.auth.verify-email'
 import type { HistoryPageData } from './history.server'
 import { THUMBNAIL_PIXELS } from './thumbnails.server'
 
@@ -215,13 +218,80 @@ describe('GET /api/results/<id>/thumbnail', () => {
 })
 
 describe("a guest's runs carried into the account they verify", () => {
+  /** The guest signs up from its own browser (its key recorded with the link, decision 162). */
   async function signUp(guest: TestCaller) {
     const email = uniqueEmail('carried')
-    await registerUser({ email, password: 'correct-horse-battery', first_name: 'Guest', last_name: null })
+    const browserKey = randomUUID() + randomUUID()
+    await registerUser({ email, password: 'correct-horse-battery', first_name: 'Guest', last_name: null }, { browserKey })
     const token = new URL(await linkMailedTo(email)).searchParams.get('token')!
     const visitorId = (await getDb().selectFrom('credit_accounts').select('visitor_id').where('id', '=', guest.accountId).executeTakeFirstOrThrow()).visitor_id
-    return { token, visitorId }
+    return { token, visitorId, browserKey }
   }
+
+  /** The sign-up form of /login, posted from `guest`'s browser (its cookies). */
+  async function signUpOnThePage(guest: TestCaller) {
+    const email = uniqueEmail('sender')
+    const fields = { intent: 'register', email, password: 'correct-horse-battery', confirm_password: 'correct-horse-battery', first_name: 'Sam', last_name: '' }
+    const answer = await readResult(await loginAction(routeArgs(formRequest('/login', fields, { headers: guest.headers }))))
+    expect(answer.status).toBe(200)
+    // The browser keeps the sign-up's key beside its visitor cookie.
+    const browser = { ...guest.headers, cookie: `${guest.headers.cookie}; ${cookieFrom(answer.headers)}` }
+    return { email, browser, token: new URL(await linkMailedTo(email)).searchParams.get('token')! }
+  }
+
+  const verifyOnThePage = async (token: string, headers: Record<string, string>, extra: Record<string, string> = {}) =>
+    readResult(await answerOf(verifyAction(routeArgs(formRequest(`/verify-email?token=${token}`, { token, ...extra }, { headers })))))
+
+  const ownerOf = async (jobId: string) => (await getDb().selectFrom('tool_jobs').select('account_id').where('id', '=', jobId).executeTakeFirstOrThrow()).account_id
+  const verifiedAt = async (email: string) => (await getDb().selectFrom('users').select('email_verified_at').where('email', '=', email).executeTakeFirstOrThrow()).email_verified_at
+
+  it("a link opened in another browser names the account, waits for 'Continue as', and carries nothing of either browser", async () => {
+    const sender = await newVisitor()
+    const victim = await newVisitor()
+    const sendersRun = await delivered(await queuedJob(sender.accountId, { name: 'sender.png' }))
+    const victimsRun = await delivered(await queuedJob(victim.accountId, { name: 'victim.png' }))
+    const { email, token } = await signUpOnThePage(sender)
+
+    // Opened by the victim: nothing spent, no session, the account's address shown.
+    const asked = await verifyOnThePage(token, victim.headers)
+    expect(asked.status).toBe(200)
+    expect(asked.body).toEqual({ ok: false, confirmAs: email })
+    expect(asked.headers.getSetCookie()).toEqual([])
+    expect(await verifiedAt(email)).toBeNull()
+
+    // Continuing signs this browser in, and moves none of its runs (nor the sender's) into the account.
+    const continued = await verifyOnThePage(token, victim.headers, { continue: '1' })
+    expect(continued.status).toBe(302)
+    expect(cookieFrom(continued.headers)).toMatch(/fs_session=/)
+    expect(await verifiedAt(email)).not.toBeNull()
+    expect(await ownerOf(victimsRun.id)).toBe(victim.accountId)
+    expect(await ownerOf(sendersRun.id)).toBe(sender.accountId)
+    expect((await historyOf(victim.headers)).entries.map((e) => e.id)).toEqual([victimsRun.id])
+  })
+
+  it('the browser that signed up is signed in at once and its runs are carried', async () => {
+    const guest = await newVisitor()
+    const run = await delivered(await queuedJob(guest.accountId))
+    const { email, token, browser } = await signUpOnThePage(guest)
+    const answer = await verifyOnThePage(token, browser)
+    expect(answer.status).toBe(302)
+    expect(cookieFrom(answer.headers)).toMatch(/fs_session=/)
+    const user = await getDb().selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+    const moved = await getDb().selectFrom('tool_jobs').select('user_id').where('id', '=', run.id).executeTakeFirstOrThrow()
+    expect(moved.user_id).toBe(user.id)
+  })
+
+  it("the API verifies a forwarded link for its caller, but sets no browser session and carries nothing", async () => {
+    const sender = await newVisitor()
+    const victim = await newVisitor()
+    const victimsRun = await delivered(await queuedJob(victim.accountId))
+    const { token } = await signUpOnThePage(sender)
+    const answer = await readResult(await apiVerify(routeArgs(jsonRequest('/api/auth/verify-email/', { token }, { headers: victim.headers }))))
+    expect(answer.status).toBe(200)
+    expect(typeof answer.body.token).toBe('string')
+    expect(answer.headers.getSetCookie()).toEqual([])
+    expect(await ownerOf(victimsRun.id)).toBe(victim.accountId)
+  })
 
   it('moves ended runs, completed batches and their results (not credits, not runs still underway), in the verification', async () => {
     const guest = await newVisitor()
@@ -230,9 +300,9 @@ describe("a guest's runs carried into the account they verify", () => {
     const guestBalance = (await getDb().selectFrom('credit_accounts').select('balance').where('id', '=', guest.accountId).executeTakeFirstOrThrow()).balance
     const ledgerBefore = await getDb().selectFrom('credit_transactions').select('id').where('account_id', '=', guest.accountId).execute()
 
-    const { token, visitorId } = await signUp(guest)
-    const verified = await verifyEmailCarryingGuestRuns(token, { visitorId })
-    if (!verified.ok) throw new Error(verified.error)
+    const { token, visitorId, browserKey } = await signUp(guest)
+    const verified = await verifyEmailCarryingGuestRuns(token, { visitorId, browserKey })
+    if (!verified.ok) throw new Error(JSON.stringify(verified))
     const userHeaders = { authorization: `Token ${verified.session.token}`, 'x-facet-client-ip': randomIp() }
 
     const page = await historyOf(userHeaders)
@@ -258,10 +328,10 @@ describe("a guest's runs carried into the account they verify", () => {
   it("does not carry the runs of an address's shared visitor, nor anything without a visitor", async () => {
     const guest = await newVisitor()
     const done = await delivered(await queuedJob(guest.accountId))
-    const { token, visitorId } = await signUp(guest)
+    const { token, visitorId, browserKey } = await signUp(guest)
     await getDb().updateTable('visitors').set({ shared_address: '10.0.0.0' }).where('id', '=', visitorId!).execute()
-    const verified = await verifyEmailCarryingGuestRuns(token, { visitorId })
-    if (!verified.ok) throw new Error(verified.error)
+    const verified = await verifyEmailCarryingGuestRuns(token, { visitorId, browserKey })
+    if (!verified.ok) throw new Error(JSON.stringify(verified))
     const job = await getDb().selectFrom('tool_jobs').select('account_id').where('id', '=', done.id).executeTakeFirstOrThrow()
     expect(job.account_id).toBe(guest.accountId)
   })

@@ -12,7 +12,9 @@ export const MAX_OWNED_TEAMS = 20
 /** The largest monthly cap an owner can set (a bound for the column, not a business rule). */
 export const MAX_MONTHLY_CAP = 1_000_000
 
-/** Owners and admins manage the team (invite, remove, change roles and caps); members only use it. */
+/** The roles that manage the team (invite, remove, change roles and caps, make team keys); members only use it. */
+export const MANAGER_ROLES = ['owner', 'admin'] as const satisfies readonly TeamRole[]
+
 export function managesTeam(role: TeamRole): boolean {
-  return role === 'owner' || role === 'admin'
+  return (MANAGER_ROLES as readonly TeamRole[]).includes(role)
 }

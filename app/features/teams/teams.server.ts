@@ -461,8 +461,11 @@ export async function changeMember(
   await executeTx(dbOrTx, async (trx) => {
     await lockTeam(trx, teamId)
     const actorRole = await requireManager(trx, teamId, actorUserId)
-    const targetRole = isUuid(memberUserId) ? await roleOf(trx, teamId, memberUserId) : null
-    if (!targetRole) throw new TeamError(404, MEMBER_NOT_FOUND)
+    const target = isUuid(memberUserId)
+      ? await trx.selectFrom('team_members').select(['role', 'monthly_cap']).where('team_id', '=', teamId).where('user_id', '=', memberUserId).executeTakeFirst()
+      : undefined
+    if (!target) throw new TeamError(404, MEMBER_NOT_FOUND)
+    const targetRole = target.role
     const touchesOwner = targetRole === 'owner' || change.role === 'owner'
     if (touchesOwner && actorRole !== 'owner') throw new TeamError(403, OWNERS_ONLY)
     if (targetRole === 'owner' && change.role !== undefined && change.role !== 'owner' && (await countOwners(trx, teamId)) <= 1) {
@@ -473,25 +476,54 @@ export async function changeMember(
     if (cap !== undefined) set.monthly_cap = cap
     if (Object.keys(set).length === 0) return
     await trx.updateTable('team_members').set(set).where('team_id', '=', teamId).where('user_id', '=', memberUserId).execute()
-    for (const entry of memberChangeEntries(actorUserId, teamId, memberUserId, set, targetRole)) await recordAudit(entry, trx)
+    const withdrawn = set.role !== undefined ? await withdrawPowersBeyond(trx, teamId, memberUserId, set.role) : {}
+    for (const entry of memberChangeEntries(actorUserId, teamId, memberUserId, set, target, withdrawn)) await recordAudit(entry, trx)
   })
 }
 
 /**
- * Takes a member out at once: their sessions stop working as the team, and the team keys they
- * created are revoked (a key is a bearer secret they may still hold; decision 062). Jobs already
- * charged finish on the team's account; new runs resolve to the user's own account.
+ * What a member made with powers their role (or none, once removed) no longer has, withdrawn at once
+ * (decision 162): the team keys they created, when they no longer manage the team (a key is a bearer
+ * secret they may still hold, and a team key manages the team's webhooks); the pending invites they
+ * sent that their role could no longer send (all of them for a member or someone removed, owner
+ * invites for an admin). Sessions need nothing: every request reads the role afresh. The ids go into
+ * the audit entry of the change.
  */
-async function dropMember(trx: Trx, teamId: string, userId: string): Promise<void> {
+async function withdrawPowersBeyond(trx: Trx, teamId: string, userId: string, role: TeamRole | null): Promise<{ revokedKeys: string[]; withdrawnInvites: string[] }> {
+  const now = new Date()
+  const keys =
+    role !== null && managesTeam(role)
+      ? []
+      : await trx
+          .updateTable('api_keys')
+          .set({ revoked_at: now })
+          .where('team_id', '=', teamId)
+          .where('user_id', '=', userId)
+          .where('revoked_at', 'is', null)
+          .returning('id')
+          .execute()
+  const mayStillSend: TeamRole[] = role === 'owner' ? ['owner', 'admin', 'member'] : role === 'admin' ? ['admin', 'member'] : []
+  let invites = trx
+    .updateTable('team_invites')
+    .set({ revoked_at: now })
+    .where('team_id', '=', teamId)
+    .where('invited_by', '=', userId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+  if (mayStillSend.length > 0) invites = invites.where('role', 'not in', mayStillSend)
+  const withdrawn = await invites.returning('id').execute()
+  return { revokedKeys: keys.map((k) => k.id), withdrawnInvites: withdrawn.map((i) => i.id) }
+}
+
+/**
+ * Takes a member out at once: their sessions stop working as the team, the team keys they created
+ * are revoked (decision 062) and the invites they sent withdrawn (decision 162). Jobs already charged
+ * finish on the team's account; new runs resolve to the user's own account.
+ */
+async function dropMember(trx: Trx, teamId: string, userId: string): Promise<{ revokedKeys: string[]; withdrawnInvites: string[] }> {
   await trx.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute()
   await trx.updateTable('sessions').set({ working_team_id: null }).where('user_id', '=', userId).where('working_team_id', '=', teamId).execute()
-  await trx
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('team_id', '=', teamId)
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute()
+  return withdrawPowersBeyond(trx, teamId, userId, null)
 }
 
 /** Owners remove anyone but the last owner; admins remove members and admins. Removing oneself is leaving. */
@@ -504,8 +536,8 @@ export async function removeMember(actorUserId: string, teamId: string, memberUs
     if (!targetRole) throw new TeamError(404, MEMBER_NOT_FOUND)
     if (targetRole === 'owner' && actorRole !== 'owner') throw new TeamError(403, OWNERS_ONLY)
     if (targetRole === 'owner' && (await countOwners(trx, teamId)) <= 1) throw new TeamError(409, LAST_OWNER)
-    await dropMember(trx, teamId, memberUserId)
-    await recordAudit({ actor: { userId: actorUserId }, action: 'team.member.remove', targetType: 'team', targetId: teamId, details: { userId: memberUserId, role: targetRole } }, trx)
+    const withdrawn = await dropMember(trx, teamId, memberUserId)
+    await recordAudit({ actor: { userId: actorUserId }, action: 'team.member.remove', targetType: 'team', targetId: teamId, details: { userId: memberUserId, role: targetRole, ...withdrawn } }, trx)
   })
 }
 
@@ -515,8 +547,8 @@ export async function leaveTeam(userId: string, teamId: string, dbOrTx: DbOrTx =
     await lockTeam(trx, teamId)
     const role = await requireRole(trx, teamId, userId)
     if (role === 'owner' && (await countOwners(trx, teamId)) <= 1) throw new TeamError(409, LAST_OWNER)
-    await dropMember(trx, teamId, userId)
-    await recordAudit({ actor: { userId }, action: 'team.member.leave', targetType: 'team', targetId: teamId, details: { userId, role } }, trx)
+    const withdrawn = await dropMember(trx, teamId, userId)
+    await recordAudit({ actor: { userId }, action: 'team.member.leave', targetType: 'team', targetId: teamId, details: { userId, role, ...withdrawn } }, trx)
   })
 }
 

@@ -11,6 +11,7 @@ import { recordAudit } from '~/features/audit/audit.server'
 import { ensureUserAccount, LedgerError, writeEntry } from '~/features/credits/ledger.server'
 import { consumeRateLimit, type RateLimitRule } from '~/features/security/rate-limit.server'
 import { memberAccount } from './membership.server'
+import { TEST_KEY_NO_LIVE_CREDITS } from '~/features/api-keys/messages'
 import { TEAM_NOT_FOUND } from './messages'
 import { TeamError } from './teams.server'
 import {
@@ -44,7 +45,18 @@ export async function transferAllowance(userId: string, db: DbOrTx = getDb()): P
   return { balance, movable: movable(balance, floor), floor }
 }
 
-export async function moveCreditsToTeam(userId: string, teamId: string, amount: number, dbOrTx: DbOrTx = getDb()): Promise<TransferDone> {
+/**
+ * by.testKey: the call came with a test key (fs_test_), which is "never charged" and so never moves
+ * live credits either (decision 162): refused with 403 before anything else.
+ */
+export async function moveCreditsToTeam(
+  userId: string,
+  teamId: string,
+  amount: number,
+  by: { testKey?: boolean } = {},
+  dbOrTx: DbOrTx = getDb(),
+): Promise<TransferDone> {
+  if (by.testKey) throw new TeamError(403, TEST_KEY_NO_LIVE_CREDITS)
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_TRANSFER) {
     throw new TeamError(400, TRANSFER_AMOUNT_MESSAGE)
   }

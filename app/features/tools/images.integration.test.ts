@@ -13,7 +13,7 @@ import { action as blurAction } from '~/routes/api.face-blur.blur'
 import { action as enhanceAction } from '~/routes/api.image-scaler.scale'
 import { action as removeBgAction } from '~/routes/api.remove-bg'
 import { loader as healthz } from '~/routes/healthz'
-import { readResult, routeArgs } from '../../../tests/support/requests'
+import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
 import { balanceOf, fileOf, fixture, newVisitor, randomIp, toolRequest, type TestCaller } from '../../../tests/support/tools'
 
 type Action = typeof blurAction
@@ -227,7 +227,8 @@ describe('POST /api/image-scaler/scale/', () => {
 
 describe('GET /healthz', () => {
   it('lists the models and whether each is installed, with the run queue', async () => {
-    const { status, body } = await readResult(await healthz())
+    // From the machine itself (loopback, not forwarded): the details, the queue among them (decision 162).
+    const { status, body } = await readResult(await healthz(routeArgs(new Request(`${BASE}/healthz`, { headers: { 'x-facet-client-ip': '127.0.0.1' } }))))
     expect(status).toBe(200)
     expect(body.models).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: 'yunet', file: 'face-yunet-n-dynamic.onnx', installed: true, optional: false })]),

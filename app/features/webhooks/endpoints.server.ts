@@ -3,10 +3,10 @@
 // emitted inside the caller's transaction, and redelivery by the owner.
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto'
 import { fromKysely } from 'pg-boss'
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { config } from '~/config.server'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
-import type { WebhookDeliveryStatus } from '~/db/schema'
+import type { Database, WebhookDeliveryStatus } from '~/db/schema'
 import { databaseSingleton, existingSingleton } from '~/utils/singleton.server'
 import { isUuid } from '~/utils/uuid'
 import { getBoss } from '~/features/queue/boss.server'
@@ -76,10 +76,14 @@ export type CreateEndpointOutcome =
   | { ok: true; endpoint: { id: string; url: string; events: WebhookEvent[]; secret: string; created_at: Date } }
   | { ok: false; message: string; status: 400 | 409 }
 
+/** A write that belongs with the endpoint's own, in its transaction (a team's audit entry, decision 162). */
+export type EndpointHook = (endpoint: { id: string; url: string; events: WebhookEvent[] }, trx: Transaction<Database>) => Promise<void>
+
 export async function createEndpoint(
   accountId: string,
   input: { url: string; events: WebhookEvent[] },
   db: DbOrTx = getDb(),
+  onCreated?: EndpointHook,
 ): Promise<CreateEndpointOutcome> {
   const problem = await webhookUrlProblem(input.url)
   if (problem) return { ok: false, status: 400, message: problem }
@@ -93,11 +97,15 @@ export async function createEndpoint(
   }
   const id = randomUUID()
   const secret = newSecret()
-  const row = await db
-    .insertInto('webhook_endpoints')
-    .values({ id, account_id: accountId, url: input.url, events: input.events, ...sealSecret(id, secret) })
-    .returning(['id', 'url', 'events', 'created_at'])
-    .executeTakeFirstOrThrow()
+  const row = await executeTx(db, async (trx) => {
+    const inserted = await trx
+      .insertInto('webhook_endpoints')
+      .values({ id, account_id: accountId, url: input.url, events: input.events, ...sealSecret(id, secret) })
+      .returning(['id', 'url', 'events', 'created_at'])
+      .executeTakeFirstOrThrow()
+    await onCreated?.({ id: inserted.id, url: inserted.url, events: inserted.events as WebhookEvent[] }, trx)
+    return inserted
+  })
   return { ok: true, endpoint: { ...row, events: row.events as WebhookEvent[], secret } }
 }
 
@@ -156,15 +164,18 @@ export async function listEndpoints(accountId: string, db: DbOrTx = getDb()): Pr
 }
 
 /** Deletes one of the account's endpoints (its deliveries go with it). False when it is not theirs. */
-export async function deleteEndpoint(accountId: string, endpointId: string, db: DbOrTx = getDb()): Promise<boolean> {
+export async function deleteEndpoint(accountId: string, endpointId: string, db: DbOrTx = getDb(), onDeleted?: EndpointHook): Promise<boolean> {
   if (!isUuid(endpointId)) return false
-  const row = await db
-    .deleteFrom('webhook_endpoints')
-    .where('id', '=', endpointId)
-    .where('account_id', '=', accountId)
-    .returning('id')
-    .executeTakeFirst()
-  return Boolean(row)
+  return executeTx(db, async (trx) => {
+    const row = await trx
+      .deleteFrom('webhook_endpoints')
+      .where('id', '=', endpointId)
+      .where('account_id', '=', accountId)
+      .returning(['id', 'url', 'events'])
+      .executeTakeFirst()
+    if (row) await onDeleted?.({ id: row.id, url: row.url, events: row.events as WebhookEvent[] }, trx)
+    return Boolean(row)
+  })
 }
 
 /**

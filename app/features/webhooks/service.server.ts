@@ -4,7 +4,9 @@
 // them with `X-Team`, and a team key manages its team's.
 import { ensureUserAccount } from '~/features/credits/ledger.server'
 import type { SessionUser } from '~/features/auth/session.server'
-import { createEndpoint, deleteEndpoint, listEndpoints, redeliver, type EndpointView } from './endpoints.server'
+import { getDb } from '~/db/db.server'
+import { recordAudit } from '~/features/audit/audit.server'
+import { createEndpoint, deleteEndpoint, listEndpoints, redeliver, type EndpointHook, type EndpointView } from './endpoints.server'
 import type { createWebhookSchema } from './schemas'
 import type { z } from 'zod'
 
@@ -35,16 +37,32 @@ export async function personalWebhookOwner(user: SessionUser): Promise<string> {
   return ensureUserAccount(user.id)
 }
 
-export async function createWebhookFor(accountId: string, input: z.output<typeof createWebhookSchema>) {
-  return createEndpoint(accountId, input)
+/** Who manages a team's endpoints, for its audit log: the acting person and the team. */
+export interface TeamWebhookActor {
+  actorUserId: string
+  teamId: string
+}
+
+/** A team's webhook added or removed is a team-admin action: audited in the same transaction (decision 162). */
+function auditTeamWebhook(team: TeamWebhookActor | null | undefined, action: 'team.webhook.create' | 'team.webhook.delete'): EndpointHook | undefined {
+  if (!team) return undefined
+  return (endpoint, trx) =>
+    recordAudit(
+      { actor: { userId: team.actorUserId }, action, targetType: 'team', targetId: team.teamId, details: { endpointId: endpoint.id, url: endpoint.url, events: endpoint.events } },
+      trx,
+    )
+}
+
+export async function createWebhookFor(accountId: string, input: z.output<typeof createWebhookSchema>, team?: TeamWebhookActor | null) {
+  return createEndpoint(accountId, input, getDb(), auditTeamWebhook(team, 'team.webhook.create'))
 }
 
 export async function listWebhooksFor(accountId: string) {
   return (await listEndpoints(accountId)).map(publicEndpoint)
 }
 
-export async function deleteWebhookFor(accountId: string, endpointId: string): Promise<boolean> {
-  return deleteEndpoint(accountId, endpointId)
+export async function deleteWebhookFor(accountId: string, endpointId: string, team?: TeamWebhookActor | null): Promise<boolean> {
+  return deleteEndpoint(accountId, endpointId, getDb(), auditTeamWebhook(team, 'team.webhook.delete'))
 }
 
 export async function redeliverFor(accountId: string, deliveryId: string): Promise<boolean> {

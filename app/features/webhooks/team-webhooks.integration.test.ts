@@ -8,6 +8,7 @@ import { createVerifiedUser, linkMailedTo, uniqueAddress } from '~/features/auth
 import { grant } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { teamAccount } from '~/features/teams/membership.server'
+import { listAudit } from '~/features/audit/audit.server'
 import { acceptInvite, createTeam, inviteMember } from '~/features/teams/teams.server'
 import { fileOf, fixture } from '../../../tests/support/tools'
 import { BASE, formRequest, jsonRequest, answerOf, readResult, routeArgs } from '../../../tests/support/requests'
@@ -66,6 +67,28 @@ describe("a team's webhook endpoints", () => {
       answerOf(deleteWebhook(routeArgs(new Request(`${BASE}/api/webhooks/${made.body.id}/`, { method: 'DELETE', headers: h }), { id: made.body.id }))).then(readResult)
     expect((await removal(headers(`Token ${owner.token}`))).status).toBe(404)
     expect((await removal(asTeam(owner, teamId))).status).toBe(204)
+
+    // Both are team-admin actions in the audit log, with what was added and what was removed (decision 162).
+    const audited = (await listAudit({ target: teamId })).rows.filter((e) => e.action.startsWith('team.webhook.'))
+    expect(audited.map((e) => [e.action, e.actor, e.details])).toEqual([
+      ['team.webhook.delete', owner.user.id, { endpointId: made.body.id, url: HOOK_URL, events: ['job.succeeded'] }],
+      ['team.webhook.create', owner.user.id, { endpointId: made.body.id, url: HOOK_URL, events: ['job.succeeded'] }],
+    ])
+  })
+
+  it("carry a member's result link only for the team's own key's runs, never for a member's (decision 162)", async () => {
+    const { owner, member, teamId } = await teamWithMember()
+    const key = await readResult(await answerOf(createKey(routeArgs(jsonRequest('/api/keys/', { name: 'CI', environment: 'live', team_id: teamId }, { headers: headers(`Token ${owner.token}`) })))))
+    const hook = await register(asTeam(owner, teamId))
+    const runWith = async (h: Record<string, string>) =>
+      readResult(await removeBg(routeArgs(formRequest('/api/remove-bg/', { image: fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg') }, { headers: h }))))
+    expect((await runWith(asTeam(member, teamId))).status).toBe(200)
+    expect((await runWith(headers(`Bearer ${key.body.key}`))).status).toBe(200)
+    const payloads = await getDb().selectFrom('webhook_deliveries').select('payload').where('endpoint_id', '=', hook.body.id).orderBy('created_at').execute()
+    const data = payloads.map((p) => (typeof p.payload === 'string' ? JSON.parse(p.payload) : p.payload).data)
+    expect(data.map((d) => d.status)).toEqual(['succeeded', 'succeeded'])
+    expect(data[0].result_url).toBeNull()
+    expect(data[1].result_url).toMatch(/^http:\/\/localhost:3000\/api\/results\//)
   })
 
   it("hear the team's runs, whoever sent them; a team key manages its team's endpoints", async () => {
