@@ -322,8 +322,9 @@ const schemas: Record<string, Schema> = {
         type: 'array',
         items: {
           type: 'object',
-          required: ['name', 'status', 'state', 'status_text', 'progress', 'credits_charged', 'result_url', 'thumbnail_url', 'error'],
+          required: ['job_id', 'name', 'status', 'state', 'status_text', 'progress', 'credits_charged', 'result_url', 'thumbnail_url', 'error'],
           properties: {
+            job_id: { type: 'string', format: 'uuid', description: 'The file’s own job: `GET /api/jobs/{id}/`, and its corrections.' },
             name: { type: 'string' },
             status: { enum: ['queued', 'running', 'succeeded', 'failed'], description: 'The job’s status. A face tool’s file with no face in it has `succeeded` (its image is delivered unchanged); `state` tells it apart.' },
             state: RUN_STATE,
