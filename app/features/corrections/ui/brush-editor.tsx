@@ -126,7 +126,13 @@ export const BrushEditor = forwardRef<BrushEditorHandle, BrushEditorProps>(funct
   }, [])
 
   useEffect(() => whole(), [view, whole])
-  useEffect(() => () => (frame.current === null ? undefined : cancelAnimationFrame(frame.current)), [])
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current)
+      frame.current = null
+    },
+    [],
+  )
 
   const undo = useCallback(() => {
     redraw(maskRef.current?.undo() ?? null)

@@ -18,7 +18,7 @@ export function FaceReview({ view, hydrated }: { view: EditView; hydrated: boole
 
   return (
     <div className="space-y-4">
-      {hydrated ? <FaceOverlay view={view} rows={rows} onToggle={toggle} onAdd={(row) => setRows((current) => [...current, row])} /> : null}
+      <FaceOverlay view={view} rows={rows} interactive={hydrated} onToggle={toggle} onAdd={(row) => setRows((current) => [...current, row])} />
       <fieldset className="space-y-2" data-testid="face-list">
         <legend className="text-base font-semibold text-slate-900">Faces to blur</legend>
         <p className="text-sm text-slate-600">
@@ -95,8 +95,20 @@ export function FaceReview({ view, hydrated }: { view: EditView; hydrated: boole
   )
 }
 
-/** The boxes over the image (JavaScript): click or tap one to switch its blur, drag to add one. */
-function FaceOverlay({ view, rows, onToggle, onAdd }: { view: EditView; rows: FaceRow[]; onToggle: (index: number) => void; onAdd: (row: FaceRow) => void }) {
+/** The boxes over the image, numbered as in the list; with JavaScript a click or tap on one switches its blur and a drag adds one. */
+function FaceOverlay({
+  view,
+  rows,
+  interactive,
+  onToggle,
+  onAdd,
+}: {
+  view: EditView
+  rows: FaceRow[]
+  interactive: boolean
+  onToggle: (index: number) => void
+  onAdd: (row: FaceRow) => void
+}) {
   const drag = useRef<{ id: number; from: { x: number; y: number }; box: DOMRect } | null>(null)
   const [drawing, setDrawing] = useState<{ x: number; y: number; width: number; height: number } | null>(null)
 
@@ -130,10 +142,10 @@ function FaceOverlay({ view, rows, onToggle, onAdd }: { view: EditView; rows: Fa
         <img src={view.resultUrl} alt="The blurred result" width={view.width} height={view.height} className="block h-auto w-full" draggable={false} />
         <svg
           viewBox={`0 0 ${view.width} ${view.height}`}
-          className="absolute inset-0 h-full w-full cursor-crosshair touch-none"
-          onPointerDown={onPointerDown}
-          onPointerMove={onPointerMove}
-          onPointerUp={onPointerUp}
+          className={`absolute inset-0 h-full w-full ${interactive ? 'cursor-crosshair touch-none' : ''}`}
+          onPointerDown={interactive ? onPointerDown : undefined}
+          onPointerMove={interactive ? onPointerMove : undefined}
+          onPointerUp={interactive ? onPointerUp : undefined}
           onPointerCancel={() => {
             drag.current = null
             setDrawing(null)
@@ -142,27 +154,41 @@ function FaceOverlay({ view, rows, onToggle, onAdd }: { view: EditView; rows: Fa
           data-testid="face-overlay"
         >
           {rows.map((row, i) => (
-            <rect
-              key={i}
-              data-face={i}
-              data-blurred={row.blurred}
-              x={row.box.x}
-              y={row.box.y}
-              width={row.box.width}
-              height={row.box.height}
-              onClick={() => onToggle(i)}
-              className="cursor-pointer"
-              fill={row.blurred ? 'rgba(79,70,229,0.15)' : 'rgba(255,255,255,0.01)'}
-              stroke={row.blurred ? '#4f46e5' : '#dc2626'}
-              strokeWidth={stroke}
-              strokeDasharray={row.blurred ? undefined : `${stroke * 3} ${stroke * 2}`}
-            />
+            <g key={i}>
+              <rect
+                data-face={i}
+                data-blurred={row.blurred}
+                x={row.box.x}
+                y={row.box.y}
+                width={row.box.width}
+                height={row.box.height}
+                onClick={interactive ? () => onToggle(i) : undefined}
+                className={interactive ? 'cursor-pointer' : undefined}
+                fill={row.blurred ? 'rgba(79,70,229,0.15)' : 'rgba(255,255,255,0.01)'}
+                stroke={row.blurred ? '#4f46e5' : '#dc2626'}
+                strokeWidth={stroke}
+                strokeDasharray={row.blurred ? undefined : `${stroke * 3} ${stroke * 2}`}
+              />
+              <text
+                x={row.box.x + stroke}
+                y={row.box.y + stroke * 7}
+                fontSize={stroke * 7}
+                fontWeight={700}
+                fill="#fff"
+                stroke="#1e1b4b"
+                strokeWidth={stroke / 2}
+                paintOrder="stroke"
+                className="pointer-events-none"
+              >
+                {i + 1}
+              </text>
+            </g>
           ))}
           {drawing ? <rect x={drawing.x} y={drawing.y} width={drawing.width} height={drawing.height} fill="none" stroke="#f59e0b" strokeWidth={stroke} /> : null}
         </svg>
       </div>
       <figcaption className="text-center text-xs text-slate-600">
-        Solid boxes are blurred, dashed ones are not. Tap a box to switch it; drag over the image to add one.
+        Numbered as in the list. Solid boxes are blurred, dashed ones are not.{interactive ? ' Tap a box to switch it; drag over the image to add one.' : ''}
       </figcaption>
     </figure>
   )
