@@ -13,7 +13,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { view } = await requireEditView(request, params.jobId)
-  return data({ view, applied: new URL(request.url).searchParams.has(APPLIED_PARAM) }, { headers: PRIVATE_NO_STORE })
+  // The result keeps its address when corrected: `shownAt` makes each reading's image a new one.
+  return data({ view, applied: new URL(request.url).searchParams.has(APPLIED_PARAM), shownAt: Date.now() }, { headers: PRIVATE_NO_STORE })
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -22,7 +23,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditPage() {
-  const { view, applied } = useLoaderData<typeof loader>()
+  const { view, applied, shownAt } = useLoaderData<typeof loader>()
   const refused = useActionData<typeof action>()
-  return <EditScreen view={view} applied={applied && !refused} error={refused?.error ?? null} />
+  return <EditScreen view={view} shownAt={shownAt} applied={applied && !refused} error={refused?.error ?? null} />
 }

@@ -20,16 +20,22 @@ export const EDIT_TITLES = { cutout: 'Correct the cutout by hand', faces: 'Revie
 export const APPLIED_MESSAGE = 'Correction applied. The result below and its download are the corrected image.'
 export const APPLYING = 'Applying…'
 
+function withParam(url: string, name: string, value: string | number): string {
+  return `${url}${url.includes('?') ? '&' : '?'}${name}=${value}`
+}
+
 /** A result's download address (the results route sends it as an attachment). */
 export function downloadHref(resultUrl: string): string {
-  return `${resultUrl}${resultUrl.includes('?') ? '&' : '?'}download=1`
+  return withParam(resultUrl, 'download', 1)
 }
 
 function utcMinute(iso: string): string {
   return `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 
-export function EditScreen({ view, applied, error }: { view: EditView; applied: boolean; error: string | null }) {
+export function EditScreen({ view, shownAt, applied, error }: { view: EditView; shownAt: number; applied: boolean; error: string | null }) {
+  // A correction replaces the result at the same address: the image is asked for anew with each reading.
+  const resultSrc = withParam(view.resultUrl, 'v', shownAt)
   const hydrated = useHydrated()
   const editor = useRef<BrushEditorHandle>(null)
   const submit = useSubmit()
@@ -43,7 +49,7 @@ export function EditScreen({ view, applied, error }: { view: EditView; applied: 
     if ((applied || error) && hydrated) message.current?.focus()
     // Each new outcome only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [applied, error, view.resultUrl])
+  }, [applied, error, shownAt])
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -99,7 +105,7 @@ export function EditScreen({ view, applied, error }: { view: EditView; applied: 
               )
             ) : (
               // Remounted with each applied correction: its ticks start from what is blurred now.
-              <FaceReview key={view.faces.map((f) => `${f.x},${f.y},${f.width},${f.height}`).join(';')} view={view} hydrated={hydrated} />
+              <FaceReview key={view.faces.map((f) => `${f.x},${f.y},${f.width},${f.height}`).join(';')} view={view} resultSrc={resultSrc} hydrated={hydrated} />
             )}
           </section>
           <section aria-label="Settings" className="min-w-0 space-y-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -130,7 +136,7 @@ export function EditScreen({ view, applied, error }: { view: EditView; applied: 
         <div className="mx-auto" style={{ maxWidth: `min(100%, calc(70vh * ${(view.width / view.height).toFixed(4)}))` }}>
           <CompareSlider
             before={{ src: view.photoPreviewUrl, alt: 'Original photo', label: 'Original' }}
-            after={{ src: view.resultUrl, alt: cutout ? 'Current cutout' : 'Current blurred image', label: view.corrected ? 'Corrected' : 'Result' }}
+            after={{ src: resultSrc, alt: cutout ? 'Current cutout' : 'Current blurred image', label: view.corrected ? 'Corrected' : 'Result' }}
             width={view.width}
             height={view.height}
           />

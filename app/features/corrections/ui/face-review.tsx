@@ -11,14 +11,14 @@ import { boxFromDrag, cropStyle, toImagePoint } from './face-geometry'
 
 const THUMB = 64
 
-export function FaceReview({ view, hydrated }: { view: EditView; hydrated: boolean }) {
+export function FaceReview({ view, resultSrc, hydrated }: { view: EditView; resultSrc: string; hydrated: boolean }) {
   const [rows, setRows] = useState<FaceRow[]>(() => faceRows(view.detectedFaces, view.faces))
   const toggle = (index: number) => setRows((current) => current.map((row, i) => (i === index ? { ...row, blurred: !row.blurred } : row)))
   const blurredCount = rows.filter((row) => row.blurred).length
 
   return (
     <div className="space-y-4">
-      <FaceOverlay view={view} rows={rows} interactive={hydrated} onToggle={toggle} onAdd={(row) => setRows((current) => [...current, row])} />
+      <FaceOverlay view={view} src={resultSrc} rows={rows} interactive={hydrated} onToggle={toggle} onAdd={(row) => setRows((current) => [...current, row])} />
       <fieldset className="space-y-2" data-testid="face-list">
         <legend className="text-base font-semibold text-slate-900">Faces to blur</legend>
         <p className="text-sm text-slate-600">
@@ -98,12 +98,14 @@ export function FaceReview({ view, hydrated }: { view: EditView; hydrated: boole
 /** The boxes over the image, numbered as in the list; with JavaScript a click or tap on one switches its blur and a drag adds one. */
 function FaceOverlay({
   view,
+  src,
   rows,
   interactive,
   onToggle,
   onAdd,
 }: {
   view: EditView
+  src: string
   rows: FaceRow[]
   interactive: boolean
   onToggle: (index: number) => void
@@ -139,7 +141,7 @@ function FaceOverlay({
   return (
     <figure className="m-0 space-y-1">
       <div className="relative mx-auto overflow-hidden rounded-xl bg-slate-100" style={{ maxWidth: `min(100%, calc(70vh * ${(view.width / view.height).toFixed(4)}))` }}>
-        <img src={view.resultUrl} alt="The blurred result" width={view.width} height={view.height} className="block h-auto w-full" draggable={false} />
+        <img src={src} alt="The blurred result" width={view.width} height={view.height} className="block h-auto w-full" draggable={false} />
         <svg
           viewBox={`0 0 ${view.width} ${view.height}`}
           className={`absolute inset-0 h-full w-full ${interactive ? 'cursor-crosshair touch-none' : ''}`}
