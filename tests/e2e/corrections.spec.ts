@@ -84,7 +84,7 @@ test('a cutout corrected by hand, free of charge', async ({ page }, info) => {
     const editor = page.getByTestId('brush-editor')
     await expect(editor).toHaveAttribute('data-state', 'ready')
     await editor.getByRole('button', { name: 'Erase' }).click()
-    await editor.getByLabel(/^Brush size/).fill('80')
+    await editor.getByLabel(/^Brush size/).fill('200')
     const canvas = await page.getByTestId('brush-canvas').boundingBox()
     if (!canvas) throw new Error('no canvas')
     const y = canvas.y + canvas.height / 2
@@ -121,7 +121,7 @@ test('a cutout corrected by hand, free of charge', async ({ page }, info) => {
 
 test('the blurred faces reviewed: one left sharp, a missed one added, free of charge', async ({ page }, info) => {
   test.setTimeout(240_000)
-  const photo = fixture('photos/group-nasa-astronaut-class.jpg')
+  const photo = fixture('photos/group-nasa-astronaut-class-2.png')
   await runTool(page, '/tools/face-blurrer', photo, 'Image secured')
   await page.getByTestId('download-box').getByRole('link', { name: 'Review faces' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Review the blurred faces' })).toBeVisible()
@@ -191,7 +191,7 @@ test('brush frames on a 12 MP photo at 360 px (a bench: the figures are reported
   await page.getByTestId('brush-canvas').scrollIntoViewIfNeeded()
 
   await page.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __loaf: number[]; __stop: boolean }
+    const w = window as unknown as { __frames: number[]; __loaf: unknown[]; __stop: boolean }
     w.__frames = []
     w.__loaf = []
     w.__stop = false
@@ -203,7 +203,18 @@ test('brush frames on a 12 MP photo at 360 px (a bench: the figures are reported
     }
     requestAnimationFrame(tick)
     try {
-      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__loaf.push(e.duration))).observe({ type: 'long-animation-frame', buffered: false })
+      // Each long frame with what ran in it: the brush's own handlers, or time the page did not spend in script.
+      type Loaf = PerformanceEntry & { blockingDuration: number; renderStart: number; scripts: Array<{ invoker: string; duration: number; forcedStyleAndLayoutDuration: number }> }
+      new PerformanceObserver((list) =>
+        (list.getEntries() as Loaf[]).forEach((e) =>
+          w.__loaf.push({
+            duration: Math.round(e.duration),
+            script: Math.round(e.scripts.reduce((sum, s) => sum + s.duration, 0)),
+            invokers: [...new Set(e.scripts.map((s) => s.invoker))].slice(0, 4),
+            renderMs: Math.round(e.startTime + e.duration - e.renderStart),
+          }),
+        ),
+      ).observe({ type: 'long-animation-frame', buffered: false })
     } catch {
       // An engine without the long-animation-frame entry: the frame intervals still tell.
     }
@@ -218,7 +229,7 @@ test('brush frames on a 12 MP photo at 360 px (a bench: the figures are reported
   }
   await page.mouse.up()
   const figures = await page.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __loaf: number[]; __stop: boolean }
+    const w = window as unknown as { __frames: number[]; __loaf: unknown[]; __stop: boolean }
     w.__stop = true
     const frames = w.__frames.slice(1)
     const sorted = [...frames].sort((a, b) => a - b)
@@ -227,7 +238,7 @@ test('brush frames on a 12 MP photo at 360 px (a bench: the figures are reported
       maxFrameMs: Math.round(Math.max(...frames) * 10) / 10,
       p95FrameMs: Math.round(sorted[Math.floor(sorted.length * 0.95)]! * 10) / 10,
       framesOver50Ms: frames.filter((f) => f > 50).length,
-      longAnimationFrames: w.__loaf.map((d) => Math.round(d)),
+      longAnimationFrames: w.__loaf,
     }
   })
   const report = { photo: '4000 × 3000 JPEG', preview: size, viewport: '360 × 740', moves, ...figures }

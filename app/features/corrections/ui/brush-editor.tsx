@@ -16,6 +16,7 @@ import {
   maskFromRgba,
   maskToRgba,
   unionRect,
+  warmUpBrush,
   type AlphaView,
   type BrushMode,
   type Rect,
@@ -110,6 +111,7 @@ export const BrushEditor = forwardRef<BrushEditorHandle, BrushEditorProps>(funct
     Promise.all([loadPixels(photoUrl, width, height), loadPixels(matteUrl, width, height), maskUrl ? loadPixels(maskUrl, width, height) : null])
       .then(([photo, matteRgba, maskRgba]) => {
         if (cancelled) return
+        warmUpBrush()
         maskRef.current = new BrushMask(width, height, maskRgba ? maskFromRgba(maskRgba, width, height) : undefined)
         pixels.current = { photo, matte: maskFromRgba(matteRgba, width, height), out: new ImageData(width, height) }
         setLoad('ready')

@@ -92,6 +92,11 @@ function copyRect(source: Uint8Array, width: number, rect: Rect): Uint8Array {
   return out
 }
 
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 function pasteRect(target: Uint8Array, width: number, rect: Rect, bytes: Uint8Array): void {
   for (let row = 0; row < rect.height; row++) {
     target.set(bytes.subarray(row * rect.width, (row + 1) * rect.width), (rect.y + row) * width + rect.x)
@@ -108,6 +113,7 @@ export class BrushMask {
   private base: Uint8Array | null = null
   private coverage: Float32Array
   private stroke: { brush: Brush; last: { x: number; y: number } | null; rect: Rect | null } | null = null
+  private table: { key: string; values: Float32Array } | null = null
   private done: StrokeRecord[] = []
   private undone: StrokeRecord[] = []
 
@@ -183,7 +189,7 @@ export class BrushMask {
     for (let row = rect.y; row < rect.y + rect.height; row++) this.coverage.fill(0, row * this.width + rect.x, row * this.width + rect.x + rect.width)
     const before = copyRect(base, this.width, rect)
     const after = copyRect(this.values, this.width, rect)
-    if (before.every((v, i) => v === after[i])) return
+    if (sameBytes(before, after)) return
     this.done.push({ rect, before, after })
     if (this.done.length > UNDO_LIMIT) this.done.shift()
     this.undone = []
@@ -225,24 +231,41 @@ export class BrushMask {
     const rect = clipRect({ x: cx - radius, y: cy - radius, width: radius * 2, height: radius * 2 }, this.width, this.height)
     if (!rect) return null
     const base = this.base!
+    const coverage = this.coverage
+    const values = this.values
     const target = targetOf(brush.mode)
+    const table = this.coverageTable(radius, brush.hardness)
     const radiusSquared = radius * radius
     for (let py = rect.y; py < rect.y + rect.height; py++) {
       const dy = py + 0.5 - cy
+      const row = py * this.width
       for (let px = rect.x; px < rect.x + rect.width; px++) {
         const dx = px + 0.5 - cx
         const squared = dx * dx + dy * dy
         if (squared >= radiusSquared) continue
-        const cover = dabCoverage(Math.sqrt(squared), radius, brush.hardness)
-        const i = py * this.width + px
-        if (cover <= this.coverage[i]!) continue
-        this.coverage[i] = cover
-        this.values[i] = Math.round(base[i]! + (target - base[i]!) * cover)
+        const cover = table[(squared * COVERAGE_STEPS_PER_PX2) | 0]!
+        const i = row + px
+        if (cover <= coverage[i]!) continue
+        coverage[i] = cover
+        values[i] = Math.round(base[i]! + (target - base[i]!) * cover)
       }
     }
     return rect
   }
+
+  /** dabCoverage by squared distance, computed once per brush: a pointer move does no square roots. */
+  private coverageTable(radius: number, hardness: number): Float32Array {
+    const key = `${radius}:${hardness}`
+    if (this.table?.key === key) return this.table.values
+    const values = new Float32Array(Math.ceil(radius * radius * COVERAGE_STEPS_PER_PX2) + 1)
+    for (let i = 0; i < values.length; i++) values[i] = dabCoverage(Math.sqrt((i + 0.5) / COVERAGE_STEPS_PER_PX2), radius, hardness)
+    this.table = { key, values }
+    return values
+  }
 }
+
+/** The coverage table's resolution: 4 entries per square pixel of distance. */
+const COVERAGE_STEPS_PER_PX2 = 4
 
 /**
  * The alpha a pixel shows once the mask is applied to the matte's alpha: 128 leaves it, above moves it
@@ -298,7 +321,10 @@ export function composeRect(
     for (let x = rect.x; x < rect.x + rect.width; x++) {
       const i = y * width + x
       const o = i * 4
-      const alpha = maskedAlpha(matte[i]!, mask[i]!)
+      // maskedAlpha, written inline: this loop runs over every pixel a stroke touched, once a frame.
+      const a = matte[i]!
+      const m = mask[i]!
+      const alpha = m === MASK_LEAVE ? a : m > MASK_LEAVE ? a + ((255 - a) * (m - MASK_LEAVE)) / (255 - MASK_LEAVE) : (a * m) / MASK_LEAVE
       if (view === 'cutout') {
         out[o] = photo[o]!
         out[o + 1] = photo[o + 1]!
@@ -313,4 +339,26 @@ export function composeRect(
       }
     }
   }
+}
+
+/**
+ * Runs a short stroke on a small mask, so the browser compiles the brush's loops before the first
+ * real stroke (in the interpreter the first dabs and frame cost tens of milliseconds).
+ */
+export function warmUpBrush(): void {
+  const size = 96
+  const mask = new BrushMask(size, size)
+  const out = new Uint8ClampedArray(size * size * 4)
+  const photo = new Uint8ClampedArray(size * size * 4)
+  const matte = new Uint8Array(size * size).fill(200)
+  for (const mode of ['erase', 'restore'] as const) {
+    mask.begin({ mode, size: 40, hardness: 0.5 }, 10, 10)
+    for (let i = 1; i <= 40; i++) {
+      const changed = mask.to(10 + i * 2, 10 + i * 2)
+      if (changed) composeRect(out, photo, matte, mask.values, size, changed, i % 2 ? 'cutout' : 'overlay')
+    }
+    mask.end()
+  }
+  mask.undo()
+  mask.redo()
 }

@@ -111,16 +111,17 @@ function FaceOverlay({
   onToggle: (index: number) => void
   onAdd: (row: FaceRow) => void
 }) {
-  const drag = useRef<{ id: number; from: { x: number; y: number }; box: DOMRect } | null>(null)
+  // A press starts a drag; one that ends where it began is a tap, on a box (switching it) or on nothing.
+  const drag = useRef<{ id: number; from: { x: number; y: number }; box: DOMRect; face: number | null } | null>(null)
   const [drawing, setDrawing] = useState<{ x: number; y: number; width: number; height: number } | null>(null)
 
   function onPointerDown(event: PointerEvent<SVGSVGElement>) {
-    // A press on a box is a click on it; elsewhere it starts a new box.
-    if ((event.target as Element).hasAttribute('data-face') || (event.pointerType === 'mouse' && event.button !== 0)) return
+    if (event.pointerType === 'mouse' && event.button !== 0) return
     event.preventDefault()
     event.currentTarget.setPointerCapture(event.pointerId)
     const box = event.currentTarget.getBoundingClientRect()
-    drag.current = { id: event.pointerId, from: toImagePoint(event.clientX, event.clientY, box, view.width, view.height), box }
+    const face = (event.target as Element).getAttribute('data-face')
+    drag.current = { id: event.pointerId, from: toImagePoint(event.clientX, event.clientY, box, view.width, view.height), box, face: face === null ? null : Number(face) }
   }
   function onPointerMove(event: PointerEvent<SVGSVGElement>) {
     const held = drag.current
@@ -135,6 +136,7 @@ function FaceOverlay({
     setDrawing(null)
     const box = boxFromDrag(held.from, toImagePoint(event.clientX, event.clientY, held.box, view.width, view.height), view.width, view.height)
     if (box) onAdd({ box: { ...box, score: null }, detected: false, blurred: true })
+    else if (held.face !== null) onToggle(held.face)
   }
   const stroke = Math.max(2, Math.round(Math.max(view.width, view.height) / 300))
 
@@ -164,7 +166,6 @@ function FaceOverlay({
                 y={row.box.y}
                 width={row.box.width}
                 height={row.box.height}
-                onClick={interactive ? () => onToggle(i) : undefined}
                 className={interactive ? 'cursor-pointer' : undefined}
                 fill={row.blurred ? 'rgba(79,70,229,0.15)' : 'rgba(255,255,255,0.01)'}
                 stroke={row.blurred ? '#4f46e5' : '#dc2626'}
