@@ -150,6 +150,8 @@ test('the blurred faces reviewed: one left sharp, a missed one added, free of ch
     await expect(boxes.nth(0)).not.toBeChecked()
     await boxes.nth(1).uncheck()
     await expect(overlay.locator('[data-face="1"]')).toHaveAttribute('data-blurred', 'false')
+    // The whole image on screen: a drag is made of real pointer events at its points.
+    await overlay.evaluate((element) => element.scrollIntoView({ block: 'center' }))
     const shown = (await overlay.boundingBox())!
     const scale = shown.width / 416
     await page.mouse.move(shown.x + second.x * scale, shown.y + second.y * scale)
