@@ -114,7 +114,7 @@ describe('correcting a cutout', () => {
   })
 
   it('gives back the uncorrected result exactly for a plain grey mask, for every kind of output, and charges nothing', async () => {
-    for (const fields of [{}, { background: 'white' }, { format: 'webp' }, { crop: 'on', crop_margin: '10px' }, { background: '#336699', format: 'jpg' }, { channels: 'alpha' }, { shadow: 'on' }]) {
+    for (const fields of <Array<Record<string, string>>>[{}, { background: 'white' }, { format: 'webp' }, { crop: 'on', crop_margin: '10px' }, { background: '#336699', format: 'jpg' }, { channels: 'alpha' }, { shadow: 'on' }]) {
       const { jobId, bytes } = await cutout(fields)
       const before = await balanceOf(owner)
       const rows = await ledgerRows(owner.accountId)
