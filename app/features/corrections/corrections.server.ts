@@ -8,20 +8,22 @@ import { ToolError, badRequest } from '~/features/tools/errors.server'
 import { findOwnedJob, replaceJobLayout, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
 import { replaceResultBytes } from '~/features/tools/results.server'
 import { resultUrl } from '~/features/tools/ui/page-result'
+import type { CutoutLayout } from '~/features/tools/runners/types'
 import { decodeToRgba, readImageHeader, sniffImageType } from '~/features/tools/upload.server'
-import { MASK_NEUTRAL } from './alpha-rules'
+import type { RgbaImage } from '~/features/tools/image'
+import { MASK_NEUTRAL, partSummary } from './alpha-rules'
 import type { CutoutFacts, FacesFacts } from './keep.server'
 import {
   correctedAlpha,
   decodePhoto,
   modelParts,
-  openCutoutSource,
+  openCutout,
   openFacesSource,
   renderCorrectedCutout,
   renderCorrectedFaces,
-  type CutoutSource,
+  type OpenedCutout,
 } from './render.server'
-import { findResultEdit, readEditMask, readEditSource, saveCorrections, type EditRow, type StoredCorrections } from './store.server'
+import { findResultEdit, readEditMask, readEditSource, saveCorrections, saveFacts, type EditRow, type StoredCorrections } from './store.server'
 import {
   DEFAULT_EDGES,
   EDGE_LIMITS,
@@ -88,7 +90,24 @@ async function editableJob(jobId: string, accountId: string, now: Date = new Dat
   if (job.status !== 'succeeded' || !job.result_id) throw new ToolError(409, NOT_DELIVERED_MESSAGE)
   const row = await findResultEdit(jobId, accountId, now)
   if (!row) throw new ToolError(410, NO_SOURCE_MESSAGE)
-  return { job: job as Editable['job'], row }
+  return { job: job as Editable['job'], row: await withParts(row) }
+}
+
+/** The opened cutout of an editable job (checked by editableJob), or 410 when its source is gone meanwhile. */
+async function openedCutout(jobId: string): Promise<OpenedCutout> {
+  const opened = await openCutout(jobId, () => readEditSource(jobId))
+  if (!opened) throw new ToolError(410, NO_SOURCE_MESSAGE)
+  return opened
+}
+
+/** A cutout's parts, found on its first opening and kept in its facts from then on. */
+async function withParts(row: EditRow): Promise<EditRow> {
+  const facts = row.facts as CutoutFacts
+  if (row.kind !== 'cutout' || facts.parts) return row
+  const { parts } = await modelParts(await openedCutout(row.jobId))
+  const found: CutoutFacts = { ...facts, parts: parts.map(partSummary) }
+  await saveFacts(row.jobId, found)
+  return { ...row, facts: found }
 }
 
 function sameBox(a: Box, b: Box): boolean {
@@ -121,7 +140,7 @@ function viewOf({ job, row }: Editable): EditView {
     previewWidth: preview.width,
     previewHeight: preview.height,
     parts: cutout
-      ? facts.parts.map((part) => ({ ...part, decision: decisions[part.id] ?? null, thumbnailUrl: editPreviewUrl(job.id, `part-${part.id}`) }))
+      ? (facts.parts ?? []).map((part) => ({ ...part, decision: decisions[part.id] ?? null, thumbnailUrl: editPreviewUrl(job.id, `part-${part.id}`) }))
       : [],
     detectedFaces: cutout ? [] : (facts.detectedFaces ?? []),
     faces: cutout ? [] : currentFaces(facts as unknown as FacesFacts, row.corrections),
@@ -214,7 +233,7 @@ function storedCorrections(row: EditRow, input: CorrectionInput, facts: CutoutFa
   if (input.faces !== undefined) throw badRequest(FACES_ON_CUTOUT_MESSAGE)
   const parts: Record<string, PartDecision> = {}
   for (const [id, decision] of Object.entries(input.parts ?? {})) {
-    if (!facts.parts.some((part) => part.id === id)) throw badRequest(unknownPartMessage(id))
+    if (!facts.parts?.some((part) => part.id === id)) throw badRequest(unknownPartMessage(id))
     if (decision !== 'keep' && decision !== 'remove') throw badRequest(`parts["${id}"] must be keep or remove.`)
     parts[id] = decision
   }
@@ -239,14 +258,13 @@ export async function applyCorrections(
   const corrections = storedCorrections(row, input, facts)
   const sentMask = input.mask instanceof Buffer ? input.mask : null
   const fullMask = sentMask ? await maskAtFullSize(sentMask, facts.width, facts.height) : null
-  const packed = await readEditSource(jobId)
-  if (!packed) throw new ToolError(410, NO_SOURCE_MESSAGE)
-  let rendered: { bytes: Buffer; contentType: string; layout?: import('~/features/tools/runners/types').CutoutLayout | null }
+  let rendered: { bytes: Buffer; contentType: string; layout?: CutoutLayout | null }
   if (row.kind === 'cutout') {
-    const source = await openCutoutSource(packed)
     const mask = fullMask ?? (input.mask === 'keep' ? await storedMaskAtFullSize(jobId, facts) : null)
-    rendered = await renderCorrectedCutout(source, await decodePhoto(source.upload), { edges: corrections.edges, parts: corrections.parts, mask })
+    rendered = await renderCorrectedCutout(await openedCutout(jobId), { edges: corrections.edges, parts: corrections.parts, mask })
   } else {
+    const packed = await readEditSource(jobId)
+    if (!packed) throw new ToolError(410, NO_SOURCE_MESSAGE)
     const source = openFacesSource(packed)
     rendered = await renderCorrectedFaces(source, await decodePhoto(source.upload), corrections.faces ?? facts.detectedFaces ?? [])
   }
@@ -268,12 +286,12 @@ async function storedMaskAtFullSize(jobId: string, facts: { width: number; heigh
 const THUMBNAIL_MAX_SIDE = 256
 const PREVIEW_JPEG_QUALITY = 82
 
-async function partThumbnail(source: CutoutSource, id: string): Promise<Buffer | null> {
-  const { model, parts } = await modelParts(source)
+async function partThumbnail(opened: OpenedCutout, id: string): Promise<Buffer | null> {
+  const { model, parts } = await modelParts(opened)
   const part = parts.find((p) => p.id === id)
   if (!part) return null
-  const photo = await decodePhoto(source.upload)
-  const { width } = source.meta
+  const { photo } = opened
+  const { width } = opened.source.meta
   const { x, y, width: w, height: h } = part.box
   // The part alone: the photo's colours, the model's alpha on the part's own pixels only.
   const crop = Buffer.alloc(w * h * 4)
@@ -305,7 +323,39 @@ export async function readEditPreview(jobId: string, accountId: string, which: s
   const { row } = editable
   const facts = row.facts as CutoutFacts & Partial<FacesFacts>
   const size = previewSize(facts.width, facts.height)
-  const jpeg = (bytes: Buffer) => ({ bytes, contentType: 'image/jpeg' })
+  if (row.kind === 'cutout') return cutoutPreview(row, which, size)
+  const packed = await readEditSource(jobId)
+  if (!packed) return null
+  const photo = await decodeToRgba(openFacesSource(packed).upload)
+  if (which === 'photo') return photoPreview(photo, size)
+  const index = /^face-(\d+)$/.exec(which)?.[1]
+  const face = index === undefined ? undefined : facts.detectedFaces?.[Number(index)]
+  if (!face) return null
+  const left = Math.max(0, Math.floor(face.x))
+  const top = Math.max(0, Math.floor(face.y))
+  const box = {
+    left,
+    top,
+    width: Math.max(1, Math.min(photo.width, Math.ceil(face.x + face.width)) - left),
+    height: Math.max(1, Math.min(photo.height, Math.ceil(face.y + face.height)) - top),
+  }
+  const thumbnail = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 4 } })
+    .extract(box)
+    .resize(THUMBNAIL_MAX_SIDE, THUMBNAIL_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .jpeg({ quality: PREVIEW_JPEG_QUALITY })
+    .toBuffer()
+  return { bytes: thumbnail, contentType: 'image/jpeg' }
+}
+
+async function photoPreview(photo: RgbaImage, size: { width: number; height: number }) {
+  const raw = { raw: { width: photo.width, height: photo.height, channels: 4 as const } }
+  const bytes = await sharp(photo.data, raw).resize(size.width, size.height, { fit: 'fill' }).removeAlpha().jpeg({ quality: PREVIEW_JPEG_QUALITY }).toBuffer()
+  return { bytes, contentType: 'image/jpeg' }
+}
+
+async function cutoutPreview(row: EditRow, which: string, size: { width: number; height: number }): Promise<{ bytes: Buffer; contentType: string } | null> {
+  const facts = row.facts as CutoutFacts
   const png = (bytes: Buffer) => ({ bytes, contentType: 'image/png' })
   const grey = (data: Uint8Array) =>
     sharp(data, { raw: { width: facts.width, height: facts.height, channels: 1 } })
@@ -313,52 +363,22 @@ export async function readEditPreview(jobId: string, accountId: string, which: s
       .toColourspace('b-w')
       .png()
       .toBuffer()
-  const packed = await readEditSource(jobId)
-  if (!packed) return null
-  if (which === 'photo') {
-    const upload = row.kind === 'cutout' ? (await openCutoutSource(packed)).upload : openFacesSource(packed).upload
-    const photo = await decodeToRgba(upload)
-    const raw = { raw: { width: photo.width, height: photo.height, channels: 4 as const } }
-    return jpeg(await sharp(photo.data, raw).resize(size.width, size.height, { fit: 'fill' }).removeAlpha().jpeg({ quality: PREVIEW_JPEG_QUALITY }).toBuffer())
-  }
-  if (row.kind === 'faces') {
-    const index = /^face-(\d+)$/.exec(which)?.[1]
-    const face = index === undefined ? undefined : facts.detectedFaces?.[Number(index)]
-    if (!face) return null
-    const photo = await decodeToRgba(openFacesSource(packed).upload)
-    const left = Math.max(0, Math.floor(face.x))
-    const top = Math.max(0, Math.floor(face.y))
-    const box = {
-      left,
-      top,
-      width: Math.max(1, Math.min(photo.width, Math.ceil(face.x + face.width)) - left),
-      height: Math.max(1, Math.min(photo.height, Math.ceil(face.y + face.height)) - top),
-    }
-    return jpeg(
-      await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 4 } })
-        .extract(box)
-        .resize(THUMBNAIL_MAX_SIDE, THUMBNAIL_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
-        .removeAlpha()
-        .jpeg({ quality: PREVIEW_JPEG_QUALITY })
-        .toBuffer(),
-    )
-  }
-  const source = await openCutoutSource(packed)
+  const opened = await openedCutout(row.jobId)
+  if (which === 'photo') return photoPreview(opened.photo, size)
   if (which === 'mask') {
-    const mask = await readEditMask(jobId)
+    const mask = await readEditMask(row.jobId)
     return mask ? png(await grey(await maskPixels(mask, facts.width, facts.height))) : null
   }
   if (which === 'matte') {
     const corrections = row.corrections ?? { edges: DEFAULT_EDGES, parts: {}, faces: null }
-    const mask = await storedMaskAtFullSize(jobId, facts)
-    return png(await grey(await correctedAlpha(source, { edges: corrections.edges, parts: corrections.parts, mask })))
+    const mask = await storedMaskAtFullSize(row.jobId, facts)
+    return png(await grey(await correctedAlpha(opened, { edges: corrections.edges, parts: corrections.parts, mask })))
   }
   const partId = /^part-(\d+)$/.exec(which)?.[1]
   if (partId === undefined) return null
-  const thumbnail = await partThumbnail(source, partId)
+  const thumbnail = await partThumbnail(opened, partId)
   return thumbnail ? png(thumbnail) : null
 }
-
 
 /** The boxes the face detector found in a face-blur job's result (GET /api/jobs/<id>/ lists them); null when none are kept. */
 export async function readDetectedFaces(jobId: string, accountId: string): Promise<FaceBox[] | null> {

@@ -11,6 +11,7 @@ import { applyPartDecisions, blendMask, findParts, growMatte, type PartPixels } 
 import type { CutoutSourceMeta, FacesSourceMeta } from './keep.server'
 import { unpack } from './pack.server'
 import type { Box, EdgeSettings, PartDecision } from './types'
+import type { CutoutLayout } from '~/features/tools/runners/types'
 
 const inflate = promisify(zlib.inflate)
 
@@ -73,12 +74,54 @@ export function unmixedColours(photo: RgbaImage, source: Pick<CutoutSource, 'cha
   return colours
 }
 
+/**
+ * A cutout's source opened for correcting: decoded, inflated, its unmixed colours put back. An
+ * editor applies corrections one after another, so the last one opened is kept in memory (one,
+ * for a short while): the next correction of the same result skips the decode (decision 157).
+ */
+export interface OpenedCutout {
+  jobId: string
+  source: CutoutSource
+  photo: RgbaImage
+  /** The colours with decontamination on; read only. */
+  unmixed: Buffer
+  /** The model's matte at full size and its parts, once asked for. */
+  modelParts?: Promise<{ model: Buffer; parts: PartPixels[] }>
+}
+
+/** How long the last opened cutout stays in memory without a correction. */
+export const OPENED_KEPT_MS = 5 * 60_000
+let lastOpened: { opened: OpenedCutout; timer: NodeJS.Timeout } | null = null
+
+function forgetOpened(): void {
+  if (lastOpened) clearTimeout(lastOpened.timer)
+  lastOpened = null
+}
+
+/** The job's cutout source opened (from memory when it was the last one opened). The caller has checked the owner. */
+export async function openCutout(jobId: string, packed: () => Promise<Buffer | null>): Promise<OpenedCutout | null> {
+  if (lastOpened?.opened.jobId !== jobId) {
+    const bytes = await packed()
+    if (!bytes) return null
+    const source = await openCutoutSource(bytes)
+    const photo = await decodePhoto(source.upload)
+    forgetOpened()
+    lastOpened = { opened: { jobId, source, photo, unmixed: unmixedColours(photo, source) }, timer: setTimeout(forgetOpened, OPENED_KEPT_MS) }
+  }
+  lastOpened!.timer.refresh().unref()
+  return lastOpened!.opened
+}
+
 /** The model's matte at full size (the run's deterministic enlargement) and its parts. */
-export async function modelParts(source: CutoutSource): Promise<{ model: Buffer; parts: PartPixels[] }> {
-  const { upscaleMatteExact } = await import('~/features/tools/models/matte-upscale.server')
-  const { width, height, modelWidth, modelHeight } = source.meta
-  const model = await upscaleMatteExact({ data: source.modelMatte, width: modelWidth, height: modelHeight, channels: 1 }, width, height)
-  return { model, parts: findParts(model, source.alpha, width, height) }
+export function modelParts(opened: OpenedCutout): Promise<{ model: Buffer; parts: PartPixels[] }> {
+  opened.modelParts ??= (async () => {
+    const { upscaleMatteExact } = await import('~/features/tools/models/matte-upscale.server')
+    const { source } = opened
+    const { width, height, modelWidth, modelHeight } = source.meta
+    const model = await upscaleMatteExact({ data: source.modelMatte, width: modelWidth, height: modelHeight, channels: 1 }, width, height)
+    return { model, parts: findParts(model, source.alpha, width, height) }
+  })()
+  return opened.modelParts
 }
 
 export interface CutoutCorrections {
@@ -89,11 +132,12 @@ export interface CutoutCorrections {
 }
 
 /** The refined matte with the corrections applied: parts, then the mask, then grow/shrink, then feather. */
-export async function correctedAlpha(source: CutoutSource, corrections: CutoutCorrections): Promise<Uint8Array> {
+export async function correctedAlpha(opened: OpenedCutout, corrections: CutoutCorrections): Promise<Uint8Array> {
+  const { source } = opened
   const { width, height } = source.meta
   let alpha: Uint8Array = Buffer.from(source.alpha)
   if (Object.keys(corrections.parts).length > 0) {
-    const { model, parts } = await modelParts(source)
+    const { model, parts } = await modelParts(opened)
     applyPartDecisions(alpha, model, parts, corrections.parts)
   }
   if (corrections.mask) blendMask(alpha, corrections.mask)
@@ -110,13 +154,14 @@ export async function correctedAlpha(source: CutoutSource, corrections: CutoutCo
 
 /** The corrected cutout, through the remover's one rendering with the run's options. */
 export async function renderCorrectedCutout(
-  source: CutoutSource,
-  photo: RgbaImage,
+  opened: OpenedCutout,
   corrections: CutoutCorrections,
-): Promise<{ bytes: Buffer; contentType: string; layout: import('~/features/tools/runners/types').CutoutLayout | null }> {
+): Promise<{ bytes: Buffer; contentType: string; layout: CutoutLayout | null }> {
   const { renderCutout } = await import('~/features/tools/runners/background-remover.server')
-  const alpha = await correctedAlpha(source, corrections)
-  const colours = corrections.edges.decontaminate ? unmixedColours(photo, source) : Buffer.from(photo.data)
+  const { source, photo } = opened
+  const alpha = await correctedAlpha(opened, corrections)
+  // Read only from here on: renderCutout copies what it changes.
+  const colours = corrections.edges.decontaminate ? opened.unmixed : photo.data
   const out = await renderCutout(source.meta.options, { ...photo, data: colours }, alpha, source.upload, source.backgroundImage)
   return { bytes: out.bytes, contentType: out.contentType, layout: out.layout }
 }

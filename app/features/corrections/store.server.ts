@@ -100,6 +100,11 @@ export async function readEditMask(jobId: string, db: DbOrTx = getDb()): Promise
   return openBytes(maskAad(jobId), { iv: row.mask_iv, auth_tag: row.mask_auth_tag, ciphertext: row.mask_ciphertext })
 }
 
+/** The facts found after the run (a cutout's parts, on its first opening). */
+export async function saveFacts(jobId: string, facts: unknown, db: DbOrTx = getDb()): Promise<void> {
+  await db.updateTable('result_edits').set({ facts: JSON.stringify(facts) }).where('job_id', '=', jobId).execute()
+}
+
 /** Saves the corrections (a null mask clears it; 'keep' leaves the stored one). Never touches the source. */
 export async function saveCorrections(
   jobId: string,
