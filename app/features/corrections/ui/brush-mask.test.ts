@@ -8,7 +8,6 @@ import {
   MASK_LEAVE,
   MASK_REMOVE,
   MASK_RESTORE,
-  maskedAlpha,
   maskFromRgba,
   maskToRgba,
   UNDO_LIMIT,
@@ -136,17 +135,6 @@ describe('BrushMask strokes', () => {
   })
 })
 
-describe('maskedAlpha', () => {
-  it('128 leaves the matte, 255 restores fully, 0 removes fully, in proportion between', () => {
-    expect(maskedAlpha(90, MASK_LEAVE)).toBe(90)
-    expect(maskedAlpha(90, MASK_RESTORE)).toBe(255)
-    expect(maskedAlpha(90, MASK_REMOVE)).toBe(0)
-    expect(maskedAlpha(100, 64)).toBe(50)
-    expect(maskedAlpha(0, 191)).toBeGreaterThan(120)
-    expect(maskedAlpha(0, 191)).toBeLessThan(135)
-  })
-})
-
 describe('mask pixels', () => {
   it('round-trips through opaque grey RGBA', () => {
     const values = new Uint8Array([0, 128, 255, 37])
@@ -159,10 +147,12 @@ describe('mask pixels', () => {
 describe('composeRect', () => {
   const photo = new Uint8ClampedArray([200, 100, 50, 255, 10, 20, 30, 255])
   const matte = new Uint8Array([255, 0])
-  it('cutout view: the photo with the masked alpha', () => {
+  it('cutout view: the photo with the masked alpha (128 leaves, 255 restores, 0 removes, in proportion between)', () => {
     const out = new Uint8ClampedArray(8)
     composeRect(out, photo, matte, new Uint8Array([MASK_REMOVE, MASK_RESTORE]), 2, { x: 0, y: 0, width: 2, height: 1 }, 'cutout')
     expect([...out]).toEqual([200, 100, 50, 0, 10, 20, 30, 255])
+    composeRect(out, photo, new Uint8Array([100, 90]), new Uint8Array([64, MASK_LEAVE]), 2, { x: 0, y: 0, width: 2, height: 1 }, 'cutout')
+    expect([out[3], out[7]]).toEqual([50, 90])
   })
   it('overlay view: opaque, what is removed tinted red, only inside the rect', () => {
     const out = new Uint8ClampedArray(8)

@@ -5,8 +5,9 @@
 // gives the same edge however fast the pointer moved (dab spacing never darkens it), and undo is the
 // stroke's box put back. Everything here is plain arithmetic on typed arrays, cheap enough to run on
 // each pointer move: a move costs the pixels its dabs touch, never the whole picture.
+import { blendMask, MASK_NEUTRAL } from '../alpha-rules'
 
-export const MASK_LEAVE = 128
+export const MASK_LEAVE = MASK_NEUTRAL
 export const MASK_RESTORE = 255
 export const MASK_REMOVE = 0
 
@@ -267,17 +268,6 @@ export class BrushMask {
 /** The coverage table's resolution: 4 entries per square pixel of distance. */
 const COVERAGE_STEPS_PER_PX2 = 4
 
-/**
- * The alpha a pixel shows once the mask is applied to the matte's alpha: 128 leaves it, above moves it
- * towards opaque, below towards transparent, in proportion. The preview uses it; the server's render
- * follows the same rule at full size.
- */
-export function maskedAlpha(matte: number, mask: number): number {
-  if (mask === MASK_LEAVE) return matte
-  if (mask > MASK_LEAVE) return Math.round(matte + ((255 - matte) * (mask - MASK_LEAVE)) / (255 - MASK_LEAVE))
-  return Math.round((matte * mask) / MASK_LEAVE)
-}
-
 /** A stored mask image's pixels (RGBA, as a canvas reads them) as mask values: its red channel. */
 export function maskFromRgba(rgba: Uint8ClampedArray | Uint8Array, width: number, height: number): Uint8Array {
   const out = new Uint8Array(width * height)
@@ -317,21 +307,26 @@ export function composeRect(
   rect: Rect,
   view: AlphaView,
 ): void {
+  // The alpha the server will make (decision 157's blendMask), for the box's pixels only.
+  const alpha = new Uint8Array(rect.width * rect.height)
+  const strokes = new Uint8Array(rect.width * rect.height)
+  for (let row = 0; row < rect.height; row++) {
+    const start = (rect.y + row) * width + rect.x
+    alpha.set(matte.subarray(start, start + rect.width), row * rect.width)
+    strokes.set(mask.subarray(start, start + rect.width), row * rect.width)
+  }
+  blendMask(alpha, strokes)
   for (let y = rect.y; y < rect.y + rect.height; y++) {
     for (let x = rect.x; x < rect.x + rect.width; x++) {
-      const i = y * width + x
-      const o = i * 4
-      // maskedAlpha, written inline: this loop runs over every pixel a stroke touched, once a frame.
-      const a = matte[i]!
-      const m = mask[i]!
-      const alpha = m === MASK_LEAVE ? a : m > MASK_LEAVE ? a + ((255 - a) * (m - MASK_LEAVE)) / (255 - MASK_LEAVE) : (a * m) / MASK_LEAVE
+      const o = (y * width + x) * 4
+      const a = alpha[(y - rect.y) * rect.width + (x - rect.x)]!
       if (view === 'cutout') {
         out[o] = photo[o]!
         out[o + 1] = photo[o + 1]!
         out[o + 2] = photo[o + 2]!
-        out[o + 3] = alpha
+        out[o + 3] = a
       } else {
-        const tint = ((255 - alpha) / 255) * OVERLAY_STRENGTH
+        const tint = ((255 - a) / 255) * OVERLAY_STRENGTH
         out[o] = photo[o]! + (OVERLAY_TINT[0] - photo[o]!) * tint
         out[o + 1] = photo[o + 1]! + (OVERLAY_TINT[1] - photo[o + 1]!) * tint
         out[o + 2] = photo[o + 2]! + (OVERLAY_TINT[2] - photo[o + 2]!) * tint
