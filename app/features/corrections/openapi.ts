@@ -135,6 +135,7 @@ export function correctionPaths(security: unknown[]): Record<string, Schema> {
           '400': error('A mask of another size or type, a value out of range, faces on a cutout (or cutout fields on faces), an unknown part.'),
           ...REFUSALS,
           '413': error('The mask is larger than 16 MB.'),
+          '429': error('Too many corrections in a short time (60 a minute); see Retry-After.'),
         },
       },
     },
