@@ -11,7 +11,7 @@ import { resultUrl } from '~/features/tools/ui/page-result'
 import type { CutoutLayout } from '~/features/tools/runners/types'
 import { decodeToRgba, readImageHeader, sniffImageType } from '~/features/tools/upload.server'
 import type { RgbaImage } from '~/features/tools/image'
-import { MASK_NEUTRAL, partSummary } from './alpha-rules'
+import { MASK_NEUTRAL, partSummary, type MaskLayer } from './alpha-rules'
 import type { CutoutFacts, FacesFacts } from './keep.server'
 import {
   correctedAlpha,
@@ -201,7 +201,7 @@ export function maskFits(maskWidth: number, maskHeight: number, width: number, h
 }
 
 /** The mask's real type and size from its header (nothing decoded before that), then its grey values at the result's size. */
-async function maskAtFullSize(png: Buffer, width: number, height: number): Promise<Uint8Array | null> {
+async function maskAtFullSize(png: Buffer, width: number, height: number): Promise<MaskLayer | null> {
   const type = await sniffImageType(png, 'background-remover').catch(() => null)
   if (type !== 'image/png') throw badRequest(MASK_TYPE_MESSAGE)
   const header = await readImageHeader(png)
@@ -217,35 +217,32 @@ function maskGrey(png: Buffer, maxPixels: number) {
 }
 
 /**
- * A mask's grey values at the result's size; null when it is 128 everywhere (no correction). A
- * smaller mask is scaled up only around its strokes (the rest is 128 anyway): most of the cost of
- * scaling a whole preview-sized mask to 12 MP is saved.
+ * A mask's strokes at the result's size; null when it is 128 everywhere (no correction). A
+ * smaller mask is scaled up only around its strokes (the rest is 128 anyway), and only that box
+ * is blended: most of the cost of a whole preview-sized mask at 12 MP is saved.
  */
-export async function maskPixels(png: Buffer, width: number, height: number): Promise<Uint8Array | null> {
+export async function maskPixels(png: Buffer, width: number, height: number): Promise<MaskLayer | null> {
   try {
     const { data: small, info } = await maskGrey(png, width * height).extractChannel(0).raw().toBuffer({ resolveWithObject: true })
-    const box = strokesBox(small, info.width, info.height)
-    if (!box) return null
-    if (info.width === width && info.height === height) return small
+    const strokes = strokesBox(small, info.width, info.height)
+    if (!strokes) return null
+    if (info.width === width && info.height === height) return { data: small, box: { x: 0, y: 0, width, height } }
     // The strokes' box with a pixel around it (linear scaling reads one neighbour), in both sizes.
-    const x0 = Math.max(0, box.x0 - 1)
-    const y0 = Math.max(0, box.y0 - 1)
-    const x1 = Math.min(info.width, box.x1 + 1)
-    const y1 = Math.min(info.height, box.y1 + 1)
+    const x0 = Math.max(0, strokes.x0 - 1)
+    const y0 = Math.max(0, strokes.y0 - 1)
+    const x1 = Math.min(info.width, strokes.x1 + 1)
+    const y1 = Math.min(info.height, strokes.y1 + 1)
     const fx0 = Math.floor((x0 * width) / info.width)
     const fy0 = Math.floor((y0 * height) / info.height)
     const fx1 = Math.min(width, Math.ceil((x1 * width) / info.width))
     const fy1 = Math.min(height, Math.ceil((y1 * height) / info.height))
-    const region = await sharp(small, { raw: { width: info.width, height: info.height, channels: 1 } })
+    const data = await sharp(small, { raw: { width: info.width, height: info.height, channels: 1 } })
       .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 })
       .resize(fx1 - fx0, fy1 - fy0, { fit: 'fill', kernel: 'linear' })
       .extractChannel(0)
       .raw()
       .toBuffer()
-    const full = Buffer.alloc(width * height, MASK_NEUTRAL)
-    const regionWidth = fx1 - fx0
-    for (let y = fy0; y < fy1; y++) region.copy(full, y * width + fx0, (y - fy0) * regionWidth, (y - fy0 + 1) * regionWidth)
-    return full
+    return { data, box: { x: fx0, y: fy0, width: fx1 - fx0, height: fy1 - fy0 } }
   } catch (error) {
     throw new ToolError(400, MASK_TYPE_MESSAGE, { cause: error })
   }
@@ -323,7 +320,7 @@ export async function applyCorrections(
   return { bytes: rendered.bytes, contentType: rendered.contentType, filename: job.filename ?? '', view }
 }
 
-async function storedMaskAtFullSize(jobId: string, facts: { width: number; height: number }): Promise<Uint8Array | null> {
+async function storedMaskAtFullSize(jobId: string, facts: { width: number; height: number }): Promise<MaskLayer | null> {
   const png = await readEditMask(jobId)
   return png ? maskPixels(png, facts.width, facts.height) : null
 }
