@@ -5,6 +5,7 @@
 // what the run keeps (bytes) and what keeping it costs the run.
 //   npm run bench -- corrections     or     npx tsx bench/corrections.ts [runs]
 import sharp from 'sharp'
+import { maskPixels } from '../app/features/corrections/corrections.server'
 import { keepCutout } from '../app/features/corrections/keep.server'
 import { decodePhoto, openCutout, renderCorrectedCutout } from '../app/features/corrections/render.server'
 import { DEFAULT_EDGES } from '../app/features/corrections/types'
@@ -35,7 +36,8 @@ export async function benchCorrections(runs = 3) {
   for (let y = 100; y < 140; y++) maskData.fill(255, y * previewWidth + 100, y * previewWidth + 400)
   for (let y = 500; y < 530; y++) maskData.fill(0, y * previewWidth + 300, y * previewWidth + 700)
   const maskPng = await sharp(maskData, { raw: { width: previewWidth, height: previewHeight, channels: 1 } }).png().toBuffer()
-  const maskAtFullSize = () => sharp(maskPng).resize(image.width, image.height, { fit: 'fill', kernel: 'linear' }).extractChannel(0).raw().toBuffer()
+  // Scaled to the result as a correction scales it (around the strokes only).
+  const maskAtFullSize = () => maskPixels(maskPng, image.width, image.height)
   const packed = async () => keep.value.source
   const correct = async (jobId: string, mask: boolean) =>
     renderCorrectedCutout((await openCutout(jobId, packed))!, { edges: DEFAULT_EDGES, parts: {}, mask: mask ? await maskAtFullSize() : null })

@@ -4,13 +4,21 @@ import { applyPartDecisions, blendMask, findParts, growMatte, MASK_NEUTRAL } fro
 describe('blendMask', () => {
   it('leaves the matte under 128, restores fully under white, removes fully under black, halfway in between', () => {
     const alpha = Uint8Array.from([0, 100, 255, 0, 200, 100, 200])
-    blendMask(alpha, Uint8Array.from([MASK_NEUTRAL, MASK_NEUTRAL, MASK_NEUTRAL, 255, 0, 64, 191]))
+    const data = Uint8Array.from([MASK_NEUTRAL, MASK_NEUTRAL, MASK_NEUTRAL, 255, 0, 64, 191])
+    blendMask(alpha, 7, { data, box: { x: 0, y: 0, width: 7, height: 1 } })
     // 191: (191 − 128)/127 ≈ 0.496 of the way from 200 to 255; 64: 100 × 64/128.
     expect([...alpha]).toEqual([0, 100, 255, 255, 0, 50, Math.round(200 + (55 * 63) / 127)])
   })
 
-  it('refuses a mask of another size', () => {
-    expect(() => blendMask(new Uint8Array(4), new Uint8Array(3))).toThrow(RangeError)
+  it('reads only its box, at its place in the matte', () => {
+    const alpha = new Uint8Array(4 * 3).fill(100)
+    blendMask(alpha, 4, { data: Uint8Array.from([255, 0]), box: { x: 2, y: 1, width: 1, height: 2 } })
+    expect([...alpha]).toEqual([100, 100, 100, 100, 100, 100, 255, 100, 100, 100, 0, 100])
+  })
+
+  it('refuses a mask that does not fit the matte', () => {
+    expect(() => blendMask(new Uint8Array(4), 2, { data: new Uint8Array(3), box: { x: 0, y: 0, width: 2, height: 2 } })).toThrow(RangeError)
+    expect(() => blendMask(new Uint8Array(4), 2, { data: new Uint8Array(2), box: { x: 1, y: 0, width: 2, height: 1 } })).toThrow(RangeError)
   })
 })
 

@@ -5,17 +5,32 @@ import type { Box, MattePart, PartDecision } from './types'
 /** The brush mask's neutral value: the model's (refined) matte is left as it is. */
 export const MASK_NEUTRAL = 128
 
+/** A brush mask's strokes: its values over `box` of the matte (row-major, box.width a row); 128 elsewhere. */
+export interface MaskLayer {
+  data: Uint8Array
+  box: Box
+}
+
 /**
- * The brush mask over the matte, in place: m > 128 moves alpha toward 255 by (m − 128)/127 (white
- * restores fully), m < 128 scales it by m/128 (black removes fully), 128 leaves it.
+ * The brush mask over the matte (`width` a row), in place: m > 128 moves alpha toward 255 by
+ * (m − 128)/127 (white restores fully), m < 128 scales it by m/128 (black removes fully), 128
+ * leaves it. Only the layer's box is read: outside it the mask is 128.
  */
-export function blendMask(alpha: Uint8Array, mask: Uint8Array): void {
-  if (alpha.length !== mask.length) throw new RangeError('the mask and the matte differ in size')
-  for (let p = 0; p < alpha.length; p++) {
-    const m = mask[p]
-    if (m === MASK_NEUTRAL) continue
-    const a = alpha[p]
-    alpha[p] = m > MASK_NEUTRAL ? Math.round(a + ((255 - a) * (m - MASK_NEUTRAL)) / 127) : Math.round((a * m) / MASK_NEUTRAL)
+export function blendMask(alpha: Uint8Array, width: number, mask: MaskLayer): void {
+  const { x, y, width: w, height: h } = mask.box
+  if (mask.data.length !== w * h || x < 0 || y < 0 || x + w > width || (y + h) * width > alpha.length) {
+    throw new RangeError('the mask does not fit the matte')
+  }
+  for (let row = 0; row < h; row++) {
+    const from = row * w
+    const to = (y + row) * width + x
+    for (let k = 0; k < w; k++) {
+      const m = mask.data[from + k]
+      if (m === MASK_NEUTRAL) continue
+      const p = to + k
+      const a = alpha[p]
+      alpha[p] = m > MASK_NEUTRAL ? Math.round(a + ((255 - a) * (m - MASK_NEUTRAL)) / 127) : Math.round((a * m) / MASK_NEUTRAL)
+    }
   }
 }
 

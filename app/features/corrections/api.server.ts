@@ -3,6 +3,7 @@
 // every /api route (session or API key; the same-origin check on cookie posts is server.ts's).
 import { z } from 'zod'
 import { resolveCaller } from '~/features/account/caller.server'
+import { consumeRateLimit, retryAtSentence } from '~/features/security/rate-limit.server'
 import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
 import { ToolError, badRequest } from '~/features/tools/errors.server'
 import { JOB_ID_HEADER } from '~/features/tools/jobs/view'
@@ -29,6 +30,8 @@ export const MASK_TOO_LARGE_MESSAGE = `The mask is larger than ${MAX_MASK_BYTES 
 const NOT_MULTIPART_MESSAGE = 'Send multipart/form-data with mask (a file), feather, grow, decontaminate, parts or faces.'
 export const PARTS_MESSAGE = 'parts must be a JSON object naming part ids with keep or remove, such as {"2": "keep"}.'
 export const DECONTAMINATE_MESSAGE = 'decontaminate must be true or false.'
+/** A correction runs no model but renders the whole result again (about a second at 12 MP): an account's pace is bounded. */
+export const CORRECTION_RATE = { name: 'corrections', points: 60, durationSeconds: 60 }
 export const CORRECTION_FIELDS = ['mask', 'feather', 'grow', 'decontaminate', 'parts', 'faces'] as const
 
 const wholePixels = (message: string) =>
@@ -158,6 +161,11 @@ export async function getCorrections(request: Request, jobId: string): Promise<R
 export async function postCorrections(request: Request, jobId: string): Promise<Response> {
   const accountId = await callerAccount(request)
   if (!accountId) return runErrorResponse(404, JOB_NOT_FOUND_MESSAGE)
+  const limited = await consumeRateLimit(CORRECTION_RATE, `account:${accountId}`)
+  if (!limited.ok) {
+    const retry = { 'Retry-After': String(limited.retryAfterSeconds) }
+    return runErrorResponse(429, `Too many corrections in a short time. ${retryAtSentence(limited.retryAfterSeconds)}`, null, retry)
+  }
   try {
     const input = await readCorrectionForm(request)
     const corrected = await applyCorrections(jobId, accountId, input)

@@ -160,6 +160,11 @@ describe('correcting a cutout', () => {
     // mask=keep keeps the stored strokes while the edges change.
     const kept = await correct(jobId, { mask: 'keep', feather: '0' })
     expect(Buffer.from(kept.body).equals(Buffer.from(answer.body))).toBe(true)
+    // Drawn on a preview at half the size, applied at full size: the stroke covers twice its pixels.
+    const half = await alphaOf((await correct(jobId, { mask: await mask(320, 214, [{ x: 0, y: 0, width: 10, height: 10, value: 255 }]) })).body)
+    expect([half.at(5, 5), half.at(15, 15)]).toEqual([255, 255])
+    expect(half.at(5, 40)).toBe(original.at(5, 40))
+    expect(half.at(inside.x + 2, inside.y + 2)).toBe(255)
   })
 
   it('grows, shrinks and feathers the alpha', async () => {

@@ -14,9 +14,6 @@ const BOX: Schema = {
   properties: { x: { type: 'number' }, y: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' } },
 }
 
-export const CORRECTIONS_SUMMARY =
-  'Correct a background-removal or face-blur result without running a model and without a charge: the model’s matte (or the detected faces) and your corrections are kept apart, and every output option the run had is rendered again from both.'
-
 export const correctionSchemas: Record<string, Schema> = {
   Box: { ...BOX, description: 'A rectangle in the result’s pixels.' },
   FaceBox: {
@@ -135,6 +132,7 @@ export function correctionPaths(security: unknown[]): Record<string, Schema> {
           '400': error('A mask of another size or type, a value out of range, faces on a cutout (or cutout fields on faces), an unknown part.'),
           ...REFUSALS,
           '413': error('The mask is larger than 16 MB.'),
+          '429': error('Too many corrections in a short time (60 a minute); see Retry-After.'),
         },
       },
     },

@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import sharp from 'sharp'
 import type { RgbaImage } from '~/features/tools/image'
 import { decodeToRgba } from '~/features/tools/upload.server'
-import { applyPartDecisions, blendMask, findParts, growMatte, type PartPixels } from './alpha-rules'
+import { applyPartDecisions, blendMask, findParts, growMatte, type MaskLayer, type PartPixels } from './alpha-rules'
 import type { CutoutSourceMeta, FacesSourceMeta } from './keep.server'
 import { unpack } from './pack.server'
 import type { Box, EdgeSettings, PartDecision } from './types'
@@ -127,8 +127,8 @@ export function modelParts(opened: OpenedCutout): Promise<{ model: Buffer; parts
 export interface CutoutCorrections {
   edges: EdgeSettings
   parts: Record<string, PartDecision>
-  /** The brush mask at full size, one byte a pixel; null: none. */
-  mask: Uint8Array | null
+  /** The brush mask's strokes at full size; null: none. */
+  mask: MaskLayer | null
 }
 
 /** The refined matte with the corrections applied: parts, then the mask, then grow/shrink, then feather. */
@@ -140,7 +140,7 @@ export async function correctedAlpha(opened: OpenedCutout, corrections: CutoutCo
     const { model, parts } = await modelParts(opened)
     applyPartDecisions(alpha, model, parts, corrections.parts)
   }
-  if (corrections.mask) blendMask(alpha, corrections.mask)
+  if (corrections.mask) blendMask(alpha, width, corrections.mask)
   if (corrections.edges.grow !== 0) growMatte(alpha, width, height, corrections.edges.grow)
   if (corrections.edges.feather > 0) {
     alpha = await sharp(alpha, { raw: { width, height, channels: 1 } })

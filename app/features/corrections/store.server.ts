@@ -1,7 +1,6 @@
 // The result_edits table (migrations/0130, decision 157): what a run kept for its corrections,
 // sealed under RESULTS_KEY like the result, and the user's corrections apart from it (the brush
 // mask sealed, the rest as JSON). It lives as long as the result and is swept with it.
-import { sql } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import { openBytes, sealBytes } from '~/features/tools/results.server'
 import type { KeptForCorrection } from '~/features/tools/runners/types'
@@ -125,14 +124,4 @@ export async function saveCorrections(
     })
     .where('job_id', '=', jobId)
     .execute()
-}
-
-/** How many bytes the sealed sources hold (the decision's figure, the operator's check). */
-export async function editBytes(jobId: string, db: DbOrTx = getDb()): Promise<number> {
-  const row = await db
-    .selectFrom('result_edits')
-    .select(sql<number>`octet_length(ciphertext)`.as('bytes'))
-    .where('job_id', '=', jobId)
-    .executeTakeFirst()
-  return Number(row?.bytes ?? 0)
 }

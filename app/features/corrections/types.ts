@@ -76,6 +76,11 @@ export interface EditView {
 
 export const EDIT_PREVIEW_MAX_SIDE = 1024
 
+/**
+ * One correction describes the whole of it: a field left out means none (mask), the defaults
+ * (edges' missing fields), no decisions (parts), the detected boxes (faces). A cutout takes mask,
+ * edges and parts; a face-blur result faces only (the other kind's fields answer 400).
+ */
 export interface CorrectionInput {
   /** Greyscale PNG: white restores, black removes, 128 leaves the matte. The result's size, or a smaller one of the
    *  same aspect ratio (±1 px) that is scaled up ("draw on a preview, apply at full size"). 'keep': the stored mask stays. */
