@@ -315,7 +315,7 @@ export function composeRect(
     alpha.set(matte.subarray(start, start + rect.width), row * rect.width)
     strokes.set(mask.subarray(start, start + rect.width), row * rect.width)
   }
-  blendMask(alpha, strokes)
+  blendMask(alpha, rect.width, { data: strokes, box: { x: 0, y: 0, width: rect.width, height: rect.height } })
   for (let y = rect.y; y < rect.y + rect.height; y++) {
     for (let x = rect.x; x < rect.x + rect.width; x++) {
       const o = (y * width + x) * 4

@@ -6,9 +6,11 @@
 import { data, redirect } from '@remix-run/node'
 import { z } from 'zod'
 import { resolveCaller } from '~/features/account/caller.server'
+import { consumeRateLimit, retryAtSentence } from '~/features/security/rate-limit.server'
 import { ToolError } from '~/features/tools/errors.server'
 import { PRIVATE_NO_STORE } from '~/http/headers'
 import { isUuid } from '~/utils/uuid'
+import { CORRECTION_RATE } from '../api.server'
 import { applyCorrections, readEditView } from '../corrections.server'
 import { EDGE_LIMITS, editPath, type Box, type CorrectionInput, type EditView, type PartDecision } from '../types'
 import { FIELD, PART_FIELD_PREFIX, parseFaceValue } from './edit-fields'
@@ -113,6 +115,12 @@ export interface EditRefusal {
 
 /** The page's action: the correction applied (free), then the page again with the new result. */
 export async function applyEditForm(request: Request, view: EditView, accountId: string) {
+  // Each correction is a render at full size: the page shares the API's allowance of them.
+  const limited = await consumeRateLimit(CORRECTION_RATE, `account:${accountId}`)
+  if (!limited.ok) {
+    const headers = { ...PRIVATE_NO_STORE, 'Retry-After': String(limited.retryAfterSeconds) }
+    return data<EditRefusal>({ error: `Too many corrections in a short time. ${retryAtSentence(limited.retryAfterSeconds)}` }, { status: 429, headers })
+  }
   let form: FormData
   try {
     form = await request.formData()
