@@ -1,4 +1,4 @@
-// npm run bench [-- credits tools svg jobs batches quality [--seed N --count M]]: runs the benchmarks, prints their tables and saves the figures to
+// npm run bench [-- credits tools svg jobs batches quality corrections [--seed N --count M]]: runs the benchmarks, prints their tables and saves the figures to
 // bench/results/<timestamp>.json. Each part compares against a baseline measured in the same process.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -12,6 +12,7 @@ const parts: Record<string, () => Promise<object>> = {
   http: async () => (await import('./http')).benchHttp(),
   batches: async () => (await import('./batches')).benchBatches(),
   quality: async () => (await import('./quality')).benchQuality(),
+  corrections: async () => (await import('./corrections')).benchCorrections(),
 }
 
 // Parts are named; `--name value` pairs are a part's own settings (quality's --seed and --count).

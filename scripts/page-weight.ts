@@ -22,7 +22,7 @@ export type Visitor = 'guest' | 'account' | 'operator'
 export interface PageToWeigh {
   /** The route module that renders it (app/routes/…), so the list can be checked against the routes. */
   route: string
-  /** Its address; `:team`, `:user` and `:token` are filled in by whoever signs in. */
+  /** Its address; `:team`, `:user`, `:token` and `:job` are filled in by whoever signs in. */
   path: string
   as: Visitor
   status?: number
@@ -56,6 +56,8 @@ export const PAGES: PageToWeigh[] = [
   { route: 'credits.tsx', path: '/credits', as: 'account' },
   { route: 'dashboard.tsx', path: '/dashboard', as: 'account' },
   { route: 'history.tsx', path: '/history', as: 'account' },
+  // The correction page of a background removal the account ran (the brush editor's page).
+  { route: 'edit.$jobId.tsx', path: '/edit/:job', as: 'account' },
   { route: 'teams._index.tsx', path: '/teams', as: 'account' },
   { route: 'teams.$id.tsx', path: '/teams/:team', as: 'account' },
   { route: 'teams.invites.$token.tsx', path: '/teams/invites/:token', as: 'account' },

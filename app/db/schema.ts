@@ -142,6 +142,24 @@ export interface ResultThumbnailsTable {
   created_at: CreatedAt
 }
 
+/** What correcting a result needs (migrations/0130, decision 157): the run's source sealed, the corrections apart. */
+export interface ResultEditsTable {
+  job_id: string
+  account_id: string
+  kind: 'cutout' | 'faces'
+  facts: Json
+  iv: Buffer
+  auth_tag: Buffer
+  ciphertext: Buffer
+  corrections: Json | null
+  mask_iv: Buffer | null
+  mask_auth_tag: Buffer | null
+  mask_ciphertext: Buffer | null
+  created_at: CreatedAt
+  corrected_at: Timestamp | null
+  expires_at: Timestamp
+}
+
 export type ToolJobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
 
 export interface ToolJobsTable {
@@ -353,6 +371,7 @@ export interface Database {
   tool_runs: ToolRunsTable
   results: ResultsTable
   result_thumbnails: ResultThumbnailsTable
+  result_edits: ResultEditsTable
   tool_jobs: ToolJobsTable
   batches: BatchesTable
   analytics_events: AnalyticsEventsTable

@@ -35,6 +35,7 @@ const SECTIONS = [
   [SWITCH_SECTION.id, 'Switch from remove.bg'],
   ['errors', 'Errors'],
   ['jobs', 'Jobs and batches'],
+  ['corrections', 'Corrections'],
   ['idempotency', 'Idempotency'],
   ['rate-limits', 'Rate limits'],
   ['webhooks', 'Webhooks'],
@@ -314,6 +315,18 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               <code>errors.json</code> (<code>{'[{name, error}]'}</code>) for the items that failed or found no face. Each item is charged when it runs and refunded if it fails; a batch your balance
               cannot pay for in full is refused before anything runs, saying how many items it covers. A test key runs everything free, with results of at most{' '}
               {TEST_RESULT_MAX_PIXELS / 1_000_000} megapixels. The <code>job.succeeded</code>, <code>job.failed</code> and <code>batch.completed</code> webhooks tell you when work ends.
+            </p>
+          </Section>
+
+          <Section id="corrections" title="Corrections">
+            <p>
+              A background-removal or face-blur result can be corrected without running a model and without a charge: every tool answer names its job in{' '}
+              <code>X-Facet-Job-Id</code>. <code>GET /api/jobs/&lt;id&gt;/corrections/</code> lists the result&apos;s size, the model&apos;s parts and the detected faces;{' '}
+              <code>POST /api/jobs/&lt;id&gt;/corrections/</code> (multipart) takes, for a cutout, <code>mask</code> (a greyscale PNG of that size: white restores, black
+              removes, mid-grey 128 leaves the model&apos;s matte), <code>feather</code> (0 to 20 px), <code>grow</code> (−20 to 20 px), <code>decontaminate</code> and{' '}
+              <code>parts</code> (<code>{'{"2": "keep"}'}</code>), or for a face-blur result <code>faces</code> (a JSON array of <code>{'{x, y, width, height}'}</code>). It answers the
+              result rendered again with every option the run had, with <code>X-Credits-Charged: 0</code>, and the job&apos;s <code>result_url</code> then serves it. A plain grey
+              mask gives back the uncorrected result exactly. <code>GET /api/jobs/&lt;id&gt;/</code> of a face-blur job lists the detected <code>faces</code>. Corrections are kept as long as the result.
             </p>
           </Section>
 

@@ -5,7 +5,8 @@ import type { APIRequestContext } from '@playwright/test'
 import { JS_BUDGET_BYTES, measurePage, overBudget, PAGES, type PageWeight, type Visitor } from '../../scripts/page-weight'
 import { expect, test } from './support/test'
 import { OPERATOR_EMAILS } from './support/operators'
-import { waitForVerificationToken } from './support/tools'
+import { fixture, waitForVerificationToken } from './support/tools'
+import { readFile } from 'node:fs/promises'
 
 const PASSWORD = 'correct horse battery staple 42'
 
@@ -31,6 +32,11 @@ test('every page loads at most 120 KB of compressed JavaScript, signed in or not
   expect(team.status(), await team.text()).toBe(201)
   const teamId = ((await team.json()) as { id: string }).id
   await signUp(request, OPERATOR_EMAILS[2]!)
+  // A cutout of the account's, for its correction page.
+  const image = { name: 'router.png', mimeType: 'image/png', buffer: await readFile(fixture('photos/product-router-alpha-groundtruth.png')) }
+  const cutout = await page.request.post('/api/remove-bg/', { multipart: { image } })
+  expect(cutout.status(), await cutout.text()).toBe(200)
+  const jobId = cutout.headers()['x-facet-job-id']!
 
   const cookies: Record<Visitor, string | undefined> = {
     guest: undefined,
@@ -38,7 +44,7 @@ test('every page loads at most 120 KB of compressed JavaScript, signed in or not
     operator: await cookieOf(request),
   }
   // An invite link that is not (or no longer) valid renders the same page module as a valid one.
-  const fill = (path: string) => path.replace(':team', teamId).replace(':user', userId).replace(':token', 'no-longer-valid')
+  const fill = (path: string) => path.replace(':team', teamId).replace(':user', userId).replace(':token', 'no-longer-valid').replace(':job', jobId)
   const expectedStatus = (path: string, status?: number) => status ?? (path.includes(':token') ? 404 : 200)
 
   const rows: Array<PageWeight & { as: Visitor }> = []

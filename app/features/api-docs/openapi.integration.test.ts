@@ -28,6 +28,7 @@ import { action as createWebhook, loader as listWebhooks } from '../../routes/ap
 import { action as postJob } from '../../routes/api.jobs._index'
 import { loader as getJob } from '../../routes/api.jobs.$id'
 import { loader as getJobAnswer } from '../../routes/api.jobs.$id.answer'
+import { action as postCorrections, loader as getCorrections } from '../../routes/api.jobs.$id.corrections'
 import { action as postBatch } from '../../routes/api.batches._index'
 import { loader as getBatch } from '../../routes/api.batches.$id'
 import { loader as getBatchDownload } from '../../routes/api.batches.$id.download'
@@ -181,6 +182,11 @@ describe('the OpenAPI document', () => {
     expect(seen.body.status).toBe('succeeded')
     await conforms('get', '/api/jobs/{id}/answer/', await call(getJobAnswer as Handler, get(`/api/jobs/${job.body.id}/answer/`, auth), { id: job.body.id }), 200)
     await conforms('get', '/api/jobs/{id}/', await call(getJob as Handler, get(`/api/jobs/${job.body.id}/`), { id: job.body.id }), 404)
+    const corrections = `/api/jobs/${job.body.id}/corrections/`
+    await conforms('get', '/api/jobs/{id}/corrections/', await call(getCorrections as Handler, get(corrections, auth), { id: job.body.id }), 200)
+    await conforms('post', '/api/jobs/{id}/corrections/', await call(postCorrections as Handler, form([['feather', '2']], corrections), { id: job.body.id }), 200)
+    await conforms('post', '/api/jobs/{id}/corrections/', await call(postCorrections as Handler, form([['feather', '99']], corrections), { id: job.body.id }), 400)
+    await conforms('get', '/api/jobs/{id}/corrections/', await call(getCorrections as Handler, get(corrections), { id: job.body.id }), 404)
     await vi.waitFor(async () => {
       const seen = await conforms('get', '/api/batches/{id}/', await call(getBatch as Handler, get(`/api/batches/${batch.body.id}/`, auth), { id: batch.body.id }), 200)
       expect(seen.body.status).toBe('completed')

@@ -7,6 +7,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '~/features/webhooks/events'
 import { TOOL_APIS } from './tool-fields'
 import { MODEL_CHOICES } from '~/features/tools/models/model-choices'
 import { removeBgPath } from '~/features/removebg/openapi'
+import { correctionPaths, correctionSchemas } from '~/features/corrections/openapi'
 import { MAX_BATCH_FILES } from '~/catalog/batches'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/roles'
 import { SEAT_RULE } from '~/features/teams/messages'
@@ -297,9 +298,11 @@ const schemas: Record<string, Schema> = {
       result_url: nullable('string'),
       error: nullable('string'),
       remaining: nullable('integer'),
+      faces: { type: 'array', items: ref('FaceBox'), description: 'A face-blur job: the boxes the detector found, in the result’s pixels (correct them with POST /api/jobs/{id}/corrections/).' },
     },
     additionalProperties: false,
   },
+  ...correctionSchemas,
   BatchAccepted: {
     type: 'object',
     required: ['id', 'url', 'total', 'skipped'],
@@ -322,8 +325,9 @@ const schemas: Record<string, Schema> = {
         type: 'array',
         items: {
           type: 'object',
-          required: ['name', 'status', 'state', 'status_text', 'progress', 'credits_charged', 'result_url', 'thumbnail_url', 'error'],
+          required: ['job_id', 'name', 'status', 'state', 'status_text', 'progress', 'credits_charged', 'result_url', 'thumbnail_url', 'error'],
           properties: {
+            job_id: { type: 'string', format: 'uuid', description: 'The file’s own job: `GET /api/jobs/{id}/`, and its corrections.' },
             name: { type: 'string' },
             status: { enum: ['queued', 'running', 'succeeded', 'failed'], description: 'The job’s status. A face tool’s file with no face in it has `succeeded` (its image is delivered unchanged); `state` tells it apart.' },
             state: RUN_STATE,
@@ -390,6 +394,7 @@ function toolPath(api: (typeof TOOL_APIS)[number]) {
             'X-Credits-Remaining': { schema: { type: 'integer' }, description: 'The balance after the run.' },
             [CREDITS_CHARGED_HEADER]: { schema: { type: 'integer' }, description: 'Credits this answer took (0 for test keys and replays).' },
             [ENVIRONMENT_HEADER]: { schema: { enum: [...API_KEY_ENVIRONMENTS] }, description: 'The key’s environment, for key callers.' },
+            'X-Facet-Job-Id': { schema: { type: 'string' }, description: 'The run’s job: follow it at /api/jobs/{id}/, correct it at /api/jobs/{id}/corrections/.' },
             ...Object.fromEntries(Object.entries(api.answerHeaders ?? {}).map(([name, description]) => [name, { schema: { type: 'string' }, description }])),
             ...rateHeaders,
           },
@@ -721,6 +726,7 @@ export function openApiDocument() {
   }
   for (const api of TOOL_APIS) paths[api.tool.apiPath] = toolPath(api)
   paths['/api/v1.0/removebg'] = removeBgPath(rateHeaders)
+  Object.assign(paths, correctionPaths(ANYONE))
 
   const webhooks: Record<string, unknown> = {}
   for (const event of WEBHOOK_EVENTS) {
@@ -742,7 +748,7 @@ export function openApiDocument() {
         'Every tool over HTTP. Authenticate with an API key (`Authorization: Bearer fs_live_…` or `fs_test_…`, or the key alone in `X-Api-Key`) or a session token from /api/auth/login/ (`Authorization: Token …`). Answers to a key carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; a 429 carries Retry-After.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Tools' }, { name: 'Jobs' }, { name: 'Batches' }, { name: 'Teams' }, { name: 'API keys' }, { name: 'Webhooks' }, { name: 'Credits' }, { name: 'Accounts' }, { name: 'Site' }],
+    tags: [{ name: 'Tools' }, { name: 'Jobs' }, { name: 'Corrections' }, { name: 'Batches' }, { name: 'Teams' }, { name: 'API keys' }, { name: 'Webhooks' }, { name: 'Credits' }, { name: 'Accounts' }, { name: 'Site' }],
     paths,
     webhooks,
     components: {

@@ -126,6 +126,7 @@ describe('a batch of 10 with one broken file', () => {
     expect(batch.items).toHaveLength(10)
     const resultId = batch.items[0].result_url.split('/').pop()
     expect(batch.items[0]).toEqual({
+      job_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'shot-0.jpg',
       status: 'succeeded',
       state: 'done',

@@ -123,6 +123,7 @@ type BatchRow = { id: string; tool: string; total: number; status: 'running' | '
 export function itemView(i: ItemRow) {
   const state = runState(i)
   return {
+    job_id: i.id,
     name: i.original_name,
     status: i.status,
     state,

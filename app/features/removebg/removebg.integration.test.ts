@@ -202,6 +202,8 @@ describe('POST /api/v1.0/removebg: results', () => {
     expect([answer.headers.get('X-Width'), answer.headers.get('X-Height')]).toEqual([String(m.width), String(m.height)])
     expect(m.hasAlpha).toBe(true)
     expect(answer.headers.get('X-Credits-Charged')).toBe('1')
+    // The job, so the caller can correct the cutout (POST /api/jobs/<id>/corrections/, decision 157).
+    expect(answer.headers.get('X-Facet-Job-Id')).toMatch(/^[0-9a-f-]{36}$/)
     expect(answer.headers.get('X-Type')).toBe('other')
     expect(answer.headers.get('X-RateLimit-Limit')).toBeTruthy()
     const left = Number(answer.headers.get('X-Foreground-Left'))

@@ -108,18 +108,43 @@ interface MadeBy {
   note: string | null
 }
 
-/** The refined matte at full size, unencoded: for a caller that composes the output itself (cutout-output.server.ts). */
-export interface CutoutMatte extends MadeBy {
+/**
+ * What the run made besides its output, for a correction to re-render from (decision 157): the
+ * model's own matte at its size, the refined matte at full size, and the picture's colours with
+ * what the refinement unmixed from the background (RGBA; its alpha is the photo's own).
+ */
+export interface MatteMaterial {
+  modelMatte: { data: Uint8Array; width: number; height: number }
   alpha: Uint8Array
+  colours: Buffer
+}
+
+/** The refined matte at full size, unencoded: for a caller that composes the output itself (cutout-output.server.ts). */
+export interface CutoutMatte extends MadeBy, MatteMaterial {
   modelMs: number
 }
 
+/**
+ * A cutout flattened on a colour as the remover answers it: each pixel's alpha from the matte
+ * (and the photo's own alpha), put over the colour, encoded as an RGB PNG. `colours` is changed.
+ */
+export async function flattenOnColour(colours: Buffer, alpha: Uint8Array, width: number, height: number, background: string): Promise<Buffer> {
+  for (let p = 0, i = 3; p < alpha.length; p++, i += 4) colours[i] = cutoutAlpha(alpha[p], colours[i])
+  const flat = await sharp(colours, { raw: { width, height, channels: 4 } }).flatten({ background }).raw().toBuffer()
+  return encodePng({ data: flat, width, height, channels: 3 })
+}
+
+/** A transparent cutout as the remover answers it: the colours with the matte as alpha (docs/decisions/068). */
+export function encodeCutoutPng(colours: Buffer, alpha: Uint8Array, width: number, height: number): Promise<Buffer> {
+  return encodePng({ data: colours, width, height, channels: 4 }, { alpha })
+}
+
 export async function removeBackground(image: RgbaImage, options: RemoveOptions & { matteOnly: true }): Promise<CutoutMatte>
-export async function removeBackground(image: RgbaImage, options?: RemoveOptions): Promise<ToolOutput & MadeBy>
+export async function removeBackground(image: RgbaImage, options?: RemoveOptions): Promise<ToolOutput & MadeBy & { material: MatteMaterial }>
 export async function removeBackground(
   image: RgbaImage,
   options: RemoveOptions & { matteOnly?: boolean } = {},
-): Promise<(ToolOutput & MadeBy) | CutoutMatte> {
+): Promise<(ToolOutput & MadeBy & { material: MatteMaterial }) | CutoutMatte> {
   assertRgbaImage(image)
   const progress = options.progress ?? (() => {})
   // A colour sharp reads (a preset name or #hex), already checked by the tool's runner.
@@ -149,30 +174,34 @@ export async function removeBackground(
     'data' in upscaled && upscaled.hasForeground ? upscaled : { data: await upscaleMatteExact(modelMatte, image.width, image.height), mask: undefined }
   const refine = (colours: Buffer | undefined, rowsFinal?: (upTo: number) => void) =>
     level === 'model' ? Promise.resolve(soft) : refineMatte(soft, image.data, image.width, image.height, refinement, { mask, colours, rowsFinal })
+  const modelMatteKept = { data: matte, width: matteWidth, height: matteHeight }
   let bytes: Buffer
+  let material: MatteMaterial
   if (options.matteOnly) {
-    const alpha = await refine(undefined)
+    // The composed outputs get the unmixed colours too, as the plain ones do.
+    const colours = Buffer.from(image.data)
+    const alpha = await refine(colours)
     progress('refined', 1)
-    return { alpha, modelMs, model: segmenter.id, note }
+    return { alpha, colours, modelMatte: modelMatteKept, modelMs, model: segmenter.id, note }
   }
   if (background) {
     const cutout = Buffer.from(image.data)
     const alpha = await refine(cutout)
     progress('refined', 1)
-    for (let p = 0, i = 3; p < alpha.length; p++, i += 4) cutout[i] = cutoutAlpha(alpha[p], cutout[i])
-    const flat = await sharp(cutout, { raw: { width: image.width, height: image.height, channels: 4 } })
-      .flatten({ background })
-      .raw()
-      .toBuffer()
-    bytes = await encodePng({ data: flat, width: image.width, height: image.height, channels: 3 })
+    // The colours as unmixed, before flattening writes the matte into their alpha.
+    material = { modelMatte: modelMatteKept, alpha, colours: Buffer.from(cutout) }
+    bytes = await flattenOnColour(cutout, alpha, image.width, image.height, background)
   } else {
     // Encoded straight from the picture and the matte (the encoder applies the picture's own alpha):
     // no RGBA copy, and each band of rows is written as soon as the refinement has finished it.
-    const png = startPng({ data: picture ?? image.data, width: image.width, height: image.height, channels: 4 }, { alpha: soft })
-    await refine(picture ?? undefined, png.rowsReady)
+    // The same encoding as encodeCutoutPng, streamed.
+    const colours = picture ?? Buffer.from(image.data)
+    const png = startPng({ data: colours, width: image.width, height: image.height, channels: 4 }, { alpha: soft })
+    await refine(colours, png.rowsReady)
     progress('refined', 1)
     bytes = await png.finish()
+    material = { modelMatte: modelMatteKept, alpha: soft, colours }
   }
   progress('encoded', 1)
-  return { bytes, contentType: 'image/png', width: image.width, height: image.height, modelMs, model: segmenter.id, note }
+  return { bytes, contentType: 'image/png', width: image.width, height: image.height, modelMs, model: segmenter.id, note, material }
 }

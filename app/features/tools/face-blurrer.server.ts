@@ -46,21 +46,25 @@ async function blurPatch(patch: RawImage, sigma: number): Promise<RawImage> {
 /** Detection done, then each face blurred (fraction of the faces), then the PNG encoded. */
 export type BlurPhase = 'detected' | 'faces' | 'encoded'
 
-export async function blurFaces(
+/** A box to blur, in the picture's pixels (a detected face, or one drawn by the user). */
+export type FaceArea = Pick<Face, 'x' | 'y' | 'width' | 'height'>
+
+/**
+ * The picture with each box blurred, in order, as a PNG: the one rendering of a run and of a
+ * correction's boxes (decision 157), so the two can never differ.
+ */
+export async function renderBlur(
   image: RgbaImage,
-  options: { blur: number; signal?: AbortSignal; progress?: PhaseProgress<BlurPhase> },
-): Promise<ToolOutput & { facesFound: number }> {
-  assertRgbaImage(image)
-  const progress = options.progress ?? (() => {})
-  if (!Number.isFinite(options.blur) || options.blur <= 0) throw new RangeError(`blur must be a positive number (got ${options.blur})`)
-  const { faces, modelMs } = await detectFaces(image)
-  progress('detected', 1)
-  options.signal?.throwIfAborted()
+  faces: readonly FaceArea[],
+  blur: number,
+  progress: PhaseProgress<BlurPhase> = () => {},
+): Promise<Buffer> {
+  if (!Number.isFinite(blur) || blur <= 0) throw new RangeError(`blur must be a positive number (got ${blur})`)
   const output: RawImage = { ...rawOf(image), data: Buffer.from(image.data) }
   let facesDone = 0
   for (const face of faces) {
     progress('faces', facesDone++ / faces.length)
-    const sigma = blurSigma(options.blur, face)
+    const sigma = blurSigma(blur, face)
     const ellipse = {
       cx: face.x + face.width / 2,
       cy: face.y + face.height / 2,
@@ -80,7 +84,20 @@ export async function blurFaces(
     blendThroughEllipse(output, blurred, left, top, ellipse, FEATHER_INNER)
   }
   progress('faces', 1)
-  const bytes = await encodePng(output)
+  return encodePng(output)
+}
+
+export async function blurFaces(
+  image: RgbaImage,
+  options: { blur: number; signal?: AbortSignal; progress?: PhaseProgress<BlurPhase> },
+): Promise<ToolOutput & { facesFound: number; faces: Face[] }> {
+  assertRgbaImage(image)
+  const progress = options.progress ?? (() => {})
+  if (!Number.isFinite(options.blur) || options.blur <= 0) throw new RangeError(`blur must be a positive number (got ${options.blur})`)
+  const { faces, modelMs } = await detectFaces(image)
+  progress('detected', 1)
+  options.signal?.throwIfAborted()
+  const bytes = await renderBlur(image, faces, options.blur, progress)
   progress('encoded', 1)
-  return { bytes, contentType: 'image/png', width: image.width, height: image.height, modelMs, facesFound: faces.length }
+  return { bytes, contentType: 'image/png', width: image.width, height: image.height, modelMs, facesFound: faces.length, faces }
 }

@@ -48,6 +48,11 @@ export function openBytes(id: string, row: { iv: Buffer; auth_tag: Buffer; ciphe
   return Buffer.concat([decipher.update(row.ciphertext), decipher.final()])
 }
 
+/** When a result stored at `now` expires (what is kept with it, a correction's source, expires with it). */
+export function resultExpiry(now: Date): Date {
+  return new Date(now.getTime() + RESULT_TTL_HOURS * 3600_000)
+}
+
 export async function storeResult(
   input: {
     ownerAccountId: string
@@ -74,7 +79,7 @@ export async function storeResult(
       run_details: input.runDetails ? JSON.stringify(input.runDetails) : null,
       ...sealBytes(id, input.bytes),
       created_at: now,
-      expires_at: new Date(now.getTime() + RESULT_TTL_HOURS * 3600_000),
+      expires_at: resultExpiry(now),
     })
     .execute()
   return id
@@ -136,8 +141,23 @@ export async function readResult(
   }
 }
 
+/**
+ * A corrected result replaces the stored one in its row (decision 157): the job's result_url serves
+ * the latest. Its small picture is made again on its next request.
+ */
+export async function replaceResultBytes(id: string, input: { bytes: Buffer; contentType: string }, db: DbOrTx = getDb()): Promise<void> {
+  await db
+    .updateTable('results')
+    .set({ content_type: input.contentType, ...sealBytes(id, input.bytes) })
+    .where('id', '=', id)
+    .execute()
+  await db.deleteFrom('result_thumbnails').where('result_id', '=', id).execute()
+}
+
 export async function sweepExpiredResults(now: Date = new Date(), db: DB = getDb()): Promise<number> {
   const deleted = await db.deleteFrom('results').where('expires_at', '<=', now).executeTakeFirst()
+  // What a correction needs lives as long as the result it corrects (migrations/0130).
+  await db.deleteFrom('result_edits').where('expires_at', '<=', now).execute()
   return Number(deleted.numDeletedRows)
 }
 

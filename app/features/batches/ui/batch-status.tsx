@@ -5,9 +5,11 @@ import { Link } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { TOOLS, type ToolSlug } from '~/catalog/tools'
 import type { RunState } from '~/features/tools/jobs/run-state'
+import { CorrectLink } from '~/features/corrections/ui/correct-link'
 import { ResultThumbnail } from '~/features/tools/ui/result-thumbnail'
 
 export interface BatchItemView {
+  job_id: string
   name: string
   status: string
   state: RunState
@@ -147,6 +149,7 @@ export function BatchStatus({ batch, focusOnMount = false }: { batch: BatchStatu
                 Download<span className="sr-only"> the result of {item.name}</span>
               </a>
             ) : null}
+            {item.result_url && item.state === 'done' ? <CorrectLink jobId={item.job_id} tool={batch.tool} name={item.name} inline /> : null}
           </li>
         ))}
       </ul>

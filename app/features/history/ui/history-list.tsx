@@ -2,6 +2,7 @@
 // (its counts, a link to its screen, its zip once complete, its files in a disclosure). Plain HTML:
 // the same without JavaScript; with it the page re-reads itself while a run is underway.
 import { Link } from '@remix-run/react'
+import { CorrectLink } from '~/features/corrections/ui/correct-link'
 import { ResultThumbnail } from '~/features/tools/ui/result-thumbnail'
 import { batchSummary, chargeText, sizeText, type HistoryBatch, type HistoryEntry, type HistoryRun } from '../display'
 
@@ -29,12 +30,14 @@ function RunRow({ run, compact = false }: { run: HistoryRun; compact?: boolean }
         </p>
         <p className={stateClass(run)}>{run.statusText}</p>
       </div>
-      <div className="col-start-2 text-sm sm:col-start-auto sm:text-right">
+      <div className="col-start-2 flex flex-wrap gap-x-4 gap-y-1 text-sm sm:col-start-auto sm:flex-col sm:items-end">
         {run.downloadUrl ? (
           <a href={run.downloadUrl} className={linkClass}>
             Download<span className="sr-only"> the result of {run.fileName}</span>
           </a>
-        ) : run.state === 'done' || run.state === 'no_face' ? (
+        ) : null}
+        {run.downloadUrl && run.state === 'done' ? <CorrectLink jobId={run.id} tool={run.tool} name={run.fileName} inline /> : null}
+        {run.downloadUrl ? null : run.state === 'done' || run.state === 'no_face' ? (
           <span className="text-slate-600">Result no longer kept</span>
         ) : null}
       </div>

@@ -13,6 +13,7 @@ import { jobUrl } from './view'
 import { runnerFor } from '../runners/index.server'
 import { anyToolFormLimits, readMultipartForm, type MultipartForm } from '../upload.server'
 import { NO_STORE } from '~/http/headers'
+import { readDetectedFaces } from '~/features/corrections/corrections.server'
 import { runErrorResponse } from '~/http/errors.server'
 
 export const TOOL_MESSAGE = `tool must be one of ${Object.keys(TOOLS).join(', ')}.`
@@ -74,7 +75,10 @@ const JOB_NOT_FOUND = 'No such job.'
 export async function readJob(request: Request, id: string): Promise<Response> {
   const { job, accountId } = await ownedJob(request, id)
   if (!job || !accountId) return runErrorResponse(404, JOB_NOT_FOUND)
-  return Response.json(jobJson(job, await getBalance(accountId)), { headers: NO_STORE })
+  const json: Record<string, unknown> = jobJson(job, await getBalance(accountId))
+  // The face blurrer's detected boxes, in the result's pixels: a caller corrects them with POST .../corrections/.
+  if (job.tool === 'face-blurrer' && job.status === 'succeeded') json.faces = (await readDetectedFaces(job.id, accountId)) ?? []
+  return Response.json(json, { headers: NO_STORE })
 }
 
 export async function readJobAnswer(request: Request, id: string): Promise<Response> {

@@ -229,6 +229,11 @@ export async function finishJob(id: string, ending: JobEnding, dbOrTx: DbOrTx): 
   return row ?? null
 }
 
+/** A corrected cutout's new size and subject box (decision 157): the job describes the result it serves. */
+export async function replaceJobLayout(id: string, layout: CutoutLayout | null, dbOrTx: DbOrTx): Promise<void> {
+  await dbOrTx.updateTable('tool_jobs').set({ cutout_layout: layout ? JSON.stringify(layout) : null }).where('id', '=', id).execute()
+}
+
 /** Credits the job took and kept: its charge unless refunded (0 for test keys and uncharged items). */
 export function creditsCharged(job: Pick<ToolJobInfo, 'tool' | 'charge_transaction_id' | 'refunded'>): number {
   return job.charge_transaction_id !== null && !job.refunded ? toolCost(job.tool as ToolSlug) : 0

@@ -8,7 +8,8 @@ import { executeTx, getDb } from '~/db/db.server'
 import { refund } from '~/features/credits/ledger.server'
 import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { nameForType } from '../output-format.server'
-import { storeResult } from '../results.server'
+import { resultExpiry, storeResult } from '../results.server'
+import { insertResultEdit } from '~/features/corrections/store.server'
 import type { RunOutcome } from '../errors.server'
 import type { Delivered, ToolRunner } from '../runners/types'
 import { insertToolRun } from '../runs.server'
@@ -44,6 +45,7 @@ export async function recordDelivered(
   // The extension follows what was delivered (a `format=auto` result is known only now).
   const filename = nameForType(runner.outputName(job.options, job.original_name), delivered.contentType)
   const resultId = randomUUID()
+  const storedAt = new Date()
   await prepareJobSubscribers()
   const ended = await executeTx(getDb(), async (trx) => {
     const finished = await finishJob(
@@ -70,9 +72,14 @@ export async function recordDelivered(
         contentType: delivered.contentType,
         filename,
         runDetails: { facesFound: delivered.facesFound, gfpganAvailable: delivered.gfpganAvailable, note: note ?? undefined, model: delivered.model ?? undefined },
+        now: storedAt,
       },
       trx,
     )
+    // What a correction re-renders from, kept apart from the result and expiring with it (decision 157).
+    if (delivered.edit) {
+      await insertResultEdit({ jobId: job.id, accountId: job.account_id, kept: delivered.edit, expiresAt: resultExpiry(storedAt) }, trx)
+    }
     traceJob(job.id, 'stored')
     if (refundReason && job.charge_transaction_id !== null) await refund(job.charge_transaction_id, refundReason, trx)
     await insertToolRun(

@@ -38,7 +38,7 @@ import { runnerFor } from '../runners/index.server'
 import { recordFailed } from './outcome.server'
 import { NotThisJobError, sendToolJob, takeJobHere, toolQueues } from './queue.server'
 import { traceJob } from './trace.server'
-import { jobAnswerUrl, jobUrl } from './view'
+import { JOB_ID_HEADER, jobAnswerUrl, jobUrl } from './view'
 import { waitForJobEnd } from './wait.server'
 import { firstProgress } from './progress'
 import { inspectForRun } from './test-mode.server'
@@ -470,6 +470,7 @@ export async function answerFromJob(
   headers['Content-Type'] = contentType
   headers['Content-Disposition'] = contentDisposition(job.filename)
   headers[CREDITS_CHARGED_HEADER] = String(tookCredits ? creditsCharged(job) : 0)
+  headers[JOB_ID_HEADER] = job.id
   if (job.note) headers['X-Facet-Note'] = job.note
   if (job.model) headers[MODEL_HEADER] = job.model
   if (job.faces_found !== null) headers['X-Faces-Found'] = String(job.faces_found)

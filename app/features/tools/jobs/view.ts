@@ -35,6 +35,9 @@ export const HANDED_BACK_NOTE = 'The studio restarted while your image was being
 
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed']
 
+/** A tool endpoint's answer names its job, so its caller can follow or correct it (POST /api/jobs/<id>/corrections/). */
+export const JOB_ID_HEADER = 'X-Facet-Job-Id'
+
 /** GET /api/jobs/<id>/: the job for its owner. */
 export function jobUrl(id: string): string {
   return `/api/jobs/${id}/`

@@ -9,7 +9,9 @@ import { MODEL_CHOICES, type ModelChoice } from '../models/model-choices'
 import { FORMAT_MESSAGE, OUTPUT_FORMATS, type OutputFormat } from '../output-format.server'
 import { parseField } from './options.server'
 import { inspectRaster, runRaster } from './raster.server'
-import type { ToolRunner } from './types'
+import type { CutoutLayout, ToolRunner } from './types'
+import type { RgbaImage } from '../image'
+import type { MatteMaterial } from '../background-remover.server'
 
 export interface BackgroundRemoverOptions {
   /** A preset or a #rgb/#rrggbb colour to flatten on; absent for a transparent cutout. */
@@ -205,6 +207,39 @@ function needsComposition(options: BackgroundRemoverOptions): boolean {
   return Object.keys(options).some((key) => key !== 'background' && key !== 'model')
 }
 
+export interface RenderedCutout {
+  bytes: Buffer
+  contentType: string
+  layout: CutoutLayout | null
+  note: string | null
+}
+
+/**
+ * The remover's output from the picture's colours and a refined matte, for every option: the one
+ * rendering of a run's composed output and of every correction (decision 157), so that a neutral
+ * correction gives the run's bytes back. A plain cutout's run streams the same encoders
+ * (encodeCutoutPng, flattenOnColour) while its matte is refined.
+ */
+export async function renderCutout(
+  options: BackgroundRemoverOptions,
+  colours: RgbaImage,
+  alpha: Uint8Array,
+  upload: Buffer,
+  backgroundImage: Buffer | null,
+): Promise<RenderedCutout> {
+  if (!needsComposition(options)) {
+    const { encodeCutoutPng, flattenOnColour } = await import('../background-remover.server')
+    const { width, height } = colours
+    const bytes = options.background
+      ? await flattenOnColour(Buffer.from(colours.data), alpha, width, height, options.background)
+      : await encodeCutoutPng(colours.data, alpha, width, height)
+    return { bytes, contentType: 'image/png', layout: null, note: null }
+  }
+  const { composeCutout } = await import('../cutout-output.server')
+  const out = await composeCutout(colours, alpha, upload, cutoutOutputOptions(options, backgroundImage))
+  return { bytes: out.bytes, contentType: out.contentType, layout: { width: out.width, height: out.height, foreground: out.foreground }, note: out.note }
+}
+
 export const backgroundRemoverRunner: ToolRunner<BackgroundRemoverOptions> = {
   slug: 'background-remover',
   optionFields: REMOVER_OPTION_FIELDS,
@@ -229,17 +264,20 @@ export const backgroundRemoverRunner: ToolRunner<BackgroundRemoverOptions> = {
         const { removeBackground } = await import('../background-remover.server')
         const { options, signal } = input
         const { model } = options
+        const { keepCutout } = await import('../../corrections/keep.server')
+        const backgroundImage = options.backgroundImage ? (input.secondBytes ?? null) : null
+        const keep = (material: MatteMaterial) => keepCutout({ upload: input.bytes, backgroundImage, options, image, ...material })
         if (!needsComposition(options)) {
           const out = await removeBackground(image, { background: options.background, model, signal, progress })
-          return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, model: out.model, note: out.note }
+          const edit = await keep(out.material)
+          return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, model: out.model, note: out.note, edit }
         }
-        const { composeCutout } = await import('../cutout-output.server')
         const matte = await removeBackground(image, { model, signal, progress, matteOnly: true })
-        const out = await composeCutout(image, matte.alpha, input.bytes, cutoutOutputOptions(options, input.secondBytes ?? null))
+        const out = await renderCutout(options, { ...image, data: matte.colours }, matte.alpha, input.bytes, backgroundImage)
         progress('encoded', 1)
-        const layout = { width: out.width, height: out.height, foreground: out.foreground }
         const note = [matte.note, out.note].filter(Boolean).join(' ') || null
-        return { bytes: out.bytes, contentType: out.contentType, modelMs: matte.modelMs, model: matte.model, layout, note }
+        const edit = await keep(matte)
+        return { bytes: out.bytes, contentType: out.contentType, modelMs: matte.modelMs, model: matte.model, layout: out.layout, note, edit }
       },
       { encodesFormat: true },
     ),

@@ -39,8 +39,11 @@ export const faceBlurrerRunner: ToolRunner<FaceBlurrerOptions> = {
       },
       async (image, progress) => {
         const { blurFaces } = await import('../face-blurrer.server')
+        const { keepFaces } = await import('../../corrections/keep.server')
         const out = await blurFaces(image, { blur: input.options.blur, signal: input.signal, progress })
-        return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, facesFound: out.facesFound }
+        const faces = out.faces.map(({ x, y, width, height, score }) => ({ x, y, width, height, score }))
+        const edit = keepFaces({ upload: input.bytes, image, blur: input.options.blur, format: input.options.format ?? null, faces })
+        return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, facesFound: out.facesFound, edit }
       },
     ),
   model: async () => 'yunet',

@@ -33,14 +33,26 @@ export async function runRaster<Phase extends string>(
   await input.decoded?.()
   progress.phase('decoded', 1)
   let delivered = await work(image, progress.phase)
-  const format = requestedFormat(input.options)
-  if (!encodesFormat && format !== 'png' && delivered.contentType === 'image/png') {
-    const converted = await convertResult(delivered.bytes, format, input.bytes)
+  if (!encodesFormat) {
+    const converted = await inRequestedFormat(delivered.bytes, delivered.contentType, input.options, input.bytes)
     const note = [delivered.note, converted.note].filter(Boolean).join(' ') || null
     delivered = { ...delivered, bytes: converted.bytes, contentType: converted.contentType, note }
   }
   progress.done()
   return delivered
+}
+
+/** A work's PNG in the `format` option's type (the run's and a correction's one conversion); anything else as it is. */
+export async function inRequestedFormat(
+  bytes: Buffer,
+  contentType: string,
+  options: unknown,
+  upload: Buffer,
+): Promise<{ bytes: Buffer; contentType: string; note: string | null }> {
+  const format = requestedFormat(options)
+  if (format === 'png' || contentType !== 'image/png') return { bytes, contentType, note: null }
+  const converted = await convertResult(bytes, format, upload)
+  return { bytes: converted.bytes, contentType: converted.contentType, note: converted.note ?? null }
 }
 
 export const NO_FACE_REFUND = 'Refund: no face found'

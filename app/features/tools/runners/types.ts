@@ -69,6 +69,17 @@ export interface Delivered {
   model?: string | null
   /** A composed cutout's size and where its subject ended up (the remover); kept with the job. */
   layout?: CutoutLayout | null
+  /** What a correction needs besides the output (decision 157): stored sealed with the result, in the same transaction. */
+  edit?: KeptForCorrection | null
+}
+
+/** Opaque to the job layer: made by features/corrections/keep.server.ts, read back by its store. */
+export interface KeptForCorrection {
+  kind: 'cutout' | 'faces'
+  /** What the editor lists without opening the seal (sizes, parts, detected faces). */
+  facts: unknown
+  /** The packed source (upload, mattes, colours, options), sealed when stored. */
+  source: Buffer
 }
 
 export interface ToolRunner<Options> {

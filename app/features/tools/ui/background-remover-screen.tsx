@@ -1,5 +1,8 @@
 // The background remover: upload, transparent or coloured backdrop, cutout preview and downloads.
+import { useLoaderData } from '@remix-run/react'
 import { TOOLS } from '~/catalog/tools'
+import { CorrectLink } from '~/features/corrections/ui/correct-link'
+import type { JobView } from '~/features/tools/jobs/view'
 import { madeWith, MODEL_HEADER } from '~/features/tools/models/model-choices'
 import type { Viewer } from '~/features/account/viewer'
 import { trackEvent } from '~/features/analytics/track'
@@ -53,6 +56,8 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
   const ws = useWorkspace(tool, run)
   const colour = appliedColour(choice)
   const pageOk = pageResult?.ok ? pageResult : undefined
+  // The job a page post (no JavaScript) made, for the way to its correction.
+  const pageJobId = (useLoaderData() as { job?: JobView | null } | undefined)?.job?.id
 
   function choose(next: BackgroundChoice) {
     setChoice(next)
@@ -95,16 +100,19 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
           filename={run.result.filename ?? tool.downloadName}
           label={composed ? 'Download' : 'Download transparent PNG'}
           actions={
-            colour && !composed ? (
-              <button
-                type="button"
-                onClick={() => void downloadColoured()}
-                className="inline-flex min-h-11 items-center justify-center rounded-lg border border-emerald-700 bg-white px-4 py-2 font-semibold text-emerald-800 hover:bg-emerald-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-800"
-                data-testid="download-coloured"
-              >
-                Download with {colour} background
-              </button>
-            ) : null
+            <>
+              {colour && !composed ? (
+                <button
+                  type="button"
+                  onClick={() => void downloadColoured()}
+                  className="inline-flex min-h-11 items-center justify-center rounded-lg border border-emerald-700 bg-white px-4 py-2 font-semibold text-emerald-800 hover:bg-emerald-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-800"
+                  data-testid="download-coloured"
+                >
+                  Download with {colour} background
+                </button>
+              ) : null}
+              <CorrectLink jobId={run.jobId} tool={tool.slug} />
+            </>
           }
         >
           <p>
@@ -118,7 +126,7 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
   const pageResultView = pageOk ? (
     <>
       <StageResultImage src={pageOk.resultUrl} alt="Background removed result" checkerboard />
-      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename} />
+      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename} actions={<CorrectLink jobId={pageJobId} tool={tool.slug} />} />
       <ModelUsed model={pageOk.model} note={pageOk.note} />
     </>
   ) : null

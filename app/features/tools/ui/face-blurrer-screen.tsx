@@ -1,6 +1,9 @@
 // The face blurrer: upload, blur intensity, before/after with a live CSS preview, tiles, and the
 // 'Image secured' result.
+import { useLoaderData } from '@remix-run/react'
 import { useRef, useState } from 'react'
+import { CorrectLink } from '~/features/corrections/ui/correct-link'
+import type { JobView } from '~/features/tools/jobs/view'
 import { BLUR, TOOLS } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 import { trackEvent } from '~/features/analytics/track'
@@ -57,6 +60,8 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
   const ws = useWorkspace(tool, run)
   const shownPage = run.status === 'idle' && !run.error ? pageResult : undefined
   const pageOk = shownPage?.ok ? shownPage : undefined
+  // The job a page post (no JavaScript) made, for the way to its review.
+  const pageJobId = (useLoaderData() as { job?: JobView | null } | undefined)?.job?.id
   const balance = run.remaining ?? (shownPage ? shownPage.remaining : null) ?? viewer?.credits?.balance
   const signedIn = Boolean(viewer?.user)
 
@@ -98,7 +103,7 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
   const resultView = run.result ? (
     <>
       {chosenView}
-      <DownloadBox title={DONE_TITLE} href={run.result.url} filename={tool.downloadName}>
+      <DownloadBox title={DONE_TITLE} href={run.result.url} filename={tool.downloadName} actions={<CorrectLink jobId={run.jobId} tool={tool.slug} />}>
         <p data-testid="faces-detected">Faces detected: {run.result.faces}</p>
         {balance !== null && balance !== undefined ? <p>Credits remaining: {balance}</p> : null}
       </DownloadBox>
@@ -108,7 +113,7 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
   const pageResultView = pageOk ? (
     <>
       <StageResultImage src={pageOk.resultUrl} alt="Blurred output" />
-      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename}>
+      <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename} actions={<CorrectLink jobId={pageJobId} tool={tool.slug} />}>
         <p data-testid="faces-detected">Faces detected: {pageOk.facesFound ?? 0}</p>
         <p>Credits remaining: {pageOk.remaining}</p>
       </DownloadBox>
