@@ -4,7 +4,7 @@
 import fc from 'fast-check'
 import yauzl from 'yauzl'
 import { describe, expect, it } from 'vitest'
-import { MAX_ENTRY_NAME_BYTES, safeEntryName, safeUniqueEntryNames } from './entry-names'
+import { MAX_ENTRY_NAME_BYTES, safeEntryName, safeUniqueEntryNames, storableName } from './entry-names'
 import { writeZip } from './zip.server'
 
 /** What makes a name unsafe somewhere, written out apart from the rule itself. */
@@ -92,6 +92,14 @@ describe('safeEntryName', () => {
       }),
       { numRuns: 2_000 },
     )
+  })
+})
+
+describe('storableName', () => {
+  it('keeps a name as sent but for what PostgreSQL cannot hold: U+0000 and half a UTF-16 pair', () => {
+    expect(storableName('a\u0000b\u0007:.jpg')).toBe('a\uFFFDb\u0007:.jpg')
+    expect(storableName('😀'.repeat(3).slice(0, 5))).toBe('😀😀\uFFFD')
+    expect(storableName('ok 😀.jpg')).toBe('ok 😀.jpg')
   })
 })
 

@@ -98,7 +98,10 @@ export function safeUniqueEntryNames(names: readonly string[]): string[] {
   })
 }
 
-/** A name as sent, as the database can keep it: PostgreSQL's text holds no U+0000 (a zip entry's name may). */
+/**
+ * A name as sent, as the database can keep it: PostgreSQL's text and jsonb hold no U+0000 (a zip
+ * entry's name may), and jsonb no half of a UTF-16 pair (a name cut to a length may end in one).
+ */
 export function storableName(name: string): string {
-  return name.replaceAll('\u0000', '\uFFFD')
+  return name.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATES, '\uFFFD')
 }
