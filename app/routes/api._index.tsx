@@ -299,8 +299,9 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
             <p>
               Every run is a job on the studio&apos;s queue. The tool endpoints above wait for their job and answer with its result; for long runs, send the same fields plus{' '}
               <code>tool</code> (one of {TOOL_LIST.map((t) => t.slug).join(', ')}) to <code>POST /api/jobs/</code>. It answers <code>202 {'{id, status, url}'}</code> with a{' '}
-              <code>Location</code> at once; <code>GET /api/jobs/&lt;id&gt;/</code> answers <code>{'{id, tool, status, progress, stage, result_url, error, remaining}'}</code>{' '}
-              (status is queued, running, succeeded or failed; progress 0 to 100, from the work itself), and <code>GET /api/jobs/&lt;id&gt;/answer/</code> gives an ended
+              <code>Location</code> at once; <code>GET /api/jobs/&lt;id&gt;/</code> answers <code>{'{id, tool, status, progress, stage, result_url, error, remaining, elapsed_seconds, estimated_seconds_left}'}</code>{' '}
+              (status is queued, running, succeeded or failed; progress 0 to 100, from the work itself; elapsed_seconds and estimated_seconds_left as the tool page shows them,
+              null where there is no honest estimate and once the job ended), and <code>GET /api/jobs/&lt;id&gt;/answer/</code> gives an ended
               job&apos;s answer exactly as the tool&apos;s endpoint would. Jobs are yours alone: anyone else gets 404.
             </p>
             <p>
@@ -310,8 +311,8 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               <code>__MACOSX/</code> or <code>.DS_Store</code>), which are not run;{' '}
               <code>GET /api/batches/&lt;id&gt;/</code> reports each item (<code>{'{name, status, state, status_text, progress, credits_charged, result_url, thumbnail_url, error}'}</code>;{' '}
               <code>state</code> is waiting, running, done, no_face or failed, <code>no_face</code> being a face tool&apos;s file with no face in it: delivered unchanged, not
-              charged), and <code>GET /api/batches/&lt;id&gt;/download/</code> is a zip of the results under their original names, with <code>manifest.json</code> listing every
-              file in order as <code>{'{name, file, state, status_text, credits_charged, error}'}</code> (<code>file</code>: its result&apos;s name in the zip, or null) and{' '}
+              charged), and <code>GET /api/batches/&lt;id&gt;/download/</code> is a zip of the results under their original names (where a name is not safe on every system, the nearest safe one), with <code>manifest.json</code> listing every
+              file in order as <code>{'{name, file, renamed, state, status_text, credits_charged, error}'}</code> (<code>file</code>: its result&apos;s name in the zip, or null) and{' '}
               <code>errors.json</code> (<code>{'[{name, error}]'}</code>) for the items that failed or found no face. Each item is charged when it runs and refunded if it fails; a batch your balance
               cannot pay for in full is refused before anything runs, saying how many items it covers. A test key runs everything free, with results of at most{' '}
               {TEST_RESULT_MAX_PIXELS / 1_000_000} megapixels. The <code>job.succeeded</code>, <code>job.failed</code> and <code>batch.completed</code> webhooks tell you when work ends.

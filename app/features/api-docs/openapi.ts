@@ -288,7 +288,7 @@ const schemas: Record<string, Schema> = {
   },
   Job: {
     type: 'object',
-    required: ['id', 'tool', 'status', 'progress', 'stage', 'result_url', 'error', 'remaining'],
+    required: ['id', 'tool', 'status', 'progress', 'stage', 'result_url', 'error', 'remaining', 'elapsed_seconds', 'estimated_seconds_left'],
     properties: {
       id: { type: 'string', format: 'uuid' },
       tool: { enum: TOOL_APIS.map((a) => a.tool.slug) },
@@ -299,6 +299,12 @@ const schemas: Record<string, Schema> = {
       error: nullable('string'),
       remaining: nullable('integer'),
       faces: { type: 'array', items: ref('FaceBox'), description: 'A face-blur job: the boxes the detector found, in the result’s pixels (correct them with POST /api/jobs/{id}/corrections/).' },
+      elapsed_seconds: { type: ['integer', 'null'], minimum: 0, description: 'Seconds since the job was created, while it is queued or running (what the tool page shows as Elapsed); null once it has ended.' },
+      estimated_seconds_left: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        description: 'While it runs: the seconds its work should still take, from its expected time on this server and its own pace so far (the estimate the tool page counts down from). Null while queued, before its work begins, for a run too short to count down (under 5 s in all), when nothing yet tells its pace, and once it has ended.',
+      },
     },
     additionalProperties: false,
   },
@@ -580,7 +586,7 @@ export function openApiDocument() {
         tags: ['Batches'],
         summary: 'A completed batch’s results as a zip, under the files’ own names, with manifest.json and errors.json',
         description:
-          'The zip holds each result under its file’s own name (made unique), then `manifest.json`: an array with one entry per file of the batch, in the order sent, `{name, file, state, status_text, credits_charged, error}` (`file`: the result’s name in the zip, or null when it has none; `state`: `done`, `no_face`, `failed`; `credits_charged`: credits the file took and kept). When any file failed or found no face, `errors.json` lists them as `{name, error}` (a no-face file’s error is `No face found (not charged)`; its unchanged image is still in the zip).',
+          'The zip holds each result under its file’s own name where that is safe on Windows, macOS and Linux, else the nearest safe name (made unique with “ (2)”), then `manifest.json`: an array with one entry per file of the batch, in the order sent, `{name, file, renamed, state, status_text, credits_charged, error}` (`name`: the file’s name as sent; `file`: the result’s name in the zip, or null when it has none; `renamed`: true when `file` is not `name` with the result’s extension, because the name is not safe to extract on every system (separators and `<>:"|?*`, control characters, Windows device names such as CON, a trailing dot or space, more than 255 bytes, not in NFC) or another file had it first; `state`: `done`, `no_face`, `failed`; `credits_charged`: credits the file took and kept). When any file failed or found no face, `errors.json` lists them as `{name, error}` (a no-face file’s error is `No face found (not charged)`; its unchanged image is still in the zip).',
         security: ANYONE,
         parameters: [idParam('The batch id.')],
         responses: { '200': { description: 'The zip.', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } }, '404': error('Unknown, or another account’s batch.'), '409': error('The batch has not ended yet.') },

@@ -17,6 +17,7 @@ import { BatchOverCapError, batchArchive, batchTooLargeMessage, batchUrl, create
 import { TOO_MANY_FILES_MESSAGE, ZIP_ALONE_MESSAGE } from '../../catalog/batches'
 import { isZip, readZipFiles, type NamedBytes, type ZipContents } from './zip.server'
 import { MAX_ZIP_ENTRIES } from './zip-entries'
+import { storableName } from './entry-names'
 import { NO_STORE } from '~/http/headers'
 import { runErrorResponse } from '~/http/errors.server'
 
@@ -51,7 +52,7 @@ async function batchFiles(uploaded: NamedBytes[], tool: ToolSlug): Promise<ZipCo
   if (files.length > MAX_BATCH_FILES) throw new ToolError(400, TOO_MANY_FILES_MESSAGE)
   const named = files.map((file, i) => {
     if (file.bytes.byteLength > fileLimit) throw tooLarge(`${file.name || `File ${i + 1}`} is too large (max ${TOOLS[tool].maxMegabytes}MB).`)
-    return { name: path.posix.basename(file.name.replaceAll('\\', '/')) || `file-${i + 1}`, bytes: file.bytes }
+    return { name: storableName(path.posix.basename(file.name.replaceAll('\\', '/'))) || `file-${i + 1}`, bytes: file.bytes }
   })
   return { files: named, skipped }
 }

@@ -158,8 +158,8 @@ describe('a batch of 10 with one broken file', () => {
     for (const name of names.filter((n) => !n.endsWith('.json'))) expect((await sharp(files.get(name)!).metadata()).format).toBe('png')
     const manifest = JSON.parse(files.get('manifest.json')!.toString())
     expect(manifest).toHaveLength(10)
-    expect(manifest[0]).toEqual({ name: 'shot-0.jpg', file: 'shot-0.png', state: 'done', status_text: 'Done', credits_charged: 1, error: null })
-    expect(manifest[8]).toMatchObject({ name: 'shot-0.jpg', file: 'shot-0 (2).png', state: 'done' })
+    expect(manifest[0]).toEqual({ name: 'shot-0.jpg', file: 'shot-0.png', renamed: false, state: 'done', status_text: 'Done', credits_charged: 1, error: null })
+    expect(manifest[8]).toMatchObject({ name: 'shot-0.jpg', file: 'shot-0 (2).png', renamed: true, state: 'done' })
     expect(manifest[9]).toMatchObject({ name: 'broken.png', file: null, state: 'failed', credits_charged: 0, error: expect.stringMatching(/damaged or truncated/) })
     // Every result in the zip is named by the manifest.
     expect(manifest.map((m: any) => m.file).filter(Boolean).sort()).toEqual(names.filter((n) => !n.endsWith('.json')))

@@ -33,7 +33,8 @@ import { RUN_FAILED, type RunState } from '~/features/tools/jobs/run-state'
 import { isUuid } from '~/utils/uuid'
 import { itemsOf, itemView, settleBatch, summarise } from './items.server'
 import { batchTooLargeMessage as tooLargeFor, unpaidBatchMessage } from '../../catalog/batches'
-import { uniqueNames, writeZip, type NamedBytes, type SkippedEntry } from './zip.server'
+import { safeUniqueEntryNames } from './entry-names'
+import { writeZip, type NamedBytes, type SkippedEntry } from './zip.server'
 
 export { batchDownloadUrl, batchUrl } from './items.server'
 
@@ -175,6 +176,11 @@ export interface ManifestEntry {
   name: string
   /** Its result's name in this zip; null when it has none (failed, or expired). */
   file: string | null
+  /**
+   * True when `file` is not the name as sent (with the result's extension): the name was not safe in
+   * a zip on every system, or another file had it first (entry-names.ts).
+   */
+  renamed: boolean
   state: RunState
   status_text: string
   credits_charged: number
@@ -182,7 +188,7 @@ export interface ManifestEntry {
 }
 
 /**
- * The results under their clients' names (made unique); manifest.json listing every file of the
+ * The results under their clients' names (made safe and unique, entry-names.ts); manifest.json listing every file of the
  * batch with its state and charge; errors.json naming each file that failed or found no face.
  */
 export async function batchArchive(id: string, accountId: string): Promise<Buffer | null> {
@@ -193,7 +199,7 @@ export async function batchArchive(id: string, accountId: string): Promise<Buffe
   const entries: ManifestEntry[] = []
   for (const [index, item] of items.entries()) {
     const view = itemView(item)
-    const entry: ManifestEntry = { name: item.original_name, file: null, state: view.state, status_text: view.status_text, credits_charged: view.credits_charged, error: item.status === 'failed' ? (item.error ?? RUN_FAILED) : null }
+    const entry: ManifestEntry = { name: item.original_name, file: null, renamed: false, state: view.state, status_text: view.status_text, credits_charged: view.credits_charged, error: item.status === 'failed' ? (item.error ?? RUN_FAILED) : null }
     entries.push(entry)
     if (item.status !== 'succeeded' || !item.result_id) continue
     const stored = await readResult(item.result_id, accountId)
@@ -202,9 +208,10 @@ export async function batchArchive(id: string, accountId: string): Promise<Buffe
   }
   const errors = entries.filter((e) => e.error !== null || e.state === 'no_face').map((e) => ({ name: e.name, error: e.error ?? e.status_text }))
   // manifest.json and errors.json first: they keep their names, a result that happens to share one is renamed.
-  const names = uniqueNames([MANIFEST_FILE, ERRORS_FILE, ...results.map((r) => r.name)])
+  const names = safeUniqueEntryNames([MANIFEST_FILE, ERRORS_FILE, ...results.map((r) => r.name)])
   results.forEach((result, i) => {
     entries[result.item]!.file = names[i + 2]!
+    entries[result.item]!.renamed = names[i + 2] !== result.name
   })
   const files: NamedBytes[] = [{ name: MANIFEST_FILE, bytes: Buffer.from(JSON.stringify(entries, null, 2)) }]
   if (errors.length > 0) files.push({ name: ERRORS_FILE, bytes: Buffer.from(JSON.stringify(errors, null, 2)) })

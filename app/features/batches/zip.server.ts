@@ -2,11 +2,11 @@
 // memory: the entry count is capped, each entry's and the total uncompressed size are capped (yauzl
 // also checks every entry's real size against its header), folders and hidden files (dot files,
 // __MACOSX) are skipped and listed, and only an entry's base name is kept, so no name can reach a path.
-import path from 'node:path'
 import yauzl from 'yauzl'
 import yazl from 'yazl'
 import { badRequest, tooLarge } from '~/features/tools/errors.server'
 import { TOO_MANY_FILES_MESSAGE } from '../../catalog/batches'
+import { safeUniqueEntryNames, storableName } from './entry-names'
 import { entryBaseName, entryTooLargeMessage, skipReason, tooManyEntriesMessage, ZIP_TOO_LARGE_MESSAGE, type SkippedEntry } from './zip-entries'
 
 export type { SkippedEntry }
@@ -68,7 +68,7 @@ export function readZipFiles(zip: Buffer, limits: ZipLimits): Promise<ZipContent
         const reason = skipReason(entry.fileName)
         if (reason) {
           // A name is kept to a readable length (an entry name may be 64 KiB).
-          skipped.push({ name: entry.fileName.slice(0, MAX_LISTED_NAME), reason })
+          skipped.push({ name: storableName(entry.fileName.slice(0, MAX_LISTED_NAME)), reason })
           return archive.readEntry()
         }
         if (files.length >= limits.maxFiles) return fail(badRequest(TOO_MANY_FILES_MESSAGE))
@@ -92,23 +92,10 @@ export function readZipFiles(zip: Buffer, limits: ZipLimits): Promise<ZipContent
   })
 }
 
-/** `name`, else `name (2).ext`, `name (3).ext`...: no two entries of an archive share a name. */
-export function uniqueNames(names: string[]): string[] {
-  const taken = new Set<string>()
-  return names.map((name) => {
-    const safe = path.posix.basename(name.replaceAll('\\', '/')) || 'file'
-    let candidate = safe
-    const ext = path.posix.extname(safe)
-    const stem = safe.slice(0, safe.length - ext.length)
-    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${ext}`
-    taken.add(candidate.toLowerCase())
-    return candidate
-  })
-}
-
+/** A zip of the files, each under its safe and unique name (entry-names.ts: the name itself where safe). */
 export function writeZip(files: NamedBytes[]): Promise<Buffer> {
   const archive = new yazl.ZipFile()
-  const names = uniqueNames(files.map((f) => f.name))
+  const names = safeUniqueEntryNames(files.map((f) => f.name))
   files.forEach((file, i) => archive.addBuffer(file.bytes, names[i]!, { compress: false }))
   archive.end()
   return new Promise((resolve, reject) => {

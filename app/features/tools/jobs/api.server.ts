@@ -9,6 +9,7 @@ import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
 import { creditsCharged, findOwnedJob, isFinished, jobView, type ToolJobInfo } from './jobs.server'
 import { acceptToolRun, answerFromJob, submissionResponse } from './submit.server'
 import { ToolError } from '../errors.server'
+import { jobTime } from './job-time.server'
 import { jobUrl } from './view'
 import { runnerFor } from '../runners/index.server'
 import { anyToolFormLimits, readMultipartForm, type MultipartForm } from '../upload.server'
@@ -26,8 +27,9 @@ const SECOND_FILE_FIELDS = Object.values(TOOLS).flatMap((t) => runnerFor(t.slug)
 
 export { jobUrl }
 
-function jobJson(job: ToolJobInfo, remaining: number | null) {
+async function jobJson(job: ToolJobInfo, remaining: number | null) {
   const view = jobView(job, remaining)
+  const time = await jobTime(job)
   return {
     id: view.id,
     tool: view.tool,
@@ -37,6 +39,9 @@ function jobJson(job: ToolJobInfo, remaining: number | null) {
     result_url: view.resultUrl,
     error: view.error,
     remaining: view.remaining,
+    // What the workspace's progress panel shows (job-time.server.ts): null once the job has ended.
+    elapsed_seconds: time.elapsedSeconds,
+    estimated_seconds_left: time.estimatedSecondsLeft,
   }
 }
 
@@ -75,7 +80,7 @@ const JOB_NOT_FOUND = 'No such job.'
 export async function readJob(request: Request, id: string): Promise<Response> {
   const { job, accountId } = await ownedJob(request, id)
   if (!job || !accountId) return runErrorResponse(404, JOB_NOT_FOUND)
-  const json: Record<string, unknown> = jobJson(job, await getBalance(accountId))
+  const json: Record<string, unknown> = await jobJson(job, await getBalance(accountId))
   // The face blurrer's detected boxes, in the result's pixels: a caller corrects them with POST .../corrections/.
   if (job.tool === 'face-blurrer' && job.status === 'succeeded') json.faces = (await readDetectedFaces(job.id, accountId)) ?? []
   return Response.json(json, { headers: NO_STORE })

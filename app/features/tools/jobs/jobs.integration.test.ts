@@ -67,6 +67,9 @@ describe('POST /api/jobs/ and GET /api/jobs/<id>/', () => {
       result_url: expect.stringMatching(/^\/api\/results\/[0-9a-f-]{36}$/),
       error: null,
       remaining: 4,
+      // Ended: no clock to tell (job-time.integration.test.ts has them while it runs).
+      elapsed_seconds: null,
+      estimated_seconds_left: null,
     })
     expect((await jobOf(null, id)).status).toBe(404)
     expect((await jobOf(await newVisitor(), id)).status).toBe(404)
