@@ -246,7 +246,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The password was changed. */
+                /** @description The password was changed; every session of the account ended and every API key its user made was revoked (the owner is mailed what ended). */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -692,7 +692,7 @@ export interface paths {
         };
         /**
          * A completed batch’s results as a zip, under the files’ own names, with manifest.json and errors.json
-         * @description The zip holds each result under its file’s own name (made unique), then `manifest.json`: an array with one entry per file of the batch, in the order sent, `{name, file, state, status_text, credits_charged, error}` (`file`: the result’s name in the zip, or null when it has none; `state`: `done`, `no_face`, `failed`; `credits_charged`: credits the file took and kept). When any file failed or found no face, `errors.json` lists them as `{name, error}` (a no-face file’s error is `No face found (not charged)`; its unchanged image is still in the zip).
+         * @description The zip holds each result under its file’s own name where that is safe on Windows, macOS and Linux, else the nearest safe name (made unique with “ (2)”), then `manifest.json`: an array with one entry per file of the batch, in the order sent, `{name, file, renamed, state, status_text, credits_charged, error}` (`name`: the file’s name as sent; `file`: the result’s name in the zip, or null when it has none; `renamed`: true when `file` is not `name` with the result’s extension, because the name is not safe to extract on every system (separators and `<>:"|?*`, control characters, Windows device names such as CON, a trailing dot or space, more than 255 bytes, not in NFC) or another file had it first; `state`: `done`, `no_face`, `failed`; `credits_charged`: credits the file took and kept). When any file failed or found no face, `errors.json` lists them as `{name, error}` (a no-face file’s error is `No face found (not charged)`; its unchanged image is still in the zip).
          */
         get: {
             parameters: {
@@ -1009,6 +1009,8 @@ export interface paths {
                         "X-Credits-Remaining"?: number;
                         /** @description The key’s environment, for key callers. */
                         "X-Facet-Environment"?: "live" | "test";
+                        /** @description The run’s job: follow it at /api/jobs/{id}/, correct it at /api/jobs/{id}/corrections/. */
+                        "X-Facet-Job-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1169,6 +1171,8 @@ export interface paths {
                         "X-Credits-Remaining"?: number;
                         /** @description The key’s environment, for key callers. */
                         "X-Facet-Environment"?: "live" | "test";
+                        /** @description The run’s job: follow it at /api/jobs/{id}/, correct it at /api/jobs/{id}/corrections/. */
+                        "X-Facet-Job-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1329,6 +1333,8 @@ export interface paths {
                         "X-Credits-Remaining"?: number;
                         /** @description The key’s environment, for key callers. */
                         "X-Facet-Environment"?: "live" | "test";
+                        /** @description The run’s job: follow it at /api/jobs/{id}/, correct it at /api/jobs/{id}/corrections/. */
+                        "X-Facet-Job-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1708,6 +1714,226 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{id}/corrections/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a result can be corrected with (the parts, the detected faces, the previews) and its corrections now */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The job id (X-Facet-Job-Id of a tool’s answer). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The corrections view (snake_case). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Corrections"];
+                    };
+                };
+                /** @description Unknown, or another account’s job. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Another tool’s job, or a run that did not deliver a result: nothing to correct. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The result has expired (what a correction needs is kept as long as the result, 24 hours). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Apply a correction: the result re-rendered (no model run, no charge); the job’s result_url then serves it
+         * @description multipart/form-data; every post describes the whole correction (a field not sent: none, the default, the detected faces). A cutout takes `mask`, `feather`, `grow`, `decontaminate`, `parts`; a face-blur result takes `faces`. A plain grey mask with the default edges gives back the uncorrected result exactly.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The job id (X-Facet-Job-Id of a tool’s answer). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** @description true (default): the edge colours unmixed from the background; false: the photo’s own. */
+                        decontaminate?: boolean;
+                        /** @description JSON array of boxes {x, y, width, height} in the result’s pixels: exactly these are blurred, at the run’s radius. */
+                        faces?: string;
+                        /** @description Softens the edge: a blur of the alpha, px (default 0). */
+                        feather?: number;
+                        /** @description Grows the matte by this many px; negative shrinks it (default 0). */
+                        grow?: number;
+                        /** @description A greyscale PNG of the result’s size (or smaller with the same proportions, scaled up): white restores, black removes, mid-grey (128) and transparent leave the model’s matte. The text `keep` keeps the mask stored before. */
+                        mask?: string;
+                        /** @description JSON object: part id → keep or remove. Keeping a part the refinement dropped brings it back; removing one deletes it. */
+                        parts?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The corrected result, in the run’s type and layout. */
+                200: {
+                    headers: {
+                        /** @description A correction is free. */
+                        "X-Credits-Charged"?: "0";
+                        /** @description The job corrected. */
+                        "X-Facet-Job-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": string;
+                        "image/jpeg": string;
+                        "image/png": string;
+                        "image/webp": string;
+                    };
+                };
+                /** @description A mask of another size or type, a value out of range, faces on a cutout (or cutout fields on faces), an unknown part. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown, or another account’s job. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Another tool’s job, or a run that did not deliver a result: nothing to correct. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The result has expired (what a correction needs is kept as long as the result, 24 hours). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The mask is larger than 16 MB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many corrections in a short time (60 a minute); see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{id}/corrections/preview/{which}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The editor’s pictures: photo, matte, mask, part-<id>, face-<index> (of detected_faces) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The job id (X-Facet-Job-Id of a tool’s answer). */
+                    id: string;
+                    which: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The picture. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": string;
+                        "image/png": string;
+                    };
+                };
+                /** @description No such picture, or another account’s job. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys/": {
         parameters: {
             query?: never;
@@ -2062,6 +2288,8 @@ export interface paths {
                         "X-Credits-Remaining"?: number;
                         /** @description The key’s environment, for key callers. */
                         "X-Facet-Environment"?: "live" | "test";
+                        /** @description The run’s job: follow it at /api/jobs/{id}/, correct it at /api/jobs/{id}/corrections/. */
+                        "X-Facet-Job-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2280,6 +2508,8 @@ export interface paths {
                         "X-Credits-Remaining"?: number;
                         /** @description The key’s environment, for key callers. */
                         "X-Facet-Environment"?: "live" | "test";
+                        /** @description The run’s job: follow it at /api/jobs/{id}/, correct it at /api/jobs/{id}/corrections/. */
+                        "X-Facet-Job-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3054,7 +3284,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Called with a team key. */
+                /** @description Called with a team key, or with a test key (fs_test_), which never moves live credits. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3431,7 +3661,7 @@ export interface paths {
                         "image/webp": string;
                     };
                 };
-                /** @description A parameter is not valid or cannot be honoured, the image is not valid, too large, not reachable, or has no foreground. */
+                /** @description A parameter is not valid or cannot be honoured, the image is not valid, not reachable, or has no foreground. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3478,6 +3708,21 @@ export interface paths {
                 };
                 /** @description Not POST. */
                 405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                code: string;
+                                detail?: string;
+                                title: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The image (image_file, image_file_b64 or image_url) is past the remover's limit (code file_too_large). */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3968,6 +4213,11 @@ export interface components {
                 /** @description Credits this file took and kept (0 while waiting, when refunded, and for a test key). */
                 credits_charged: number;
                 error: string | null;
+                /**
+                 * Format: uuid
+                 * @description The file’s own job: `GET /api/jobs/{id}/`, and its corrections.
+                 */
+                job_id: string;
                 name: string;
                 progress: number;
                 result_url: string | null;
@@ -4012,6 +4262,64 @@ export interface components {
             total: number;
             url: string;
         };
+        /** @description A rectangle in the result’s pixels. */
+        Box: {
+            height: number;
+            width: number;
+            x: number;
+            y: number;
+        };
+        /** @description What a result can be corrected with, and its corrections now. */
+        Corrections: {
+            /** @description Faces: the run’s blur radius. */
+            blur_radius?: number | null;
+            corrected: boolean;
+            /** @description Faces: as the detector found them. */
+            detected_faces: components["schemas"]["FaceBox"][];
+            edges: {
+                decontaminate: boolean;
+                feather: number;
+                grow: number;
+            };
+            /**
+             * Format: date-time
+             * @description With the result: then the corrections and what they need are deleted.
+             */
+            expires_at: string;
+            /** @description Faces: the boxes blurred now. */
+            faces: components["schemas"]["FaceBox"][];
+            filename?: string;
+            height: number;
+            /** Format: uuid */
+            job_id: string;
+            /** @enum {unknown} */
+            kind: "cutout" | "faces";
+            /** @description Cutout: your stored brush mask at the preview size, or null. */
+            mask_preview_url?: string | null;
+            /** @description Cutout: the current alpha at the preview size (greyscale PNG). */
+            matte_preview_url?: string | null;
+            /** @description Cutout: the model’s parts (regions of its matte), whether the refinement kept them, and your decision. */
+            parts: {
+                area: number;
+                box: components["schemas"]["Box"];
+                /** @enum {unknown} */
+                decision: "keep" | "remove" | null;
+                id: string;
+                kept_by_refinement: boolean;
+                mean_alpha: number;
+                thumbnail_url: string;
+            }[];
+            /** @description The photo, long side at most 1024 px, JPEG. */
+            photo_preview_url?: string;
+            preview_height?: number;
+            preview_width?: number;
+            /** @description The result, corrected: the job’s result_url. */
+            result_url: string;
+            /** @enum {unknown} */
+            tool: "background-remover" | "face-blurrer";
+            /** @description The size a mask has: the photo’s (a cropped or scaled output is laid out from it). */
+            width: number;
+        };
         Credits: {
             balance: number;
             /** @constant */
@@ -4046,8 +4354,22 @@ export interface components {
             /** @description Tool, job and batch endpoints: the balance after the failure, or null where the call did not say whose balance it was. */
             remaining?: number | null;
         };
+        FaceBox: {
+            height: number;
+            /** @description The detector’s confidence; null for a box you drew. */
+            score: number | null;
+            width: number;
+            x: number;
+            y: number;
+        };
         Job: {
+            /** @description Seconds since the job was created, while it is queued or running (what the tool page shows as Elapsed); null once it has ended. */
+            elapsed_seconds: number | null;
             error: string | null;
+            /** @description While it runs: the seconds its work should still take, from its expected time on this server and its own pace so far (the estimate the tool page counts down from). Null while queued, before its work begins, for a run too short to count down (under 5 s in all), when nothing yet tells its pace, and once it has ended. */
+            estimated_seconds_left: number | null;
+            /** @description A face-blur job: the boxes the detector found, in the result’s pixels (correct them with POST /api/jobs/{id}/corrections/). */
+            faces?: components["schemas"]["FaceBox"][];
             /** Format: uuid */
             id: string;
             progress: number;
