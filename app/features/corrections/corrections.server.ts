@@ -413,9 +413,10 @@ async function cutoutPreview(row: EditRow, which: string, size: { width: number;
     return mask ? png(await maskGrey(mask, facts.width * facts.height).resize(size.width, size.height, { fit: 'fill' }).png().toBuffer()) : null
   }
   if (which === 'matte') {
+    // The brush's base: parts and edges applied, not the stored strokes, which the editor draws over it
+    // from the 'mask' preview (applied here too, they would count twice).
     const corrections = row.corrections ?? { edges: DEFAULT_EDGES, parts: {}, faces: null }
-    const mask = await storedMaskAtFullSize(row.jobId, facts)
-    return png(await grey(await correctedAlpha(opened, { edges: corrections.edges, parts: corrections.parts, mask })))
+    return png(await grey(await correctedAlpha(opened, { edges: corrections.edges, parts: corrections.parts, mask: null })))
   }
   const partId = /^part-(\d+)$/.exec(which)?.[1]
   if (partId === undefined) return null

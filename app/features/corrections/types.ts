@@ -54,7 +54,7 @@ export interface EditView {
   resultUrl: string
   /** The source photo, long side <= EDIT_PREVIEW_MAX_SIDE, JPEG. */
   photoPreviewUrl: string
-  /** Cutout: the current alpha at the preview size, greyscale PNG. */
+  /** Cutout: the alpha before the brush (part decisions and edges applied) at the preview size, greyscale PNG; the editor draws the stored strokes (maskPreviewUrl) over it. */
   mattePreviewUrl: string | null
   /** Cutout: the user's stored brush mask at the preview size, or null when none. */
   maskPreviewUrl: string | null
