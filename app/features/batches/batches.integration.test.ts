@@ -202,8 +202,8 @@ describe('a face-blur batch with a photo that has no face', () => {
     expect([...files.keys()]).toEqual(['manifest.json', 'errors.json', 'astronaut.png', 'coffee.png'])
     expect(JSON.parse(files.get('errors.json')!.toString())).toEqual([{ name: 'coffee.png', error: 'No face found (not charged)' }])
     expect(JSON.parse(files.get('manifest.json')!.toString())).toEqual([
-      { name: 'astronaut.png', file: 'astronaut.png', state: 'done', status_text: 'Done', credits_charged: cost, error: null },
-      { name: 'coffee.png', file: 'coffee.png', state: 'no_face', status_text: 'No face found (not charged)', credits_charged: 0, error: null },
+      { name: 'astronaut.png', file: 'astronaut.png', renamed: false, state: 'done', status_text: 'Done', credits_charged: cost, error: null },
+      { name: 'coffee.png', file: 'coffee.png', renamed: false, state: 'no_face', status_text: 'No face found (not charged)', credits_charged: 0, error: null },
     ])
   })
 })
