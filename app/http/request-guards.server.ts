@@ -10,6 +10,7 @@
 // - a `?_data=` request, Remix's data protocol before single fetch: this studio's pages never make
 //   one, and Remix answers it with a 500 for an unknown route (400).
 import type { RequestHandler } from 'express'
+import { MCP_PATH } from '~/features/mcp/limits'
 import { methodNotAllowedMessage } from './errors.server'
 
 export const SERVED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
@@ -22,8 +23,9 @@ const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
 export const PAGE_METHODS = 'GET, HEAD, POST'
 export const FORM_TYPE_REFUSED = 'Send the form as application/x-www-form-urlencoded or multipart/form-data.'
 
+/** Endpoints for programs, not pages: /api, and /mcp (JSON-RPC for agents, decision 165). They have their own rules. */
 function isApiPath(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/')
+  return path === '/api' || path.startsWith('/api/') || path === MCP_PATH || path.startsWith(`${MCP_PATH}/`)
 }
 
 /** Why a write to a page cannot be a form post (null when it can, or when it is not a page write). */

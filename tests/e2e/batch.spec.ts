@@ -103,7 +103,7 @@ test('background remover: three files, one broken, each file followed to its end
   await expectAccessible(page, 'batch complete')
 
   // One result on its own, then all of them.
-  const one = await page.request.get((await files.nth(0).getByRole('link').getAttribute('href'))!)
+  const one = await page.request.get((await files.nth(0).getByRole('link', { name: /^Download the result/ }).getAttribute('href'))!)
   expect(one.status()).toBe(200)
   expect(one.headers()['content-type']).toBe('image/png')
   expect(await downloadAll(page)).toEqual(['errors.json', 'manifest.json', 'noface-rocket.png', 'product-gameboy-white-bg.png'])

@@ -145,8 +145,12 @@ test.describe('operator commands with no studio running', { tag: '@js-only' }, (
   test('open the database themselves, and leave no lock behind', async () => {
     const dataDir = path.resolve(`tests/.tmp/e2e-operator-offline-${PORT}`)
     rmSync(dataDir, { recursive: true, force: true })
+    const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' }
+    // A folder with no database is refused, naming it (decision 163): a studio stopped after its first start has one.
+    const migrate = spawn(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { env, stdio: 'ignore' })
+    expect((await once(migrate, 'exit'))[0]).toBe(0)
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/credits.ts', 'show', 'nobody@example.com'], {
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stderr = ''
