@@ -145,7 +145,7 @@ test.describe('operator commands with no studio running', { tag: '@js-only' }, (
   test('open the database themselves, and leave no lock behind', async () => {
     const dataDir = path.resolve(`tests/.tmp/e2e-operator-offline-${PORT}`)
     rmSync(dataDir, { recursive: true, force: true })
-    const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' }
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' }
     // A folder with no database is refused, naming it (decision 163): a studio stopped after its first start has one.
     const migrate = spawn(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { env, stdio: 'ignore' })
     expect((await once(migrate, 'exit'))[0]).toBe(0)
