@@ -18,7 +18,7 @@ import { loader as getBatch } from '~/routes/api.batches.$id'
 import { loader as getDownload } from '~/routes/api.batches.$id.download'
 import { fileOf, fixture, newVisitor } from '../../../tests/support/tools'
 import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
-import { zipOf } from '../../../tests/support/zip'
+import { readZip, zipOf } from '../../../tests/support/zip'
 
 beforeAll(() => {
   process.env.WEBHOOKS_ALLOW_PRIVATE = 'true'
@@ -74,26 +74,6 @@ async function ended(caller: Caller, id: string) {
   return seen
 }
 
-async function unzip(bytes: ArrayBuffer): Promise<Map<string, Buffer>> {
-  const files = new Map<string, Buffer>()
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (e, z) => (e ? reject(e) : resolve(z!))))
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) =>
-      zip.openReadStream(entry, (e, stream) => {
-        if (e) return reject(e)
-        const chunks: Buffer[] = []
-        stream!.on('data', (c: Buffer) => chunks.push(c))
-        stream!.on('end', () => {
-          files.set(entry.fileName, Buffer.concat(chunks))
-          zip.readEntry()
-        })
-      }),
-    )
-    zip.on('end', resolve)
-    zip.readEntry()
-  })
-  return files
-}
 
 async function ledger(accountId: string) {
   return getDb().selectFrom('credit_transactions').select(['kind', 'delta']).where('account_id', '=', accountId).where('kind', 'in', ['consume', 'adjustment']).execute()
@@ -147,7 +127,7 @@ describe('a batch of 10 with one broken file', () => {
     const download = await readResult(await getDownload(routeArgs(new Request(`${BASE}/api/batches/${id}/download/`, { headers: owner.headers }), { id })))
     expect(download.status).toBe(200)
     expect(download.headers.get('Content-Type')).toBe('application/zip')
-    const files = await unzip(download.body)
+    const files = await readZip(download.body)
     const names = [...files.keys()].sort()
     expect(names).toHaveLength(11)
     expect(names).toContain('errors.json')
@@ -198,7 +178,7 @@ describe('a face-blur batch with a photo that has no face', () => {
     expect(batch.items[1].thumbnail_url).toMatch(/^\/api\/results\/[0-9a-f-]{36}\/thumbnail$/)
 
     const download = await readResult(await getDownload(routeArgs(new Request(`${BASE}/api/batches/${id}/download/`, { headers: owner.headers }), { id })))
-    const files = await unzip(download.body)
+    const files = await readZip(download.body)
     expect([...files.keys()]).toEqual(['manifest.json', 'errors.json', 'astronaut.png', 'coffee.png'])
     expect(JSON.parse(files.get('errors.json')!.toString())).toEqual([{ name: 'coffee.png', error: 'No face found (not charged)' }])
     expect(JSON.parse(files.get('manifest.json')!.toString())).toEqual([

@@ -13,7 +13,7 @@ import { loader as getBatch } from '~/routes/api.batches.$id'
 import { loader as getDownload } from '~/routes/api.batches.$id.download'
 import { fileOf, fixture } from '../../../tests/support/tools'
 import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
-import { zipOf } from '../../../tests/support/zip'
+import { readZip, zipOf } from '../../../tests/support/zip'
 import { MAX_ENTRY_NAME_BYTES } from './entry-names'
 
 afterAll(async () => {
@@ -46,38 +46,13 @@ async function download(headers: Record<string, string>, id: string) {
   return readResult(await getDownload(routeArgs(new Request(`${BASE}/api/batches/${id}/download/`, { headers }), { id })))
 }
 
-/** Every entry of the zip (yauzl in strict mode: it refuses absolute names, `..` and backslashes). */
-async function entries(bytes: ArrayBuffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (e, z) => (e ? reject(e) : resolve(z!))),
-  )
-  const files = new Map<string, Buffer>()
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', reject)
-    zip.on('entry', (entry: yauzl.Entry) =>
-      zip.openReadStream(entry, (e, stream) => {
-        if (e) return reject(e)
-        const chunks: Buffer[] = []
-        stream!.on('data', (c: Buffer) => chunks.push(c))
-        stream!.on('end', () => {
-          files.set(entry.fileName, Buffer.concat(chunks))
-          zip.readEntry()
-        })
-      }),
-    )
-    zip.on('end', resolve)
-    zip.readEntry()
-  })
-  return files
-}
-
 const UNSAFE = /[<>:"/\\|?*\u0000-\u001f\u007f]|[. ]$|^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i
 
 /** The download's checks: 200, valid zip, safe and unique names, manifest naming each result and what was renamed. */
 async function expectSafeDownload(headers: Record<string, string>, id: string, sent: number) {
   const answer = await download(headers, id)
   expect(answer.status).toBe(200)
-  const files = await entries(answer.body)
+  const files = await readZip(answer.body, { strict: true })
   const names = [...files.keys()]
   for (const name of names) {
     expect(name, JSON.stringify(name)).not.toMatch(UNSAFE)

@@ -31,18 +31,14 @@ import {
   type Box,
   type CorrectionInput,
   type EdgeSettings,
+  type EditableTool,
   type EditView,
+  isEditable,
   type FaceBox,
   type PartDecision,
 } from './types'
 
-const EDITABLE_TOOLS = { 'background-remover': 'cutout', 'face-blurrer': 'faces' } as const
-type EditableTool = keyof typeof EDITABLE_TOOLS
-
-/** The tools whose results keep what a correction needs. */
-export function isEditable(tool: string): tool is EditableTool {
-  return tool in EDITABLE_TOOLS
-}
+export { isEditable }
 
 export const JOB_NOT_FOUND_MESSAGE = 'No such job.'
 export const NOT_EDITABLE_MESSAGE = 'Only background-removal and face-blur results can be corrected.'

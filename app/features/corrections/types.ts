@@ -3,6 +3,14 @@
 
 export type EditKind = 'cutout' | 'faces'
 
+/** The tools whose results keep what a correction needs, and what a correction of each is: one list for server and screens. */
+export const EDITABLE_TOOLS = { 'background-remover': 'cutout', 'face-blurrer': 'faces' } as const satisfies Record<string, EditKind>
+export type EditableTool = keyof typeof EDITABLE_TOOLS
+
+export function isEditable(tool: string): tool is EditableTool {
+  return tool in EDITABLE_TOOLS
+}
+
 export interface EdgeSettings {
   /** 0..20 px: the blur of the alpha's edge. */
   feather: number

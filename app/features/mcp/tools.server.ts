@@ -31,6 +31,14 @@ function fieldSchema(field: ToolField): z.ZodType<string | undefined> {
   return field.required ? schema : schema.optional()
 }
 
+/** Each tool's option fields and their schemas, built once per process (a server is built per request). */
+const TOOL_OPTIONS = new Map(
+  TOOL_APIS.map((api) => {
+    const fields = optionFields(api.tool.slug)
+    return [api.tool.slug, { fields, schemas: Object.fromEntries(fields.map((f) => [f.name, fieldSchema(f)])) }] as const
+  }),
+)
+
 const fileInput = (tool: ToolSlug) => ({
   [tool === 'svg-converter' ? 'svg' : 'image']: z
     .string()
@@ -129,20 +137,20 @@ export function buildStudioMcpServer(caller: McpCaller): McpServer {
 
   for (const api of TOOL_APIS) {
     const tool = api.tool.slug
-    const options = Object.fromEntries(optionFields(tool).map((f) => [f.name, fieldSchema(f)]))
+    const options = TOOL_OPTIONS.get(tool)!
     server.registerTool(
       MCP_TOOL_NAMES[tool],
       {
         title: api.tool.name,
         description: `${api.tool.description} ${mcpMessages.priceLine(price(caller, tool))} ${api.answer}`,
-        inputSchema: { ...fileInput(tool), ...options, ...metering },
+        inputSchema: { ...fileInput(tool), ...options.schemas, ...metering },
       },
       async (args: Record<string, unknown>) => {
         const over = overBudget(caller, tool, 1, args.max_credits as number | undefined)
         if (over) return over
         const file = await fileFrom(tool, args as FileArgs)
         if (typeof file === 'string') return refused(file)
-        const fields = Object.fromEntries(optionFields(tool).flatMap((f) => (typeof args[f.name] === 'string' ? [[f.name, args[f.name] as string]] : [])))
+        const fields = Object.fromEntries(options.fields.flatMap((f) => (typeof args[f.name] === 'string' ? [[f.name, args[f.name] as string]] : [])))
         const response = await runTool(caller, tool, file, fields, { team: args.team as string | undefined, idempotencyKey: args.idempotency_key as string | undefined })
         return answerOf(caller, response)
       },

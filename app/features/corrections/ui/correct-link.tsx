@@ -3,9 +3,9 @@
 // correction page.
 import { Link } from '@remix-run/react'
 import type { ToolSlug } from '~/catalog/tools'
-import { editPath } from '../types'
+import { editPath, isEditable, type EditableTool } from '../types'
 
-export const CORRECT_WORDS: Partial<Record<ToolSlug, string>> = {
+export const CORRECT_WORDS: Record<EditableTool, string> = {
   'background-remover': 'Correct by hand',
   'face-blurrer': 'Review faces',
 }
@@ -16,8 +16,8 @@ const inlineClass = 'font-semibold text-indigo-700 underline underline-offset-2 
 
 /** A button-looking link (the result card), or an underlined one in a list (`inline`). */
 export function CorrectLink({ jobId, tool, name, inline = false }: { jobId: string | null | undefined; tool: ToolSlug; name?: string; inline?: boolean }) {
+  if (!isEditable(tool) || !jobId) return null
   const words = CORRECT_WORDS[tool]
-  if (!words || !jobId) return null
   return (
     <Link to={editPath(jobId)} className={inline ? inlineClass : linkClass} data-testid="correct-link">
       {words}
