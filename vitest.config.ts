@@ -16,6 +16,8 @@ export default defineConfig({
     // pg-boss's 10 s rounds); the extra worker fills those waits. Two-core figures: 406 s with two
     // workers, 344 s with three, 345 s with four (decisions 121 and 152).
     maxWorkers: os.availableParallelism() + 1,
+    // A `.only` left in a test file would run that test alone and pass the suite: refused in CI (.ci/run sets CI).
+    allowOnly: !process.env.CI,
     projects: [
       {
         resolve: { alias },

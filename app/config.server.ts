@@ -48,10 +48,21 @@ const schema = z.object({
    * heartbeat would hand a live run to a second worker. The same value in every process (the queue keeps one).
    */
   JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  /**
+   * A synchronous run whose estimated time (run-time.ts) is under this many milliseconds runs inline:
+   * in the request's process, without a pg-boss job, charged in its outcome's transaction
+   * (docs/decisions/176). 0 sends every run through the queue.
+   */
+  INLINE_RUN_MS: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
+  /**
+   * Readiness fails (503, saying why) while DATA_DIR's filesystem has less than this many MB free: PGlite's
+   * database lives there (docs/decisions/177). 0 turns the check off.
+   */
+  STORAGE_MIN_FREE_MB: z.coerce.number().int().min(0).max(100_000_000).default(100),
   /** A batch's whole upload (its files, or its zip and the zip's unpacked contents), in megabytes. */
   BATCH_MAX_MEGABYTES: z.coerce.number().int().min(1).max(4096).default(200),
   TOOL_COSTS: z.string().optional(),
-  /** The face restorer's price while it runs in Standard detail (no usable GFPGAN); unset: the restorer's own cost. */
+  /** The face restorer's price while it runs in Standard detail (no usable GFPGAN); unset: half the restorer's price, rounded down. */
   FACE_RESTORER_STANDARD_COST: z.coerce.number().int().min(0).max(1000).optional(),
   SVG_RENDERERS: z.coerce.number().int().min(1).max(16).default(2),
   SVG_RENDER_TIMEOUT_MS: z.coerce.number().int().min(10).default(30_000),

@@ -13,7 +13,7 @@ import { findOwnedBatch } from '../app/features/batches/batches.server'
 import { resolveCaller } from '../app/features/account/caller.server'
 import { grant } from '../app/features/credits/ledger.server'
 import { stopBoss } from '../app/features/queue/boss.server'
-import { runToolSubmission } from '../app/features/tools/jobs/submit.server'
+import { runToolSubmission } from '../app/features/tools/submit.server'
 import { onePhoto } from './jobs-photo'
 
 const ITEMS = Number(process.env.BENCH_BATCH_ITEMS ?? 50)

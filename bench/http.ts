@@ -6,6 +6,10 @@
 //   - the tool called in-process (its runner, in this process): the 48 px SVG icon at 1× and the face
 //     blurrer on a 1 MP portrait; the p50 added (goal: at most 15 ms).
 // Each pair alternates request by request, so a busy machine slows both alike.
+// Short runs inline (docs/decisions/176): every tool at 0.3 MP or less (the icon, a 0.3 MP photo; the
+// restorer's 128 px face) over HTTP against its runner in-process, on a server with INLINE_RUN_MS=0
+// (before: every run through a pg-boss job, taken where it was admitted: decision 124) and on one with
+// the default (after), with the path each run took read from the server's own metrics.
 //   npm run bench -- http       (or npx tsx bench/http.ts)
 // BENCH_RUNS (default 15) sets the runs per case; PostgreSQL is BENCH_DATABASE_URL, else
 // TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test (a database of the run's own is
@@ -13,39 +17,29 @@
 // (or postgres) measures one.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { createPostgresHandle } from '../app/db/db.server'
 import { runnerFor } from '../app/features/tools/runners/index.server'
+// The in-process pipeline keeps what a correction needs, as a run in the studio does: through the wiring's hooks.
+import '../app/features/wiring.server'
 import type { ToolSlug } from '../app/catalog/tools'
 import { FIXTURES, sharpDensityFor } from './svg'
-import { runAsScript } from './support'
+import { freePort, percentile, runAsScript } from './support'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15)
+/** BENCH_TOOLS=svg-converter,face-blurrer: the small-run cases measured (default: every tool). */
+const BENCH_TOOLS = process.env.BENCH_TOOLS?.split(',').filter(Boolean)
 export const ICON = 'tango-internet-web-browser.svg'
 export const SVG_ENDPOINT = '/api/svg2image/convert/'
 export const BLUR_ENDPOINT = '/api/face-blur/blur/'
+/** The megapixels of the small-run cases (issue 33, item 4: every tool at 0.3 MP or less). */
+const SMALL_MP = 0.3
 
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
-  return sorted[rank]!
-}
+export { percentile }
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 export interface Studio {
   base: string
@@ -181,6 +175,59 @@ async function addedOverInProcess(studio: Studio, label: string, tool: ToolSlug,
   }
 }
 
+/** A photo fixture resized to `megapixels` (never enlarged), as a JPEG upload. */
+async function photoAt(fixture: string, megapixels: number): Promise<File> {
+  const path = `tests/fixtures/photos/${fixture}`
+  const { width, height } = await sharp(path).metadata()
+  const scale = Math.min(1, Math.sqrt((megapixels * 1_000_000) / (width! * height!)))
+  const bytes = await sharp(path).resize(Math.round(width! * scale), Math.round(height! * scale)).jpeg({ quality: 90 }).toBuffer()
+  return new File([new Uint8Array(bytes)], fixture.replace(/\.\w+$/, '.jpg'), { type: 'image/jpeg' })
+}
+
+/** The runs the server counted by tool and path (its /metrics, open to loopback). */
+async function runsByPath(studio: Studio, tool: string): Promise<{ inline: number; queue: number }> {
+  const text = await fetch(`${studio.base}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '')
+  const count = (path: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('facet_tool_runs_total{') && line.includes(`tool="${tool}"`) && line.includes(`path="${path}"`))
+      .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0)
+  return { inline: count('inline'), queue: count('queue') }
+}
+
+interface SmallCase {
+  tool: ToolSlug
+  endpoint: string
+  file: () => Promise<File>
+  fields: Record<string, string>
+}
+
+const SMALL_CASES: SmallCase[] = [
+  { tool: 'svg-converter', endpoint: SVG_ENDPOINT, file: async () => new File([new Uint8Array(readFileSync(`tests/fixtures/svg/${ICON}`))], ICON, { type: 'image/svg+xml' }), fields: { format: 'png', scale: '1' } },
+  { tool: 'face-blurrer', endpoint: BLUR_ENDPOINT, file: () => photoAt('portrait-astronaut.png', SMALL_MP), fields: { blur: '32' } },
+  { tool: 'background-remover', endpoint: '/api/remove-bg/', file: () => photoAt('product-gameboy-white-bg.jpg', SMALL_MP), fields: {} },
+  { tool: 'face-restorer', endpoint: '/api/face-retouch/restore/', file: () => photoAt('degraded-face-astronaut-128px-q35.jpg', SMALL_MP), fields: {} },
+  { tool: 'image-enhancer', endpoint: '/api/image-scaler/scale/', file: () => photoAt('noface-rocket.jpg', SMALL_MP), fields: {} },
+]
+
+/** Every tool at 0.3 MP or less: over HTTP against in-process, and the path the server took. */
+async function smallRuns(studio: Studio) {
+  const rows = []
+  for (const small of SMALL_CASES) {
+    if (BENCH_TOOLS && !BENCH_TOOLS.includes(small.tool)) continue
+    const before = await runsByPath(studio, small.tool)
+    const measured = await addedOverInProcess(studio, small.tool, small.tool, small.endpoint, await small.file(), small.fields)
+    const after = await runsByPath(studio, small.tool)
+    rows.push({
+      ...measured,
+      httpOverInProcess: round(measured.httpP50Ms / measured.inProcessP50Ms, 2),
+      inlineRuns: after.inline - before.inline,
+      queueRuns: after.queue - before.queue,
+    })
+  }
+  return rows
+}
+
 export async function onePortrait(): Promise<File> {
   const bytes = await sharp('tests/fixtures/photos/portrait-astronaut.png')
     .metadata()
@@ -195,29 +242,65 @@ export async function onePortrait(): Promise<File> {
 }
 
 async function benchOn(database: 'pglite' | 'postgres', databaseUrl: string | null) {
-  const studio = await startStudio(databaseUrl)
+  // Before: every synchronous run through a pg-boss job (taken where it was admitted, decision 124).
+  const queued = await startStudio(databaseUrl, { INLINE_RUN_MS: '0' })
+  let beforeRuns
   try {
-    const svg = await svgAgainstSharp(studio)
-    console.table(svg.cases)
-    console.log(`${database}: endpoint / sharp p50, geometric mean over the SVG fixtures at 1× and 2×: ${svg.geometricMean}× (goal ≤ 1.0×)`)
-    const icon = readFileSync(`tests/fixtures/svg/${ICON}`)
-    const added = [
-      await addedOverInProcess(studio, '48 px SVG icon, 1×', 'svg-converter', SVG_ENDPOINT, new File([new Uint8Array(icon)], ICON, { type: 'image/svg+xml' }), { format: 'png', scale: '1' }),
-      await addedOverInProcess(studio, '1 MP face blur', 'face-blurrer', BLUR_ENDPOINT, await onePortrait(), { blur: '32' }),
-    ]
-    console.table(added)
-    console.log(`${database}: added p50 over the in-process run: ${added.map((a) => `${a.case} +${a.addedP50Ms} ms`).join(', ')} (goal ≤ 15 ms)`)
-    return { database, svgOverSharpGeometricMean: svg.geometricMean, svg: svg.cases, addedOverInProcess: added }
+    beforeRuns = await smallRuns(queued)
+    console.table(beforeRuns)
+  } finally {
+    await queued.stop()
+  }
+  // After: short runs inline (decision 176), the default threshold. A fresh database for each server.
+  const studio = await startStudio(databaseUrl && (await freshDatabase(databaseUrl)))
+  try {
+    const afterRuns = await smallRuns(studio)
+    console.table(afterRuns)
+    const compared = afterRuns.map((after) => {
+      const before = beforeRuns.find((b) => b.case === after.case)!
+      return {
+        tool: after.case,
+        inProcessP50Ms: after.inProcessP50Ms,
+        beforeHttpOverInProcess: before.httpOverInProcess,
+        afterHttpOverInProcess: after.httpOverInProcess,
+        beforeAddedP50Ms: before.addedP50Ms,
+        afterAddedP50Ms: after.addedP50Ms,
+        afterPath: after.inlineRuns > 0 && after.queueRuns === 0 ? 'inline' : after.queueRuns > 0 && after.inlineRuns === 0 ? 'queue' : 'mixed',
+      }
+    })
+    console.table(compared)
+    console.log(`${database}: every tool at ≤ ${SMALL_MP} MP, HTTP p50 / in-process p50 before → after (goal ≤ 1.3×), added p50 per inline run (goal ≤ 5 ms)`)
+    const svg = process.env.BENCH_SVG === '0' ? null : await svgAgainstSharp(studio)
+    if (svg) {
+      console.table(svg.cases)
+      console.log(`${database}: endpoint / sharp p50, geometric mean over the SVG fixtures at 1× and 2×: ${svg.geometricMean}× (goal ≤ 1.2×)`)
+    }
+    return { database, smallRuns: compared, before: beforeRuns, after: afterRuns, svgOverSharpGeometricMean: svg?.geometricMean ?? null, svg: svg?.cases ?? null }
   } finally {
     await studio.stop()
   }
 }
 
-export async function benchHttp(): Promise<object> {
-  // The server runs the production build: built now, so it is this checkout's (BENCH_BUILD=0 skips it).
+/** On PostgreSQL each server gets a database of its own: the second is made beside the first (dropped with the run's). */
+const extraDatabases: string[] = []
+async function freshDatabase(databaseUrl: string): Promise<string> {
+  const name = `${new URL(databaseUrl).pathname.slice(1)}_after`
+  const admin = createPostgresHandle(databaseUrl, 1)
+  await sql`CREATE DATABASE ${sql.id(name)}`.execute(admin.db)
+  await admin.db.destroy()
+  extraDatabases.push(name)
+  return databaseUrl.replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`)
+}
+
+/** The server runs the production build: built now, so it is this checkout's (BENCH_BUILD=0 skips it when one exists). */
+export function buildForBench(): void {
   if (process.env.BENCH_BUILD !== '0' || !existsSync(path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index.js'))) {
     execFileSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] })
   }
+}
+
+export async function benchHttp(): Promise<object> {
+  buildForBench()
   const which = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',')
   const results: object[] = []
   if (which.includes('pglite')) results.push(await benchOn('pglite', null))
@@ -237,6 +320,7 @@ export async function benchHttp(): Promise<object> {
       if (reachable) results.push(await benchOn('postgres', adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${database}$1`)))
     } finally {
       if (reachable) await sql`DROP DATABASE IF EXISTS ${sql.id(database)} WITH (FORCE)`.execute(admin.db)
+      for (const extra of extraDatabases) await sql`DROP DATABASE IF EXISTS ${sql.id(extra)} WITH (FORCE)`.execute(admin.db)
       await admin.db.destroy()
     }
   }

@@ -11,7 +11,7 @@ import { migrateToLatest } from '../app/db/migrate.server'
 import { resolveCaller } from '../app/features/account/caller.server'
 import { grant } from '../app/features/credits/ledger.server'
 import { stopBoss } from '../app/features/queue/boss.server'
-import { submitJob } from '../app/features/tools/jobs/api.server'
+import { submitJob } from '../app/features/tools/jobs-api.server'
 import { onePhoto } from './jobs-photo'
 
 const WORKERS = Number(process.argv[2] ?? 1)

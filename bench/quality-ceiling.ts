@@ -7,7 +7,8 @@
 //   npx tsx bench/quality-ceiling.ts [--seed N] [--count M]      (defaults: seed 1, 200 scenes; about 5 minutes)
 import os from 'node:os'
 import { activeSegmenter, defaultRefinementFor, SPECK_SHARE } from '../app/features/tools/background-remover.server'
-import { labelRegions, type Regions } from '../app/features/tools/models/matte.server'
+import { labelRegions } from '../app/features/tools/models/matte.server'
+import type { Regions } from '../app/features/tools/models/regions'
 import { argument, cutoutOf } from './quality'
 import { alphaMAE, alphaSAD, edgeBand, MASK_THRESHOLD } from './quality-metrics'
 import { generateScenes } from './quality-scenes'

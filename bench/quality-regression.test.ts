@@ -29,10 +29,16 @@ describe('matte quality on the ten fixture scenes (U²-Netp)', () => {
     // Measured 2026-11-27 once every confident part is kept (decision 159): IoU 0.705, MAE 0.0928, SAD 45.42,
     // edge-band MAE 0.174, colour bleed 41.5. Keeping parts the focus rule dropped costs MAE and SAD (the
     // bounds of 153, 0.092 and 44.7, failed): those two bounds are loosened to the new figures, the rest hold.
+    // Measured 2026-11-27 once the sampled step keeps what the matte holds at 0.5 at the least (decision 168):
+    // IoU 0.699, MAE 0.0878, SAD 42.75, edge-band MAE 0.178, gradient 0.179, boundary F 0.712, colour bleed 42.1,
+    // thin-part recall 0.759 and truth-part recall 0.868 (without the rule 0.650, which fails here, and 0.860). Without the
+    // rule MAE and SAD measure 0.0874 and 42.63 here (not 159's 0.0928 and 45.42); with it they are tightened to ~5 %.
     // Margins: about 5 % of each, more for the noisier gradient.
     expect(mean('iou')).toBeGreaterThanOrEqual(0.67)
-    expect(mean('mae')).toBeLessThanOrEqual(0.097)
-    expect(mean('sad')).toBeLessThanOrEqual(47.7)
+    expect(mean('mae')).toBeLessThanOrEqual(0.092)
+    expect(mean('sad')).toBeLessThanOrEqual(44.9)
+    expect(mean('thinPartRecall')).toBeGreaterThanOrEqual(0.72)
+    expect(mean('truthPartRecall')).toBeGreaterThanOrEqual(0.82)
     expect(mean('edgeMae')).toBeLessThanOrEqual(0.19)
     expect(mean('gradient')).toBeLessThanOrEqual(0.2)
     expect(mean('boundaryF')).toBeGreaterThanOrEqual(0.665)

@@ -6,7 +6,7 @@ import path from 'node:path'
 import sharp from 'sharp'
 import type { MatteRefinementLevel } from '../app/features/tools/models/matte.server'
 import type { Segmenter } from '../app/features/tools/models/segmenters.server'
-import { cutoutOf } from './quality'
+import type { RgbaImage } from '../app/features/tools/image'
 import { alphaMAE, colourBleed, MASK_THRESHOLD } from './quality-metrics'
 import { PHOTOS } from './support'
 
@@ -41,8 +41,12 @@ export async function routerOnWhite() {
   return { image, truthAlpha, truthRgb, antenna }
 }
 
-/** The router case at each level. */
-export async function routerFigures(levels: readonly MatteRefinementLevel[], segmenter?: Segmenter): Promise<RouterFigures[]> {
+/** The router case at each level; `cutoutOf` is quality.ts's (handed in, as to routerHalo, so neither module imports the other). */
+export async function routerFigures(
+  levels: readonly MatteRefinementLevel[],
+  cutoutOf: (image: RgbaImage, refinement: MatteRefinementLevel, segmenter?: Segmenter) => Promise<{ alpha: Uint8Array; rgb: Uint8Array }>,
+  segmenter?: Segmenter,
+): Promise<RouterFigures[]> {
   const router = await routerOnWhite()
   const figures: RouterFigures[] = []
   for (const refinement of levels) {

@@ -4,6 +4,8 @@
 //   npx tsx bench/quality.ts [--seed N] [--count M]
 //   npm run bench -- quality --model-file PATH [--model-id ID]: a model file beside U²-Netp (bench/quality-model-file.ts)
 //   --levels model,classic,sampled: only these refinement levels (a slow model's run stays short)
+//   npm run bench -- quality --from-feedback DIR: the reported results exported from /console/feedback and
+//     unzipped into DIR, as scenes with the user's corrected matte as truth (bench/quality-feedback.ts)
 // Time is per megapixel of the scene, and as a ratio against the model-only pipeline (predictMatte)
 // and against the classic refinement, each timed on the same scene in the same loop: on a loaded
 // machine the ratios are what compare; the load average is printed with them.
@@ -14,6 +16,7 @@ import type { RgbaImage } from '../app/features/tools/image'
 import { MATTE_REFINEMENTS, type MatteRefinementLevel } from '../app/features/tools/models/matte.server'
 import { installedSegmenters, type Segmenter } from '../app/features/tools/models/segmenters.server'
 import { scoreCutout, type MatteScores } from './quality-metrics'
+import { printUnscored, readFeedbackExport, type UnscoredCase } from './quality-feedback'
 import { routerHalo, useModelFile } from './quality-model-file'
 import { routerFigures, type RouterFigures } from './quality-router'
 import { generateScenes, type Scene } from './quality-scenes'
@@ -102,9 +105,24 @@ export function levelsArgument(argv: readonly string[] = process.argv): readonly
   return levels
 }
 
-export async function benchQuality(): Promise<object> {
+/** Where the scenes come from: generated (--seed, --count), or a feedback export (--from-feedback DIR). */
+async function sceneSource(): Promise<{ seed: number; count: number; scenes: () => AsyncIterable<Scene>; warmUp: () => AsyncIterable<Scene>; feedback: { dir: string; unscored: UnscoredCase[] } | null }> {
   const seed = argument('seed', 1)
-  const count = argument('count', 200)
+  const dir = textArgument('from-feedback')
+  if (dir === undefined) {
+    const count = argument('count', 200)
+    return { seed, count, scenes: () => generateScenes(seed, count), warmUp: () => generateScenes(seed + 1_000_000, 2), feedback: null }
+  }
+  const read = await readFeedbackExport(dir)
+  const listed = async function* (scenes: Scene[]) {
+    yield* scenes
+  }
+  return { seed, count: read.scenes.length, scenes: () => listed(read.scenes), warmUp: () => listed(read.scenes.slice(0, 1)), feedback: { dir, unscored: read.unscored } }
+}
+
+export async function benchQuality(): Promise<object> {
+  const source = await sceneSource()
+  const { seed, count } = source
   const levels = levelsArgument()
   const modelFile = textArgument('model-file')
   const underTest = modelFile ? await useModelFile(modelFile, textArgument('model-id')) : null
@@ -115,8 +133,8 @@ export async function benchQuality(): Promise<object> {
     const totals = new Map<MatteRefinementLevel, Totals>(levels.map((level) => [level, emptyTotals()]))
     let scenes = 0
     // Warm-up outside the measurements: the session, the image threads, the JIT.
-    for await (const scene of generateScenes(seed + 1_000_000, 2)) for (const level of levels) await cutoutOf(scene.image, level, segmenter)
-    for await (const scene of generateScenes(seed, count)) {
+    for await (const scene of source.warmUp()) for (const level of levels) await cutoutOf(scene.image, level, segmenter)
+    for await (const scene of source.scenes()) {
       const megapixels = (scene.image.width * scene.image.height) / 1e6
       const started = performance.now()
       await predictMatte(scene.image, segmenter)
@@ -143,7 +161,7 @@ export async function benchQuality(): Promise<object> {
       scenes++
       if (scenes % 20 === 0) console.error(`  ${segmenter.id}: ${scenes}/${count} scenes`)
     }
-    console.error(`\n  ${segmenter.id}, ${scenes} scenes (seed ${seed}); load average at start ${loadAtStart.join(' ')}, now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`)
+    console.error(`\n  ${segmenter.id}, ${scenes} scenes (${source.feedback ? `reported results from ${source.feedback.dir}` : `seed ${seed}`}); load average at start ${loadAtStart.join(' ')}, now ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`)
     console.error('  (edge MAE and SAD: within the boundary tolerance of the true edge, as matting benchmarks score their trimap\'s unknown region)')
     console.error('  refinement   IoU     MAE      SAD      edgeMAE  edgeSAD  grad    bF      bleed   ms/MP   ×model  ×classic')
     for (const level of levels) {
@@ -173,12 +191,13 @@ export async function benchQuality(): Promise<object> {
       )
     }
     printRecalls(results.filter((row) => row.model === segmenter.id))
-    const router = await routerFigures(levels, segmenter)
+    const router = await routerFigures(levels, cutoutOf, segmenter)
     printRouter(router)
     routers.push({ model: segmenter.id, figures: router })
   }
   // The model file's own section: the router on white in two framings, to show a halo (decision 160).
   const halo = underTest ? await routerHalo(underTest.segmenters, levels, cutoutOf) : undefined
+  if (source.feedback) printUnscored(source.feedback.unscored)
   await underTest?.restore()
   return {
     seed,
@@ -189,6 +208,7 @@ export async function benchQuality(): Promise<object> {
     results,
     router: routers,
     ...(underTest ? { modelFile, routerHalo: halo } : {}),
+    ...(source.feedback ? { fromFeedback: source.feedback.dir, unscored: source.feedback.unscored } : {}),
   }
 }
 

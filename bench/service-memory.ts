@@ -4,50 +4,15 @@
 // process it started (the SVG renderers, if any). Part of `npm run bench` (tools section), or
 // alone: npx tsx bench/tools.ts memory
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
+import { freePort, processTree, statusKb } from './support'
 
 const ROOT = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
 const UPLOADS = 8
 const BUDGET_MB = 1536
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-    probe.on('error', reject)
-  })
-}
-
-function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  try {
-    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-    return match ? Number(match[1]) : 0
-  } catch {
-    return 0 // gone
-  }
-}
-
-/** The process and all its descendants (Linux /proc). */
-function processTree(pid: number): number[] {
-  const all = [pid]
-  for (let i = 0; i < all.length; i++) {
-    try {
-      for (const task of readFileSync(`/proc/${all[i]}/task/${all[i]}/children`, 'utf8').trim().split(/\s+/)) {
-        if (task) all.push(Number(task))
-      }
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return all
-}
 
 async function upload12Mp(): Promise<Buffer> {
   const source = path.join(ROOT, 'tests/fixtures/photos/portrait-astronaut.png')

@@ -1,4 +1,7 @@
-// What the bench scripts share: the test photos at a chosen size, and running a bench as a script.
+// What the bench scripts share: the test photos at a chosen size, running a bench as a script, a free
+// loopback port, and a process's memory read from /proc.
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import sharp from 'sharp'
@@ -36,4 +39,48 @@ export function runAsScript(moduleUrl: string, main: () => Promise<unknown>): vo
       process.exit(1)
     },
   )
+}
+
+/** A TCP port free on loopback now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** A field of /proc/<pid>/status in kB (VmRSS: resident now, VmHWM: its peak); 0 once the process is gone. */
+export function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Number(match[1]) : 0
+  } catch {
+    return 0 // gone
+  }
+}
+
+/** The process and all its descendants (Linux /proc). */
+export function processTree(pid: number): number[] {
+  const all = [pid]
+  for (let i = 0; i < all.length; i++) {
+    try {
+      for (const task of readFileSync(`/proc/${all[i]}/task/${all[i]}/children`, 'utf8').trim().split(/\s+/)) {
+        if (task) all.push(Number(task))
+      }
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return all
+}
+
+/** The p-th percentile (nearest rank) of some values. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  return sorted[rank]!
 }

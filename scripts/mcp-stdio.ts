@@ -38,3 +38,6 @@ local.setRequestHandler(ListToolsRequestSchema, (request) => remote.listTools(re
 local.setRequestHandler(CallToolRequestSchema, (request) => remote.callTool(request.params, undefined, { timeout: CALL_TIMEOUT_MS }))
 local.onclose = () => void remote.close().finally(() => process.exit(0))
 await local.connect(new StdioServerTransport())
+// The SDK's stdio transport does not close when its input ends: a client that closes our stdin (the usual way
+// to stop a stdio server) would otherwise leave this process running, holding its session on the studio.
+process.stdin.once('end', () => void local.close())

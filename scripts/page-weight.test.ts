@@ -88,6 +88,7 @@ describe('measurePage', () => {
     expect(weight.cssBytes).toBe(wire('/assets/app-3.css'))
     expect(weight.imageBytes).toBe(wire('/favicon.svg') + wire('/images/hero.webp'))
     expect(weight.jsBytes).toBeLessThan(6000)
+    expect(weight.jsFiles).toBe(3)
     // document + 3 scripts + 1 stylesheet + icon + eager image; the lazy image and the CDN file are not counted.
     expect(weight.requests).toBe(7)
     expect(weight.lazyImages).toBe(1)

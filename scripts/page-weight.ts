@@ -55,9 +55,13 @@ export const PAGES: PageToWeigh[] = [
   { route: 'tools.batch.tsx', path: '/tools/batch', as: 'account' },
   { route: 'credits.tsx', path: '/credits', as: 'account' },
   { route: 'dashboard.tsx', path: '/dashboard', as: 'account' },
+  { route: 'account.delete.tsx', path: '/account/delete', as: 'account' },
+  { route: 'account.deleted.tsx', path: '/account/deleted', as: 'guest' },
   { route: 'history.tsx', path: '/history', as: 'account' },
   // The correction page of a background removal the account ran (the brush editor's page).
   { route: 'edit.$jobId.tsx', path: '/edit/:job', as: 'account' },
+  // "This result is wrong" without JavaScript: the report's own page for that run.
+  { route: 'feedback.$jobId.tsx', path: '/feedback/:job', as: 'account' },
   { route: 'teams._index.tsx', path: '/teams', as: 'account' },
   { route: 'teams.$id.tsx', path: '/teams/:team', as: 'account' },
   { route: 'teams.invites.$token.tsx', path: '/teams/invites/:token', as: 'account' },
@@ -66,6 +70,7 @@ export const PAGES: PageToWeigh[] = [
   { route: 'console.teams.$id.tsx', path: '/console/teams/:team', as: 'operator' },
   { route: 'console.queue.tsx', path: '/console/queue', as: 'operator' },
   { route: 'console.audit.tsx', path: '/console/audit', as: 'operator' },
+  { route: 'console.feedback._index.tsx', path: '/console/feedback', as: 'operator' },
 ]
 
 export const DEFAULT_PAGES = [...new Set(PAGES.filter((p) => p.as === 'guest' && !p.path.includes(':')).map((p) => p.path))]
@@ -96,6 +101,8 @@ export interface PageWeight {
   status: number
   htmlBytes: number
   jsBytes: number
+  /** Separate script files the page loads up front (each one a request on a slow link). */
+  jsFiles: number
   cssBytes: number
   imageBytes: number
   /** Requests made on load: the document plus every eager asset. */
@@ -189,6 +196,7 @@ export async function measurePage(baseUrl: string, path: string, cookie?: string
     status: page.status,
     htmlBytes: page.bytes,
     jsBytes: sum('js'),
+    jsFiles: eager.filter((a) => a.kind === 'js').length,
     cssBytes: sum('css'),
     imageBytes: sum('image'),
     requests: 1 + eager.length,
@@ -208,12 +216,13 @@ async function decompress(body: Buffer, encoding: string): Promise<Buffer> {
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
 export function formatTable(rows: PageWeight[]): string {
-  const header = ['page', 'status', 'html', 'js', 'css', 'images', 'requests', 'lazy img', 'encoding']
+  const header = ['page', 'status', 'html', 'js', 'js files', 'css', 'images', 'requests', 'lazy img', 'encoding']
   const lines = rows.map((r) => [
     r.path,
     String(r.status),
     kb(r.htmlBytes),
     kb(r.jsBytes),
+    String(r.jsFiles),
     kb(r.cssBytes),
     kb(r.imageBytes),
     String(r.requests),

@@ -7,6 +7,10 @@ let skipped = 0
 const [vitestFile, playwrightFile] = process.argv.slice(2)
 /** Every skipped test by name, with its reason where the runner records one: a skip never passes unseen. */
 const skippedTests = []
+/** Every failed test by name with the first line of its error, printed just above the closing line: CI
+ * keeps only the end of a run's output, and a failure must be readable there. */
+const failedTests = []
+const firstLine = (message) => String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? ''
 
 if (vitestFile && existsSync(vitestFile)) {
   const v = JSON.parse(readFileSync(vitestFile, 'utf8'))
@@ -14,7 +18,15 @@ if (vitestFile && existsSync(vitestFile)) {
   failed += v.numFailedTests
   skipped += v.numPendingTests + v.numTodoTests
   for (const file of v.testResults ?? []) {
+    // A file that failed before its tests ran (an import error, a hook that threw) has no failed test to name.
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failedTests.push(`${file.name.replace(`${process.cwd()}/`, '')}: ${firstLine(file.message)}`)
+      failed += 1
+    }
     for (const t of file.assertionResults ?? []) {
+      if (t.status === 'failed') {
+        failedTests.push(`${file.name.replace(`${process.cwd()}/`, '')} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`)
+      }
       if (t.status === 'pending' || t.status === 'skipped' || t.status === 'todo') {
         skippedTests.push(`${file.name.replace(`${process.cwd()}/`, '')} > ${t.fullName}: ${t.status === 'todo' ? 'marked todo' : 'skipped in the test (see its condition)'}`)
       }
@@ -42,6 +54,10 @@ if (playwrightFile && existsSync(playwrightFile)) {
   const visit = (suite, titles) => {
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests ?? []) {
+        if (t.status === 'unexpected') {
+          const error = t.results?.at(-1)?.error?.message
+          failedTests.push(`${[...titles, spec.title].join(' > ')} [${t.projectName}]: ${firstLine(error)}`)
+        }
         if (t.status !== 'skipped') continue
         const reason = (t.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'skipped without a reason'
         skippedTests.push(`${[...titles, spec.title].join(' > ')} [${t.projectName}]: ${reason}`)
@@ -53,6 +69,7 @@ if (playwrightFile && existsSync(playwrightFile)) {
 } else failed += 1
 
 for (const line of skippedTests) console.log(`skipped: ${line}`)
+for (const line of failedTests) console.log(`FAILED: ${line}`)
 
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(failed > 0 || passed === 0 ? 1 : 0)

@@ -15,3 +15,9 @@ export const STORAGE_SHORT = {
   uploads: 'Deleted after the run',
   results: `${RESULT_KEPT_HOURS} hours, encrypted`,
 } as const
+
+/**
+ * What a report that a result is wrong keeps, and for how long (decision 175): it follows the result's
+ * retention, so the sentence above stays true of it. The privacy policy says it under deletion.
+ */
+export const REPORT_RETENTION_SENTENCE = `When you report a result as wrong, the report (your note, the result, the image it was made from where the tool keeps it for corrections, and your corrections) is kept encrypted on this studio with the result and deleted with it, ${RESULT_KEPT_HOURS} hours after its run. Only the studio's operator can see it, to test the studio's models against it; it is sent to no one else.`

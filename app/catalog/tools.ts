@@ -31,6 +31,15 @@ export interface ToolDefinition {
 
 export const MEGABYTE = 1024 * 1024
 
+/**
+ * The face restorer without a usable GFPGAN (Standard detail: the detector and the super-resolution
+ * model, no face-restoration model) does less than a real restoration, so by default it costs half the
+ * restorer's price, rounded down (2 credits: 1). FACE_RESTORER_STANDARD_COST sets it outright.
+ */
+export function standardDetailCost(restorerCost: number): number {
+  return Math.floor(restorerCost / 2)
+}
+
 export const TOOLS: Record<ToolSlug, ToolDefinition> = {
   'background-remover': {
     slug: 'background-remover',
@@ -160,6 +169,16 @@ export const BLUR = { min: 12, max: 60, step: 2, default: 32, displayMin: 8 } as
 /** The image enhancer's denoise strength: the API takes 0 to 1; absent, the enhancer uses 0.5. */
 export const DENOISE = { min: 0, max: 1, step: 0.1, default: 0.5 } as const
 export const SVG_FORMATS = ['png', 'jpeg', 'webp'] as const
+/**
+ * The raster tools' `format` (decision 173): `auto`, the default, follows the upload (an opaque
+ * result in the upload's family, a result with alpha as PNG); the others are that type whatever the input.
+ */
+export const OUTPUT_FORMATS = ['auto', 'png', 'jpg', 'webp'] as const
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
+export const DEFAULT_OUTPUT_FORMAT: OutputFormat = 'auto'
+/** The default rule in a sentence, for the screens and the API documentation. */
+export const AUTO_FORMAT_RULE =
+  'By default a result follows the upload: an opaque result of a JPEG or WebP comes back as the same type at a quality that keeps its look, anything with transparency (or from a PNG or TIFF) as PNG.'
 export type SvgFormat = (typeof SVG_FORMATS)[number]
 export const SVG_SCALES = ['0.75', '1', '2', '3'] as const
 export const DEFAULT_BACKGROUND = '#ffffff'

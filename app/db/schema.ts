@@ -14,6 +14,8 @@ export interface UsersTable {
   email_verified_at: Timestamp | null
   created_at: CreatedAt
   updated_at: Generated<Date>
+  /** Set when the owner deleted the account (migrations/0132, decision 171): the row is anonymised, its ledger kept. */
+  deleted_at: Generated<Date | null>
 }
 
 export interface SessionsTable {
@@ -157,6 +159,23 @@ export interface ResultEditsTable {
   mask_ciphertext: Buffer | null
   created_at: CreatedAt
   corrected_at: Timestamp | null
+  expires_at: Timestamp
+}
+
+/** "This result is wrong" (migrations/0133, decision 175): the case and the note sealed, the facts open. */
+export interface ResultFeedbackTable {
+  job_id: string
+  account_id: string
+  tool: string
+  facts: Json
+  iv: Buffer
+  auth_tag: Buffer
+  ciphertext: Buffer
+  note_iv: Buffer | null
+  note_auth_tag: Buffer | null
+  note_ciphertext: Buffer | null
+  created_at: CreatedAt
+  updated_at: Timestamp
   expires_at: Timestamp
 }
 
@@ -372,6 +391,7 @@ export interface Database {
   results: ResultsTable
   result_thumbnails: ResultThumbnailsTable
   result_edits: ResultEditsTable
+  result_feedback: ResultFeedbackTable
   tool_jobs: ToolJobsTable
   batches: BatchesTable
   analytics_events: AnalyticsEventsTable
@@ -388,6 +408,8 @@ export interface Database {
 }
 
 export type User = Selectable<UsersTable>
+/** Who a session or an API key acts for: what the pages and the audit need of a user (auth/session.server.ts names it). */
+export type SessionUser = Pick<User, 'id' | 'email' | 'first_name' | 'last_name'>
 export type CreditAccount = Selectable<CreditAccountsTable>
 export type CreditTransaction = Selectable<CreditTransactionsTable>
 export type NewCreditTransaction = Insertable<CreditTransactionsTable>

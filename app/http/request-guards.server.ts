@@ -10,7 +10,7 @@
 // - a `?_data=` request, Remix's data protocol before single fetch: this studio's pages never make
 //   one, and Remix answers it with a 500 for an unknown route (400).
 import type { RequestHandler } from 'express'
-import { MCP_PATH } from '~/features/mcp/limits'
+import { MCP_PATH } from '~/catalog/mcp'
 import { methodNotAllowedMessage } from './errors.server'
 
 export const SERVED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const

@@ -20,7 +20,6 @@ import { isRemoveBgPath, limitSmallBodies, requestBodyLimit } from '~/features/s
 import { passClientAddress } from '~/features/security/client-address.server'
 import { continueOnlyWithinLimits, keepConnectionForTheAnswer } from '~/features/security/early-answer.server'
 import { isCrossSiteWrite } from '~/features/security/same-origin.server'
-import { answersWithConsole, publicBuild } from '~/features/console/hidden-routes.server'
 import { CROSS_SITE_REFUSED, refuseDataQueries, refuseForeignPageWrites, refuseNonFormPageWrites, refuseUnservedMethods } from './request-guards.server'
 import { logger } from '~/utils/logger.server'
 
@@ -31,10 +30,22 @@ export interface StudioAppOptions {
   /** Development: Vite serves the browser's modules. Else the built client files are served from buildDir. */
   viteDevServer?: ViteDevServer
   buildDir: string
+  /**
+   * Which build answers a request (decision 162): the console hands it in (features/console/hidden-routes.server.ts,
+   * `consoleGate`), as it stands above the HTTP kit (decision 170).
+   */
+  consoleGate: ConsoleGate
+}
+
+export interface ConsoleGate {
+  /** The build without the console's routes. */
+  publicBuild(build: StudioAppOptions['build']): StudioAppOptions['build']
+  /** Whether this request is an operator's and concerns the console: it is answered by the whole build. */
+  answersWithConsole(url: URL, headers: { cookie?: string; authorization?: string }): Promise<boolean>
 }
 
 export function createStudioApp(options: StudioAppOptions): express.Express {
-  const { build, production, viteDevServer } = options
+  const { build, production, viteDevServer, consoleGate } = options
   const cfg = config()
 
   const app = express()
@@ -175,10 +186,10 @@ export function createStudioApp(options: StudioAppOptions): express.Express {
       getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
     })
   const withConsole = remixHandler(build)
-  const withoutConsole = remixHandler(publicBuild(build))
+  const withoutConsole = remixHandler(consoleGate.publicBuild(build))
   app.all('*', (req, res, next) => {
     // The URL as Remix builds it (its host plays no part here, so a malformed Host cannot throw).
-    answersWithConsole(new URL(`http://localhost${req.originalUrl}`), { cookie: req.get('cookie'), authorization: req.get('authorization') })
+    consoleGate.answersWithConsole(new URL(`http://localhost${req.originalUrl}`), { cookie: req.get('cookie'), authorization: req.get('authorization') })
       .then((operator) => (operator ? withConsole : withoutConsole)(req, res, next))
       .catch(next)
   })

@@ -10,7 +10,7 @@ import { apiDocsFacts } from '~/features/api-docs/page.server'
 import { CREDITS_CHARGED_HEADER, ENVIRONMENT_HEADER, TEST_MODE_VALUE, TEST_RESULT_MAX_PIXELS } from '~/features/api-keys/environments'
 import { SEAT_RULE } from '~/features/teams/messages'
 import { TOOL_LIST } from '~/catalog/tools'
-import { MODEL_HEADER } from '~/features/tools/models/model-choices'
+import { MODEL_HEADER } from '~/features/jobs/view'
 import { WEBHOOK_EVENTS } from '~/features/webhooks/events'
 import { buttonClass } from '~/ui/button'
 import { CodeBlock } from '~/ui/code-block'
@@ -114,7 +114,7 @@ curl --fail-with-body ${facts.origin}/api/remove-bg/ \\
   -H "Authorization: Bearer $FACET_API_KEY" \\
   -H "Idempotency-Key: $KEY" \\
   -F "image=@product.jpg" \\
-  -F "background=white" \\
+  -F "background=white" -F "format=png" \\
   -o cutout.png -D headers.txt \\
   || { cat cutout.png; echo; rm -f cutout.png; false; }   # a refusal is JSON: show it, keep no broken PNG`
   const javascript = `import { readFile, writeFile } from 'node:fs/promises'
@@ -438,7 +438,7 @@ const cutout = await facet.removeBackground('photo.jpg', { format: 'webp' }) // 
                 ['GET /api/teams/<id>/activity/', 'Who ran which tool, when, for how much'],
                 ['GET /api/credits/balance/', 'Your balance'],
                 ['GET /api/credits/transactions/', 'Your ledger, newest first'],
-                ['GET /api/results/<id>', 'A stored result (the restorer’s restored_url), for 24 hours'],
+                ['GET /api/results/<id>', 'A stored result (the restorer’s restored_url): for your key, token or cookie for 24 hours; a signed link (expires, signature) for anyone holding it for one hour'],
               ].map(([endpoint, what]) => [<code key="e">{endpoint}</code>, what])}
             />
             <p>

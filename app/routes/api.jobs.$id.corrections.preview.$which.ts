@@ -1,5 +1,5 @@
 // GET /api/jobs/<id>/corrections/preview/<which>: the editor's pictures (photo, matte, mask,
-// part-<id>, face-<index>), for the job's owner only.
+// result, part-<id>, face-<index>), for the job's owner only.
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { getCorrectionPreview } from '~/features/corrections/api.server'
 

@@ -1,18 +1,13 @@
-// GET /api/results/<id>: a stored result (the restorer's restored_url), only for the account that
-// produced it; anyone else, and everyone after 24 hours, gets 404.
+// GET /api/results/<id>: a stored result (the restorer's restored_url), for the account that produced it
+// (its cookie, session token or API key), or for the holder of a signed link until the link expires
+// (decision 174); anyone else, and everyone after 24 hours, gets 404 (result-access.server.ts).
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { resolveCaller } from '~/features/account/caller.server'
-import { readResult } from '~/features/tools/results.server'
-import { contentDisposition } from '~/features/tools/submission.server'
-
-const RESULT_NOT_FOUND = 'This result does not exist or has expired.'
-const notFound = () => Response.json({ error: RESULT_NOT_FOUND, detail: RESULT_NOT_FOUND }, { status: 404, headers: { 'Cache-Control': 'no-store' } })
+import { authorisedResult } from '~/features/tools/result-access.server'
+import { contentDisposition } from '~/http/headers'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const resolution = await resolveCaller(request, { create: false })
-  const accountId = resolution.kind === 'caller' ? resolution.caller.accountId : null
-  const result = await readResult(params.id ?? '', accountId)
-  if (!result) return notFound()
+  const result = await authorisedResult(request, params.id ?? '')
+  if (result instanceof Response) return result
   const download = new URL(request.url).searchParams.get('download') === '1'
   return new Response(new Uint8Array(result.bytes), {
     headers: {

@@ -12,8 +12,10 @@ import { writeZip } from '~/features/batches/zip.server'
 import { teamAccount } from '~/features/teams/membership.server'
 import { NOT_TEAM_MEMBER_MESSAGE } from '~/features/account/caller.server'
 import { batchCapMessage, capMessage } from '~/features/teams/messages'
-import { findJob } from '~/features/tools/jobs/jobs.server'
-import { fileOf, fixture } from '../../tests/support/tools'
+import { findJob } from '~/features/jobs/jobs.server'
+import { resetConfigForTests } from '~/config.server'
+import { TOOL_JOB_QUEUE, toolQueues } from '~/features/jobs/queue.server'
+import { fileOf, fixture, fromEmptyQueueAndFreeSlot } from '../../tests/support/tools'
 import { BASE, formRequest, jsonRequest, answerOf, readResult, routeArgs } from '../../tests/support/requests'
 import { action as createKey } from './api.keys'
 import { action as postBatch } from './api.batches._index'
@@ -191,6 +193,34 @@ describe('working as the team through the API', () => {
     expect((await runRemover(auth(owner, { 'x-team': teamId }))).status).toBe(200)
     expect((await runRemover(auth(member))).status).toBe(200)
   })
+
+  it('answers the same 402 for a run short enough to go inline, which checks the cap at the door too', async () => {
+    const { owner, member, teamId, accountId, name } = await teamOfTwo(20)
+    await call.patch(owner, teamId, member.user.id, { cap: 1 })
+    // Every run short enough, and this process's slot free: runs go inline (decision 176).
+    process.env.INLINE_RUN_MS = '3600000'
+    process.env.WORKER_CONCURRENCY = '1'
+    resetConfigForTests()
+    try {
+      await fromEmptyQueueAndFreeSlot()
+      const first = await runRemover(auth(member, { 'x-team': teamId }))
+      expect(first.status).toBe(200)
+      // It ran inline: no pg-boss job was ever sent for it.
+      expect(await (await toolQueues()).findJobs(TOOL_JOB_QUEUE, { id: first.headers.get('X-Facet-Job-Id')! })).toHaveLength(0)
+      await fromEmptyQueueAndFreeSlot()
+      const capped = await runRemover(auth(member, { 'x-team': teamId }))
+      expect(capped.status).toBe(402)
+      expect(capped.body.error).toBe(capMessage(1, name, 1))
+      expect(capped.headers.get('X-Credits-Charged')).toBe('0')
+      expect(await getDb().selectFrom('credit_transactions').select('id').where('account_id', '=', accountId).where('kind', '=', 'consume').execute()).toHaveLength(1)
+      // Refused at the door: no job, so no model ran for a run that could not be paid.
+      expect(await getDb().selectFrom('tool_jobs').select('id').where('account_id', '=', accountId).execute()).toHaveLength(1)
+    } finally {
+      delete process.env.INLINE_RUN_MS
+      delete process.env.WORKER_CONCURRENCY
+      resetConfigForTests()
+    }
+  }, 180_000)
 
   it('makes team keys for owners and admins only; they always charge the team and are listed on the team', async () => {
     const { owner, member, teamId, accountId } = await teamOfTwo(20)

@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: '/console', label: 'Accounts', end: true },
   { to: '/console/queue', label: 'Queue and webhooks', end: false },
   { to: '/console/audit', label: 'Audit log', end: false },
+  { to: '/console/feedback', label: 'Reported results', end: false },
 ]
 
 export default function ConsoleLayout() {

@@ -6,6 +6,8 @@ import type { ReactNode } from 'react'
 import { loadDevelopers } from '~/features/developers/developers.server'
 import { DevelopersSection } from '~/features/developers/ui/developers-section'
 import { loadDashboard } from '~/features/account/dashboard.server'
+import { takeRightsNotice } from '~/features/rights/notice.server'
+import { YourDataSection } from '~/features/rights/ui/your-data-section'
 import { displayName } from '~/features/auth/display'
 import { relativeTime } from '~/features/auth/relative-time'
 import { ActivityList } from '~/features/credits/activity-list'
@@ -21,9 +23,11 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const dashboard = await loadDashboard(request)
   const developers = await loadDevelopers(request, dashboard.user)
+  const rightsNotice = await takeRightsNotice(request)
   const headers = new Headers({ 'Cache-Control': 'private, no-store' })
   if (developers.setCookie) headers.append('Set-Cookie', developers.setCookie)
-  return data({ ...dashboard, developers: developers.data }, { headers })
+  if (rightsNotice.clear) headers.append('Set-Cookie', rightsNotice.clear)
+  return data({ ...dashboard, developers: developers.data, rightsNotice: rightsNotice.message }, { headers })
 }
 
 function StatCard({ label, value, detail, testId, children }: { label: string; value: string; detail: string; testId: string; children?: ReactNode }) {
@@ -134,6 +138,7 @@ export default function DashboardPage() {
       </div>
 
       <DevelopersSection data={dashboard.developers} now={dashboard.now} />
+      <YourDataSection notice={dashboard.rightsNotice} />
     </div>
   )
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { stopBoss } from '~/features/queue/boss.server'
-import { startJobWorker } from '~/features/tools/jobs/worker.server'
+import { startJobWorker } from '~/features/jobs/worker.server'
 import { loader } from '~/routes/healthz'
 import { BASE, readResult, routeArgs } from '../../tests/support/requests'
 import { createVerifiedUser } from '~/features/auth/testing.server'

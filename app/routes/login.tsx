@@ -23,7 +23,6 @@ import {
   loginHref,
   LoginForm,
   RegisterForm,
-  SocialButtons,
   UnableToContinue,
   type LoginActionData as ActionData,
 } from '~/features/auth/ui/login-forms'
@@ -198,8 +197,6 @@ export default function LoginPage() {
             {isRegister ? 'Sign in' : 'Create an account'}
           </Link>
         </p>
-
-        <SocialButtons />
 
         <p className="mt-6 text-center text-xs text-slate-600">
           By continuing you agree to our{' '}

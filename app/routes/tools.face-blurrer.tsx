@@ -5,13 +5,11 @@ import { TOOLS } from '~/catalog/tools'
 import { FaceBlurrerScreen } from '~/features/tools/ui/face-blurrer-screen'
 import { runToolPageAction } from '~/features/tools/page-action.server'
 import { loadToolPage } from '~/features/tools/page-loader.server'
-import { jobRefreshMeta } from '~/features/tools/ui/page-result'
 import { toolMeta } from '~/features/tools/ui/structured-data'
 
 const tool = TOOLS['face-blurrer']
 
-// A page following a job without JavaScript reloads itself until the job ends.
-export const meta: MetaFunction<typeof loader> = ({ data }) => [...toolMeta(tool, data?.publicUrl), ...jobRefreshMeta(data?.job)]
+export const meta: MetaFunction<typeof loader> = ({ data }) => toolMeta(tool, data?.publicUrl)
 
 export function loader({ request }: LoaderFunctionArgs) {
   return loadToolPage(tool.slug, request)

@@ -6,13 +6,11 @@ import { FaceRestorerScreen } from '~/features/tools/ui/face-restorer-screen'
 import { runToolPageAction } from '~/features/tools/page-action.server'
 import { gfpganAvailable } from '~/features/tools/models/registry.server'
 import { loadToolPage } from '~/features/tools/page-loader.server'
-import { jobRefreshMeta } from '~/features/tools/ui/page-result'
 import { toolMeta } from '~/features/tools/ui/structured-data'
 
 const tool = TOOLS['face-restorer']
 
-// A page following a job without JavaScript reloads itself until the job ends.
-export const meta: MetaFunction<typeof loader> = ({ data }) => [...toolMeta(tool, data?.publicUrl), ...jobRefreshMeta(data?.job)]
+export const meta: MetaFunction<typeof loader> = ({ data }) => toolMeta(tool, data?.publicUrl)
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return { ...(await loadToolPage(tool.slug, request)), gfpganInstalled: gfpganAvailable() }

@@ -1,5 +1,5 @@
 // Class names for buttons and button-looking links, so both read the same everywhere.
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'inverse'
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'inverse' | 'danger'
 
 const base =
   'inline-flex items-center justify-center gap-2 rounded-full px-5 py-2.5 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-60'
@@ -9,6 +9,8 @@ const variants: Record<ButtonVariant, string> = {
   secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
   ghost: 'text-slate-700 hover:bg-slate-100',
   inverse: 'bg-white text-slate-900 hover:bg-indigo-50 focus-visible:outline-white',
+  /** An action that cannot be undone (deleting an account). */
+  danger: 'bg-red-700 text-white hover:bg-red-800 focus-visible:outline-red-700',
 }
 
 export function buttonClass(variant: ButtonVariant = 'primary', extra = ''): string {

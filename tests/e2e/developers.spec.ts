@@ -4,7 +4,7 @@
 import { request as apiRequest, type Page } from '@playwright/test'
 import { KEY_INVALID, KEY_MALFORMED, KEY_REVOKED } from '../../app/features/api-keys/messages'
 import { expect, test } from './support/test'
-import { signInNewUser } from './support/tools'
+import { picture, signInNewUser } from './support/tools'
 
 async function openDevelopers(page: Page) {
   await page.goto('/dashboard')
@@ -57,7 +57,7 @@ test('an API key: created, shown once, used, revoked after a confirmation', asyn
   const original = page.viewportSize()!
   await page.setViewportSize({ width: 360, height: 800 })
   expect(await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)).toBeLessThanOrEqual(360)
-  await page.screenshot({ path: `test-results/screenshots/developers-${info.project.name}-360.png`, fullPage: true })
+  await picture(page, `developers-${info.project.name}-360`, { fullPage: true })
   await page.setViewportSize(original)
 
   const used = await bearer(baseURL!, key)

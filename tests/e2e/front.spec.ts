@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { type Locator, type Page, type TestInfo } from '@playwright/test'
 import { expect, test } from './support/test'
-import { fixture, isNoJs, signInNewUser } from './support/tools'
+import { fixture, isNoJs, picture, signInNewUser } from './support/tools'
 
 // Real runs on a shared machine: room for a slow model without a guessed sleep anywhere.
 test.describe.configure({ timeout: 180_000 })
@@ -54,7 +54,7 @@ for (const size of [PHONE, DESKTOP]) {
         const cost = page.getByTestId('tool-cost')
         await expectWhollyOnScreen(page, button, 'the run button')
         await expectWhollyOnScreen(page, cost, 'the cost')
-        await page.screenshot({ path: `test-results/screenshots/front-${tool.slug}-chosen-${info.project.name}-${size.width}.png` })
+        await picture(page, `front-${tool.slug}-chosen-${info.project.name}-${size.width}`)
         // Scrolled to the end of the page (past the settings, to the footer), both are still there.
         await page.getByTestId('site-footer').scrollIntoViewIfNeeded()
         await expect(page.getByTestId('site-footer')).toBeInViewport()
@@ -91,7 +91,7 @@ for (const size of [PHONE, DESKTOP]) {
     test('the home page drop zone runs the background remover', async ({ page }, info) => {
       await page.goto('/')
       await expect(page.getByRole('link', { name: 'Get started free' })).toHaveAttribute('href', '/tools/background-remover')
-      await page.screenshot({ path: `test-results/screenshots/front-home-${info.project.name}-${size.width}.png` })
+      await picture(page, `front-home-${info.project.name}-${size.width}`)
       const zone = page.getByRole('form', { name: 'Start the background remover' })
       await expect(zone).toBeVisible()
       await zone.getByLabel('Choose an image for the background remover').setInputFiles(fixture('photos/product-router-alpha-groundtruth.png'))

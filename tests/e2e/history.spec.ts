@@ -3,7 +3,7 @@
 // header at 1280 and the menu at 360, creates an account from there, verifies it in the same
 // browser, and still finds the run and its result, now the account's.
 import type { Page } from '@playwright/test'
-import { fixture, isNoJs, readDownload, waitForVerificationLink } from './support/tools'
+import { fixture, isNoJs, picture, readDownload, waitForVerificationLink } from './support/tools'
 import { expectAccessible } from './support/workspace'
 import { expect, test } from './support/test'
 
@@ -81,7 +81,7 @@ test('a guest finds their run in history, signs up, and still finds it there', a
     // An account is not offered an account.
     await expect(page.getByTestId('history-keep')).toHaveCount(0)
   }
-  await page.screenshot({ path: `test-results/screenshots/history-${info.project.name}-360.png`, fullPage: true })
+  await picture(page, `history-${info.project.name}-360`, { fullPage: true })
 })
 
 test('history with nothing in it says so and offers a tool', async ({ page }) => {

@@ -2,6 +2,7 @@
 // JavaScript (polling GET /api/jobs/<id>/) and without it (the page at ?job=<id> reloads itself).
 // The enhancer on a 300×300 photo runs tile by tile for a few seconds, so progress has room to move.
 import { type Page } from '@playwright/test'
+import sharp from 'sharp'
 import { fixture, isNoJs } from './support/tools'
 import { expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
 
@@ -57,4 +58,62 @@ test('the enhancer\'s progress moves with the work, and the result arrives', asy
   // Reloading the job's address shows the finished result again, without running (or paying) twice.
   await page.reload()
   await expect(page.getByTestId('download-box')).toContainText('Enhancement ready')
+})
+
+test('a page opened on an unfinished job reloads itself only without JavaScript; with it the page follows the job', async ({ page }, info) => {
+  test.setTimeout(240_000)
+  const noJs = isNoJs(info)
+  // Every page the browser receives at the job's address (the enhancer's page at ?job=<id>), as received.
+  const received: Promise<string>[] = []
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'document' && /[?&]job=/.test(response.url())) received.push(response.text().catch(() => ''))
+  })
+  // Larger than the other journeys' photo (0.4 MP, enhanced 4×): the job is still running when its page loads.
+  const photo = await sharp(fixture('photos/group-nasa-astronaut-class.jpg')).resize(960, 420, { fit: 'fill' }).jpeg().toBuffer()
+  await page.goto('/tools/image-enhancer')
+  if (!noJs) await expect(page.locator('form[data-enhanced="true"]')).toBeVisible()
+  await page.getByTestId('file-input').setInputFiles({ name: 'group.jpg', mimeType: 'image/jpeg', buffer: photo })
+  await page.getByTestId('process-button').click()
+  await expect(page).toHaveURL(/[?&]job=[0-9a-f-]{36}/, { timeout: 30_000 })
+  // With JavaScript the run was sent by the page (no navigation): open its address as a reload or a shared link would.
+  if (!noJs) await page.reload()
+  await expect(page.getByTestId('download-box')).toContainText('Enhancement ready', UNTIL_TEST_TIMEOUT)
+  const pages = await Promise.all(received)
+  // The first page showed the job unfinished, with the reload for browsers without scripts only.
+  expect(pages[0]).toMatch(/<noscript><meta http-equiv="refresh" content="1"\/?><\/noscript>/)
+  if (noJs) expect(pages.length).toBeGreaterThan(1)
+  // Scripts on: one page, followed to the result by polling; never reloaded under its own scripts.
+  else expect(pages).toHaveLength(1)
+})
+
+test('with JavaScript, a page reloaded while its blur runs shows the blurred picture and its download at the end', async ({ page }, info) => {
+  test.skip(isNoJs(info), 'without JavaScript the page follows by reloading itself: the journey above')
+  test.setTimeout(240_000)
+  const received: Promise<string>[] = []
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'document' && /[?&]job=/.test(response.url())) received.push(response.text().catch(() => ''))
+  })
+  // A longer run first, from another tab of the same visitor: the blur waits behind it for the worker's slot,
+  // so the reload below finds it unfinished however fast the machine.
+  const ahead = await page.context().newPage()
+  await ahead.goto('/tools/image-enhancer')
+  await expect(ahead.locator('form[data-enhanced="true"]')).toBeVisible()
+  const enhancerInput = await sharp(fixture('photos/group-nasa-astronaut-class.jpg')).resize(960, 420, { fit: 'fill' }).jpeg().toBuffer()
+  await ahead.getByTestId('file-input').setInputFiles({ name: 'ahead.jpg', mimeType: 'image/jpeg', buffer: enhancerInput })
+  await ahead.getByTestId('process-button').click()
+  await expect(ahead).toHaveURL(/[?&]job=[0-9a-f-]{36}/, { timeout: 30_000 })
+  const photo = await sharp(fixture('photos/group-nasa-astronaut-class-2.png')).resize(4000, 3000, { fit: 'fill' }).jpeg().toBuffer()
+  await page.goto('/tools/face-blurrer')
+  await expect(page.locator('form[data-enhanced="true"]')).toBeVisible()
+  await page.getByTestId('file-input').setInputFiles({ name: 'group.jpg', mimeType: 'image/jpeg', buffer: photo })
+  await page.getByTestId('process-button').click()
+  await expect(page).toHaveURL(/[?&]job=[0-9a-f-]{36}/, { timeout: 30_000 })
+  await page.reload()
+  // No file was chosen on this page: the picture shown is the job's stored result.
+  await expect(page.getByRole('img', { name: 'Blurred output' })).toBeVisible(UNTIL_TEST_TIMEOUT)
+  await expect(page.getByRole('link', { name: /^Download / })).toBeVisible()
+  await expect(page.getByTestId('faces-detected')).toHaveText('Faces detected: 8')
+  const pages = await Promise.all(received)
+  expect(pages).toHaveLength(1)
+  expect(pages[0]).toMatch(/<noscript><meta http-equiv="refresh"/)
 })

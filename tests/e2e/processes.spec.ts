@@ -228,6 +228,8 @@ test.describe('traces', { tag: '@js-only' }, () => {
         DATA_DIR: freshDataDir(`e2e-traces-${port}`),
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${BASE_PORT + 3}`,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        // The queue's path, which has a queue wait to trace (a short run would go inline: decision 176).
+        INLINE_RUN_MS: '0',
       })
       await waitForStatus(`http://127.0.0.1:${port}/livez`)
       const form = new FormData()

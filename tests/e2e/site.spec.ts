@@ -94,14 +94,14 @@ test('unknown paths answer 404 with the not-found page, noindex', async ({ page 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Studio-grade image edits, powered by AI')
 })
 
-test('the header: navigation, tools dropdown, credits and Get in when signed out', async ({ page }, info) => {
+test('the header: navigation, tools dropdown, credits and Sign in when signed out', async ({ page }, info) => {
   await page.goto('/about')
   const header = page.getByTestId('site-header')
   const nav = header.getByRole('navigation', { name: 'Main' })
   for (const name of ['Home', 'About', 'API', 'Contact']) await expect(nav.getByRole('link', { name, exact: true })).toBeVisible()
   await expect(header.getByTestId('credits-button')).toHaveText('5 credits')
   await expect(header.getByTestId('credits-button')).toHaveAttribute('href', '/credits')
-  await expect(header.getByRole('link', { name: 'Get in' })).toHaveAttribute('href', '/login')
+  await expect(header.getByRole('link', { name: 'Sign in', exact: true })).toHaveAttribute('href', '/login')
 
   await nav.getByText('Tools', { exact: true }).click()
   for (const [name, description] of [
@@ -126,14 +126,16 @@ test('the header: navigation, tools dropdown, credits and Get in when signed out
   await expect(footer.getByRole('link', { name: /System status/ })).toHaveAttribute('href', /^https:\/\//)
 })
 
-test('signed in, the header shows the name to the dashboard and Logout; the mobile menu Sign out', async ({ page }) => {
+test('signed in, the header shows the name to the dashboard and Sign out, as the mobile menu does', async ({ page }) => {
   await signInNewUser(page)
   await page.goto('/')
   const header = page.getByTestId('site-header')
   await expect(header.getByRole('link', { name: 'Tess Tools' })).toHaveAttribute('href', '/dashboard')
-  await expect(header.getByRole('button', { name: 'Logout' })).toBeVisible()
+  await expect(header.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible()
+  // One word for each action (issue 35): never 'Logout', 'Log out' or 'Get in'.
+  await expect(page.getByText(/^(Logout|Log out|Get in)$/)).toHaveCount(0)
   await expect(header.getByTestId('credits-button')).toHaveText(/^\d[\d,]* credits$/)
-  await expect(header.getByRole('link', { name: 'Get in' })).toHaveCount(0)
+  await expect(header.getByRole('link', { name: 'Sign in', exact: true })).toHaveCount(0)
 
   await page.setViewportSize({ width: 360, height: 800 })
   await page.getByTestId('mobile-menu').locator('summary').click()
@@ -145,7 +147,7 @@ test('signed in, the header shows the name to the dashboard and Logout; the mobi
   await expect(page).toHaveURL(/\/$/)
   await expect(page.getByTestId('mobile-menu-panel')).toBeHidden()
   await page.getByTestId('mobile-menu').locator('summary').click()
-  await expect(page.getByTestId('mobile-menu-panel').getByRole('link', { name: 'Get in' })).toBeVisible()
+  await expect(page.getByTestId('mobile-menu-panel').getByRole('link', { name: 'Sign in', exact: true })).toBeVisible()
 })
 
 test('the mobile menu opens (with or without JavaScript), stays within 640 px and closes on navigation', async ({ page }, info) => {
@@ -160,7 +162,7 @@ test('the mobile menu opens (with or without JavaScript), stays within 640 px an
   const box = await panel.boundingBox()
   expect(box!.height).toBeLessThanOrEqual(640)
   expect(await panel.evaluate((el) => getComputedStyle(el).overflowY)).toBe('auto')
-  for (const name of ['Home', 'About', 'API', 'Contact', 'Get in']) await expect(panel.getByRole('link', { name, exact: true })).toBeVisible()
+  for (const name of ['Home', 'About', 'API', 'Contact', 'Sign in']) await expect(panel.getByRole('link', { name, exact: true })).toBeVisible()
   await expect(panel.getByRole('link', { name: /Background remover/ })).toBeVisible()
 
   await panel.getByRole('link', { name: 'About', exact: true }).click()

@@ -13,7 +13,7 @@ import { type Browser, type Page, type TestInfo } from '@playwright/test'
 import { capMessage, INVITE_NEW_ACCOUNT_NOTE, INVITE_REVOKED, INVITE_USED, LAST_OWNER } from '../../app/features/teams/messages'
 import { waitForMail } from './support/mail'
 import { awaitHydrationOnNavigation, expect, test } from './support/test'
-import { fixture, isNoJs, screenshots, signInNewUser, waitForVerificationLink } from './support/tools'
+import { fixture, isNoJs, picture, screenshots, signInNewUser, waitForVerificationLink } from './support/tools'
 import { E2E_DATA_DIR, E2E_MAIL_DIR, mailedInviteLink } from './support/teams'
 import { expectAccessible } from './support/workspace'
 
@@ -173,7 +173,7 @@ test('invite, accept, work as the team: the run is charged to the team and shown
   await invitee.page.getByTestId('mobile-menu').locator('summary').click()
   await expect(invitee.page.getByTestId('mobile-working-as-form').getByLabel('Working as')).toHaveValue(teamId)
   await expect(invitee.page.getByTestId('mobile-credits-button')).toHaveText(`${teamName} · 19 credits`)
-  await invitee.page.screenshot({ path: `test-results/screenshots/team-switch-menu-${info.project.name}-360.png` })
+  await picture(invitee.page, `team-switch-menu-${info.project.name}-360`)
   await invitee.page.setViewportSize({ width: 1280, height: 720 })
 
   // The owner caps the member at the 1 credit already spent: the tool page says so before any upload

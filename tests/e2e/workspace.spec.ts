@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { type Page, type TestInfo } from '@playwright/test'
 import sharp from 'sharp'
 import { expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
-import { fixture, isNoJs, signInNewUser, spendVisitorCredits } from './support/tools'
+import { clickDownload, fixture, isNoJs, signInNewUser, spendVisitorCredits } from './support/tools'
 import { MODEL_MISSING_TITLE } from '../../app/features/tools/ui/workspace-state'
 import { NO_MODELS_PORT } from '../../playwright.config'
 import { expectAccessible, expectState, holdToolRequest, SIZES } from './support/workspace'
@@ -145,7 +145,8 @@ for (const size of SIZES) {
       await open(page, info, '/tools/face-restorer', 'Face restorer')
       await expect(stage(page)).toHaveAttribute('data-phase', 'no-credits')
       const panel = page.getByTestId('state-no-credits')
-      await expect(panel).toContainText('A run costs 2 credits; your balance is 0 credits.')
+      // Standard detail (no GFPGAN here) costs less than a real restoration (issue 35).
+      await expect(panel).toContainText('A run costs 1 credit; your balance is 0 credits.')
       await expect(panel).toContainText('Free credits are shared by the visitors of one network and renew at 00:00 UTC.')
       await expect(page.getByTestId('process-button')).toBeDisabled()
       await expectState(page, `no-credits-${size.name}`)
@@ -276,6 +277,77 @@ test.describe('every page passes axe-core at both sizes', () => {
       }
     })
   }
+})
+
+test('after a result the phone\'s bar offers Download and New image, never the run again', async ({ page }, info) => {
+  // Issue 35: a second tap on the pinned run button ran, and charged, the same image again.
+  await page.setViewportSize({ width: 360, height: 740 })
+  await open(page, info, '/tools/background-remover', 'Background remover')
+  await page.getByTestId('file-input').setInputFiles(fixture('photos/product-router-alpha-groundtruth.png'))
+  await page.getByTestId('process-button').click()
+  await expect(stage(page)).toHaveAttribute('data-phase', 'done', UNTIL_TEST_TIMEOUT)
+  const bar = page.getByTestId('action-bar')
+  await expect(page.getByTestId('process-button')).toBeHidden()
+  await expect(page.getByTestId('credits-remaining')).toContainText('Credits remaining: 4')
+  const download = bar.getByRole(isNoJs(info) ? 'link' : 'button', { name: 'Download', exact: true })
+  const fresh = bar.getByRole(isNoJs(info) ? 'link' : 'button', { name: 'New image', exact: true })
+  await expect(download).toBeInViewport({ ratio: 1 })
+  await expect(fresh).toBeInViewport({ ratio: 1 })
+  // Pinned to the bottom of the screen, as the run button was (by CSS alone without JavaScript).
+  expect(await bar.evaluate((el) => getComputedStyle(el).position)).toBe('fixed')
+  // The bar's Download is the result's own download (the same file and name).
+  expect(await clickDownload(page, download)).toMatchObject({ name: 'background-removed.png', format: 'png' })
+  // New image: the file chooser with JavaScript (the result stays until a file is chosen), the empty tool without.
+  if (isNoJs(info)) {
+    await fresh.click()
+    await expect(page).toHaveURL(/\/tools\/background-remover$/)
+    await expect(stage(page)).toHaveAttribute('data-phase', 'empty')
+  } else {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), fresh.click()])
+    await chooser.setFiles(fixture('photos/noface-rocket.jpg'))
+    await expect(stage(page)).toHaveAttribute('data-phase', 'chosen')
+    await expect(page.getByTestId('process-button')).toBeEnabled()
+    await expect(bar.getByRole('button', { name: 'New image' })).toHaveCount(0)
+  }
+  // Nothing ran a second time.
+  await expect(page.getByTestId('credits-remaining')).toContainText('Credits remaining: 4')
+  // Wider screens keep the run button beside the result (a run with other settings is a choice there).
+  if (!isNoJs(info)) return
+  await page.goBack()
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await expect(stage(page)).toHaveAttribute('data-phase', 'done')
+  await expect(page.getByTestId('process-button')).toBeVisible()
+  await expect(bar.getByRole('link', { name: 'New image' })).toBeHidden()
+})
+
+test('one balance on the page during a run: the header and the card change together', { tag: '@js-only' }, async ({ page }, info) => {
+  // Issue 35: the card showed the charged balance while the header still showed the old one.
+  await open(page, info, '/tools/background-remover', 'Background remover')
+  const header = page.getByTestId('credits-button')
+  await expect(header).toHaveText('5 credits')
+  await expect(page.getByTestId('credits-remaining')).toHaveText('Credits remaining: 5')
+  await page.getByTestId('file-input').setInputFiles(fixture('photos/product-router-alpha-groundtruth.png'))
+  const held = await holdToolRequest(page)
+  await page.getByTestId('process-button').click()
+  await held.arrived
+  // Read together, in the first frame the card shows the charge (before the run ends and the page's data is read again).
+  const seen = page.waitForFunction(() => {
+    const card = document.querySelector('[data-testid="credits-remaining"]')?.textContent ?? ''
+    if (!card.endsWith(': 4')) return false
+    const phase = document.querySelector('[data-testid="stage"]')?.getAttribute('data-phase')
+    return {
+      card,
+      header: document.querySelector('[data-testid="credits-button"]')?.textContent,
+      menu: document.querySelector('[data-testid="mobile-credits-button"]')?.textContent,
+      phase,
+    }
+  })
+  held.release()
+  const together = await (await seen).jsonValue()
+  expect(together).toMatchObject({ card: 'Credits remaining: 4', header: '4 credits', menu: '4 credits' })
+  await expect(stage(page)).toHaveAttribute('data-phase', 'done', UNTIL_TEST_TIMEOUT)
+  await expect(header).toHaveText('4 credits')
+  await expect(page.getByTestId('credits-remaining')).toHaveText('Credits remaining: 4')
 })
 
 test('prices read the same on /pricing and /credits', async ({ page }) => {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import type { ServerBuild } from '@remix-run/node'
 import * as entry from '~/entry.server'
 import { createStudioApp, listenStudio } from '~/http/studio-app.server'
+import { consoleGate } from '~/features/console/hidden-routes.server'
 
 export interface RunningStudio {
   server: Server
@@ -36,7 +37,7 @@ export async function startStudio(routes: Record<string, unknown>): Promise<Runn
     future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: true, v3_routeConfig: true },
     isSpaMode: false,
   } as unknown as ServerBuild
-  const app = createStudioApp({ build, production: true, buildDir: 'tests/.tmp/no-build' })
+  const app = createStudioApp({ build, production: true, buildDir: 'tests/.tmp/no-build', consoleGate })
   const server = listenStudio(app, 0, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo

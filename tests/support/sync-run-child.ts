@@ -3,6 +3,8 @@
 // (docs/decisions/124). tests/integration/jobs-processes.test.ts kills it with SIGKILL mid-run.
 import { readFileSync } from 'node:fs'
 import { action } from '~/routes/api.image-scaler.scale'
+// The tools handed to the job platform and the features' event subscriptions, as in every process that runs jobs.
+import '~/features/wiring.server'
 
 const form = new FormData()
 form.append('image', new File([readFileSync('tests/fixtures/photos/noface-rocket.jpg')], 'rocket.jpg', { type: 'image/jpeg' }))

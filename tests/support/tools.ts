@@ -1,18 +1,31 @@
 // Shared by the tool endpoint tests: callers with known balances and real multipart requests.
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { crc32 } from 'node:zlib'
 import { sql } from 'kysely'
 import { executeTx, getDb } from '~/db/db.server'
 import { createSession } from '~/features/auth/session.server'
 import { resolveCaller } from '~/features/account/caller.server'
 import { charge } from '~/features/credits/ledger.server'
-import { insertJob, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
-import { TOOL_JOB_QUEUE, toolQueues } from '~/features/tools/jobs/queue.server'
-import { reserveSlotHere } from '~/features/tools/jobs/worker.server'
+import { insertJob, type ToolJobInfo } from '~/features/jobs/jobs.server'
+import { TOOL_JOB_QUEUE, toolQueues } from '~/features/jobs/queue.server'
+import { reserveSlotHere } from '~/features/jobs/worker.server'
 import { expect, vi } from 'vitest'
 import { BASE, formRequest } from './requests'
 
 export const fixture = (path: string) => readFileSync(`tests/fixtures/${path}`)
+
+/**
+ * A PNG whose header claims twice the rows its data holds: whole by its structure, so it passes the door's
+ * checks (type, pixel limits, file-complete.ts) and is charged, but its pixels end early and it fails in its
+ * run ("damaged or truncated"), refunded. A file cut short is refused at the door instead, uncharged.
+ */
+export function pngEndingEarly(path = 'photos/noface-coffee.png'): Buffer {
+  const out = Buffer.from(fixture(path))
+  out.writeUInt32BE(out.readUInt32BE(20) * 2, 20)
+  out.writeUInt32BE(crc32(out.subarray(12, 29)), 29)
+  return out
+}
 
 export function randomIp(): string {
   const n = () => Math.floor(Math.random() * 250) + 1

@@ -2,6 +2,7 @@
 // Prometheus and Grafana provisioning it mounts, the Dockerfile's safety rules and .dockerignore.
 // No Docker engine runs here: scripts/docker-check.sh builds and runs the image itself; this proves the files
 // compose reads say what the README promises (docs/decisions/110, 112).
+import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -156,6 +157,27 @@ describe('Dockerfile and .dockerignore', () => {
     expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "-g", "--"\]$/m)
     expect(dockerfile).not.toMatch(/--chown/)
     expect(dockerfile).toMatch(/^HEALTHCHECK /m)
+  })
+
+  it('builds for amd64 and arm64: the build stages on the build machine, only the runtime on the target (decision 181)', () => {
+    const stages = dockerfile.match(/^FROM .*$/gm)
+    expect(stages).toEqual([
+      'FROM --platform=$BUILDPLATFORM ${BUILD_NODE_IMAGE} AS deps',
+      'FROM deps AS prod-deps',
+      'FROM deps AS build',
+      'FROM --platform=$TARGETPLATFORM ${NODE_IMAGE} AS runtime',
+    ])
+    expect(dockerfile).toMatch(/^ARG BUILD_NODE_IMAGE=\$\{NODE_IMAGE\}$/m)
+    // The runtime's native packages and onnxruntime's binaries are the target's, not the build machine's.
+    expect(dockerfile).toMatch(/npm ci --omit=dev --os="\$target_platform" --cpu="\$target_arch" --ignore-scripts/)
+    expect(dockerfile).toMatch(/ls node_modules\/onnxruntime-node\/bin\/napi-v\*\/"\$target_platform"\/"\$target_arch"\/\*\.node/)
+  })
+
+  it('docker-check.sh refuses a platform it cannot check, before it touches podman', () => {
+    const run = spawnSync('bash', [path.join(root, 'scripts/docker-check.sh'), '--platform', 'linux/s390x'], { encoding: 'utf8' })
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain("PLATFORM takes linux/amd64 or linux/arm64, not 'linux/s390x'")
+    expect(run.stdout).not.toContain('== tools')
   })
 
   it('keeps local data, models, tests, caches and dependencies out of the build context', () => {

@@ -78,6 +78,19 @@ export async function requireApiUser(request: Request): Promise<ApiCaller> {
   throw unauthorized(auth)
 }
 
+/** A team key is the team's credential, not a person's: it neither reads nor deletes the person's account. */
+export const TEAM_KEY_NOT_A_PERSON = "A team key cannot export or delete a person's account: use a session or a personal key."
+
+/**
+ * An /api endpoint about the person themselves (their data export, their account's deletion): a
+ * session or a personal key; a team key is the team's, not a person's: 403.
+ */
+export async function requirePersonalApiUser(request: Request): Promise<ApiCaller> {
+  const caller = await requireApiUser(request)
+  if (caller.auth.kind === 'key' && caller.auth.apiKey.teamId) throw errorResponse(403, TEAM_KEY_NOT_A_PERSON, {}, NO_STORE)
+  return caller
+}
+
 /**
  * The /api/teams endpoints: a session (cookie or Token) or a personal API key manages teams; a team key
  * cannot (it is the team's, not a person's, so it must not act as its creator on the team): 403.

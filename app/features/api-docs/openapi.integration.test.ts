@@ -33,7 +33,7 @@ import { action as postBatch } from '../../routes/api.batches._index'
 import { loader as getBatch } from '../../routes/api.batches.$id'
 import { loader as getBatchDownload } from '../../routes/api.batches.$id.download'
 import { readFileSync } from 'node:fs'
-import { waitForJobEnd } from '~/features/tools/jobs/wait.server'
+import { waitForJobEnd } from '~/features/jobs/wait.server'
 import { vi } from 'vitest'
 import { linkMailedTo } from '~/features/auth/testing.server'
 import { action as createTeam, loader as listTeams } from '../../routes/api.teams._index'
@@ -43,6 +43,10 @@ import { action as inviteToTeam } from '../../routes/api.teams.$id.invites'
 import { action as withdrawInvite } from '../../routes/api.teams.$id.invites.$inviteId'
 import { action as teamMember } from '../../routes/api.teams.$id.members.$userId'
 import { action as acceptInvite } from '../../routes/api.teams.invites.accept'
+import { loader as exportAccount } from '../../routes/api.account.export'
+import { action as deleteAccount } from '../../routes/api.account._index'
+import { getDb } from '~/db/db.server'
+import { createTeam as makeTeam } from '~/features/teams/teams.server'
 import { openApiDocument } from './openapi'
 
 type Handler = (args: ReturnType<typeof routeArgs>) => Promise<unknown> | unknown
@@ -91,6 +95,9 @@ describe('the OpenAPI document', () => {
     expect(validator.version).toBe('3.1')
     // Every tool of the catalog is described.
     for (const tool of Object.values(TOOLS)) expect(Object.keys(served.body.paths)).toContain(tool.apiPath)
+    // The headers a tool's answer carries of its own are described beside the common ones.
+    const removerHeaders = Object.keys(served.body.paths[TOOLS['background-remover'].apiPath].post.responses['200'].headers)
+    expect(removerHeaders).toEqual(expect.arrayContaining(['X-Facet-Job-Id', 'X-Facet-Model', 'X-Facet-Note']))
   })
 
   it('is strict enough to refuse a body that does not match', async () => {
@@ -119,6 +126,22 @@ describe('the OpenAPI document', () => {
     await conforms('get', '/api/credits/transactions/', await call(transactions as Handler, get('/api/credits/transactions/?limit=500', auth)), 400)
     await conforms('post', '/api/credits/purchase/', await call(purchase as Handler, post('/api/credits/purchase/', { package_id: 'nope' }, auth)), 400)
     await conforms('post', '/api/auth/logout/', await call(logout as Handler, post('/api/auth/logout/', {}, { authorization: `Token ${signedIn.body.token}` })), 204)
+  })
+
+  it('matches the answers of the account export and deletion endpoints', async () => {
+    const { user, password, token } = await createVerifiedUser()
+    const auth = { authorization: `Token ${token}` }
+    const remove = (body: unknown, headers: Record<string, string> = auth) => jsonRequest('/api/account/', body, { method: 'DELETE', headers: { 'x-facet-client-ip': uniqueAddress(), ...headers } })
+    await conforms('get', '/api/account/export/', await call(exportAccount as Handler, get('/api/account/export/', auth)), 200)
+    await conforms('get', '/api/account/export/', await call(exportAccount as Handler, get('/api/account/export/')), 401)
+    await conforms('delete', '/api/account/', await call(deleteAccount as Handler, remove({})), 400)
+    await conforms('delete', '/api/account/', await call(deleteAccount as Handler, remove({ password }, {})), 401)
+    await conforms('delete', '/api/account/', await call(deleteAccount as Handler, remove({ password: 'not-the-password' })), 403)
+    const owner = await createVerifiedUser()
+    const team = await makeTeam(owner.user.id, 'Documented team')
+    await getDb().insertInto('team_members').values({ team_id: team.id, user_id: user.id, role: 'member', monthly_cap: null }).execute()
+    await conforms('delete', '/api/account/', await call(deleteAccount as Handler, remove({ password: owner.password }, { authorization: `Token ${owner.token}` })), 409)
+    await conforms('delete', '/api/account/', await call(deleteAccount as Handler, remove({ password })), 200)
   })
 
   it('matches the answers of the key and webhook endpoints', async () => {

@@ -8,13 +8,15 @@ import { TOOL_APIS } from './tool-fields'
 import { MODEL_CHOICES } from '~/features/tools/models/model-choices'
 import { removeBgPath } from '~/features/removebg/openapi'
 import { correctionPaths, correctionSchemas } from '~/features/corrections/openapi'
+import { feedbackPaths, feedbackSchemas } from '~/features/feedback/openapi'
 import { MAX_BATCH_FILES } from '~/catalog/batches'
 import { MAX_MONTHLY_CAP, TEAM_NAME_MAX, TEAM_ROLES } from '~/features/teams/roles'
 import { SEAT_RULE } from '~/features/teams/messages'
 import { MAX_TRANSFER, TRANSFER_AMOUNT_MESSAGE, TRANSFERS_PER_HOUR } from '~/features/teams/transfer'
 import { formatCredits } from '~/utils/credits-word'
-import { isEstimated } from '~/features/tools/run-time'
-import { TOO_SLOW_CODE } from '~/features/tools/ui/page-result'
+import { standardDetailCost } from '~/catalog/tools'
+import { isEstimated } from '~/features/jobs/run-time'
+import { MAX_PREFER_WAIT_SECONDS, TOO_SLOW_CODE } from '~/features/jobs/view'
 
 type Schema = Record<string, unknown>
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
@@ -47,6 +49,14 @@ const IDEMPOTENCY_KEY = {
   description:
     'Retry safely: a delivered run is answered again without a second charge. A key belongs to its account, environment (live or test) and credential (the API key, else the user, else the visitor): the same key from another of these is a new request; the same key with another request in the same scope answers 422.',
 }
+// Decision 184: a short run's POST may wait for its end, so its caller needs no first poll.
+const PREFER_WAIT = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', example: 'wait=2' },
+  description: `\`wait=N\` (RFC 7240, N at most ${MAX_PREFER_WAIT_SECONDS}): when the run is expected to take no longer, the answer waits up to N seconds for its end and is then the job’s status (as GET /api/jobs/{id}/, with \`url\`), and its balance after any refund. \`Preference-Applied: wait=N\` says it waited (a run still going after N seconds is then answered as accepted). A run expected to take longer is answered at once, as without it.`,
+}
 const GUEST_402 = 'Not enough credits (a visitor is told where to sign up and, with Retry-After, when guest credits renew at 00:00 UTC), or the run would pass your monthly cap on the team (the message names it).'
 /** A team's webhook endpoints hear every run the team pays for; its owners and admins manage them. */
 const X_TEAM_WEBHOOKS = { ...X_TEAM, description: 'Manage this team’s endpoints (owners and admins; a team key manages its own team’s).' }
@@ -72,6 +82,32 @@ const TOO_SLOW_422 = 'The image would not finish within the time limit here (cod
 const QUEUE_503 = 'The studio is busy: the queue of waiting runs is full; see Retry-After. Nothing was charged.'
 
 const schemas: Record<string, Schema> = {
+  AccountDeleted: {
+    type: 'object',
+    required: ['detail', 'deleted'],
+    properties: {
+      detail: { type: 'string' },
+      deleted: {
+        type: 'object',
+        description: 'What the deletion removed, and how many ledger entries it kept.',
+        required: ['sessions_ended', 'api_keys_revoked', 'results_deleted', 'corrections_deleted', 'runs_deleted', 'batches_deleted', 'webhooks_removed', 'invites_removed', 'teams_left', 'teams_closed', 'credits_forfeited', 'ledger_entries_kept'],
+        properties: {
+          sessions_ended: { type: 'integer' },
+          api_keys_revoked: { type: 'integer' },
+          results_deleted: { type: 'integer' },
+          corrections_deleted: { type: 'integer' },
+          runs_deleted: { type: 'integer' },
+          batches_deleted: { type: 'integer' },
+          webhooks_removed: { type: 'integer' },
+          invites_removed: { type: 'integer' },
+          teams_left: { type: 'array', items: { type: 'string' } },
+          teams_closed: { type: 'array', items: { type: 'string' } },
+          credits_forfeited: { type: 'integer' },
+          ledger_entries_kept: { type: 'integer' },
+        },
+      },
+    },
+  },
   TooSlow: {
     type: 'object',
     required: ['error', 'code', 'estimated_seconds', 'time_limit_seconds', 'largest_size'],
@@ -288,14 +324,15 @@ const schemas: Record<string, Schema> = {
   },
   Job: {
     type: 'object',
-    required: ['id', 'tool', 'status', 'progress', 'stage', 'result_url', 'error', 'remaining', 'elapsed_seconds', 'estimated_seconds_left'],
+    required: ['id', 'tool', 'status', 'progress', 'stage', 'result_url', 'signed_result_url', 'error', 'remaining', 'elapsed_seconds', 'estimated_seconds_left'],
     properties: {
       id: { type: 'string', format: 'uuid' },
       tool: { enum: TOOL_APIS.map((a) => a.tool.slug) },
       status: { enum: ['queued', 'running', 'succeeded', 'failed'] },
       progress: { type: 'integer', minimum: 0, maximum: 100 },
       stage: nullable('string'),
-      result_url: nullable('string'),
+      result_url: nullable('string', { description: 'The result, for the account that ran the job (its key, token or cookie), for 24 hours.' }),
+      signed_result_url: nullable('string', { description: 'The same result for anyone holding this link, until its `expires` (one hour); read the job again for a fresh one.' }),
       error: nullable('string'),
       remaining: nullable('integer'),
       faces: { type: 'array', items: ref('FaceBox'), description: 'A face-blur job: the boxes the detector found, in the result’s pixels (correct them with POST /api/jobs/{id}/corrections/).' },
@@ -309,6 +346,7 @@ const schemas: Record<string, Schema> = {
     additionalProperties: false,
   },
   ...correctionSchemas,
+  ...feedbackSchemas,
   BatchAccepted: {
     type: 'object',
     required: ['id', 'url', 'total', 'skipped'],
@@ -371,7 +409,12 @@ const schemas: Record<string, Schema> = {
   Restored: {
     type: 'object',
     required: ['restored_url', 'gfpgan_available'],
-    properties: { restored_url: { type: 'string' }, gfpgan_available: { type: 'boolean' } },
+    properties: {
+      restored_url: { type: 'string', description: 'A signed link to the restored portrait: it opens for anyone holding it for one hour (`expires`, `signature`), and for the account that ran it for 24 hours.' },
+      gfpgan_available: { type: 'boolean' },
+      filename: { type: 'string', description: 'The result’s download name; its extension says its type (face-restored.jpg for a JPEG portrait by default).' },
+      note: { type: 'string', description: 'Which engine ran (as X-Facet-Note).' },
+    },
   },
 }
 
@@ -382,11 +425,13 @@ function toolPath(api: (typeof TOOL_APIS)[number]) {
   for (const type of api.answerTypes) {
     content[type] = type === 'application/json' ? { schema: ref('Restored') } : { schema: { type: 'string', contentMediaType: type } }
   }
+  // The restorer's Standard detail (no face-restoration model) is priced below a real restoration.
+  const standard = api.tool.slug === 'face-restorer' ? `, ${formatCredits(standardDetailCost(api.tool.defaultCost))} in Standard detail (no GFPGAN)` : ''
   return {
     post: {
       tags: ['Tools'],
       summary: api.tool.name,
-      description: `${api.tool.description} ${api.answer} Costs ${formatCredits(api.tool.defaultCost)} by default (see /pricing).`,
+      description: `${api.tool.description} ${api.answer} Costs ${formatCredits(api.tool.defaultCost)}${standard} by default (see /pricing).`,
       security: api.tool.signInRequired ? SIGNED_IN : ANYONE,
       parameters: [IDEMPOTENCY_KEY, X_TEAM],
       requestBody: {
@@ -458,6 +503,39 @@ export function openApiDocument() {
     '/api/auth/password-reset/confirm/': {
       post: { tags: ['Accounts'], summary: 'Set a new password with the mailed token', requestBody: jsonBody({ type: 'object', required: ['token', 'password'], properties: { token: { type: 'string' }, password: { type: 'string' } } }), responses: { '200': json({ type: 'object', properties: { detail: { type: 'string' } } }, 'The password was changed; every session of the account ended and every API key its user made was revoked (the owner is mailed what ended).'), '400': error('The token or the password is not valid.'), '429': error('Too many attempts.') } },
     },
+    '/api/account/export/': {
+      get: {
+        tags: ['Accounts'],
+        summary: 'Download your data: a zip of facet-studio-export.json and the result files still kept',
+        description:
+          'Everything the studio keeps about the caller, for the rights to access and to portability: `facet-studio-export.json` (account: email, names, dates, verification, plan; the credit ledger; runs and their results; batches; corrections; API keys by name and prefix, never the keys or their hashes; teams and role; invites received and sent; webhook endpoints without their secrets; contact messages; and what is not included, with why) and, under `results/`, each result file still kept (results are deleted 24 hours after their run). A session or a personal key; a team key is refused. At most 5 an hour.',
+        security: SIGNED_IN,
+        responses: {
+          '200': { description: 'The zip (Content-Disposition names it facet-studio-export-YYYY-MM-DD.zip).', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } },
+          '401': auth401,
+          '403': error('Called with a team key.'),
+          '429': error('Too many exports; see Retry-After.'),
+        },
+      },
+    },
+    '/api/account/': {
+      delete: {
+        tags: ['Accounts'],
+        summary: 'Delete your account, confirmed with your password',
+        description:
+          'Deletes the account in one step: every session and API key stops working at once; results, corrections, runs, batches and webhooks are deleted; the caller leaves every team (a team they are the only member of closes), and invites to or from them end; the name, email and password are erased and the remaining credits forfeited. The credit ledger keeps its entries without personal data, for the books; the audit log records the deletion. A mail confirms it. The same address can sign up again later, as a new, empty account. The password is required whatever the credential, so a leaked key or token alone cannot delete an account.',
+        security: SIGNED_IN,
+        requestBody: jsonBody({ type: 'object', required: ['password'], additionalProperties: false, properties: { password: { type: 'string', description: 'The account’s current password.' } } }),
+        responses: {
+          '200': json(ref('AccountDeleted'), 'Deleted.'),
+          '400': error('The password is missing.'),
+          '401': auth401,
+          '403': error('Wrong password, or called with a team key.'),
+          '409': error('The caller is the last owner of a team that has other members (the message names the teams: make another member an owner first), or runs of theirs are still in progress.'),
+          '429': error('Too many attempts; see Retry-After.'),
+        },
+      },
+    },
     '/api/credits/balance/': { get: { tags: ['Credits'], summary: 'The caller’s balance (a visitor gets a cookie here: its own, or its network’s shared one past the identities per address)', security: ANYONE, parameters: [X_TEAM], responses: { '200': json(ref('Credits'), 'The balance (the team’s with X-Team).'), '401': auth401, '403': teamRefused() } } },
     '/api/credits/packages/': { get: { tags: ['Credits'], summary: 'Credit packages', responses: { '200': json({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: ref('Package') } } }, 'The packages.') } } },
     '/api/credits/transactions/': {
@@ -474,10 +552,19 @@ export function openApiDocument() {
     '/api/results/{id}': {
       get: {
         tags: ['Tools'],
-        summary: 'A stored result (the restorer’s restored_url), for the account that made it, for 24 hours',
+        summary: 'A stored result (the restorer’s restored_url), for the account that made it for 24 hours, or for the holder of a signed link until it expires',
         security: ANYONE,
-        parameters: [idParam('The result id.'), { name: 'download', in: 'query', required: false, schema: { const: '1' } }],
-        responses: { '200': { description: 'The image.', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } }, '404': error('Unknown, expired, or another account’s result.') },
+        parameters: [
+          idParam('The result id.'),
+          { name: 'download', in: 'query', required: false, schema: { const: '1' } },
+          { name: 'expires', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'A signed link’s expiry (Unix seconds).' },
+          { name: 'signature', in: 'query', required: false, schema: { type: 'string' }, description: 'A signed link’s HMAC-SHA256 (base64url).' },
+        ],
+        responses: {
+          '200': { description: 'The image.', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
+          '404': error('Unknown, expired, or another account’s result, or a forged link.'),
+          '410': error('A signed link past its expiry, sent without the credentials of the run.'),
+        },
       },
     },
     '/api/keys/': {
@@ -523,11 +610,11 @@ export function openApiDocument() {
         summary: 'Run a tool as a job: answered at once, followed at its url',
         description: 'multipart/form-data: `tool` and that tool’s own fields (as on its endpoint). A repeated Idempotency-Key answers 200 with the job it named.',
         security: ANYONE,
-        parameters: [IDEMPOTENCY_KEY, X_TEAM],
+        parameters: [IDEMPOTENCY_KEY, X_TEAM, PREFER_WAIT],
         requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['tool'], properties: { tool: { enum: TOOL_APIS.map((a) => a.tool.slug) } } } } } },
         responses: {
           '200': json(ref('Accepted'), 'The job this Idempotency-Key named.'),
-          '202': json(ref('Accepted'), 'Accepted (Location: the job).', { [CREDITS_CHARGED_HEADER]: { schema: { type: 'integer' } }, 'X-Credits-Remaining': { schema: { type: 'integer' } } }),
+          '202': json(ref('Accepted'), 'Accepted (Location: the job). With `Prefer: wait=N` and a run that ended within it, the job’s status with its `url`.', { [CREDITS_CHARGED_HEADER]: { schema: { type: 'integer' } }, 'X-Credits-Remaining': { schema: { type: 'integer' } } }),
           '400': error('No or unknown tool, or the tool’s input is not valid.'),
           '401': auth401,
           '402': error(GUEST_402),
@@ -733,6 +820,7 @@ export function openApiDocument() {
   for (const api of TOOL_APIS) paths[api.tool.apiPath] = toolPath(api)
   paths['/api/v1.0/removebg'] = removeBgPath(rateHeaders)
   Object.assign(paths, correctionPaths(ANYONE))
+  Object.assign(paths, feedbackPaths(ANYONE))
 
   const webhooks: Record<string, unknown> = {}
   for (const event of WEBHOOK_EVENTS) {

@@ -1,7 +1,8 @@
 // Each tool's API fields and answer, built from the catalog's names, limits and choices, for the
 // /api documentation page and the OpenAPI document alike. Client-safe.
-import { MODEL_CHOICES, MODEL_HEADER } from '~/features/tools/models/model-choices'
-import { BACKGROUND_PRESETS, BLUR, DENOISE, SVG_FORMATS, SVG_SCALES, TOOL_LIST, type ToolDefinition, type ToolSlug } from '~/catalog/tools'
+import { MODEL_CHOICES } from '~/features/tools/models/model-choices'
+import { MODEL_HEADER } from '~/features/jobs/view'
+import { AUTO_FORMAT_RULE, BACKGROUND_PRESETS, BLUR, DENOISE, OUTPUT_FORMATS, SVG_FORMATS, SVG_SCALES, TOOL_LIST, type ToolDefinition, type ToolSlug } from '~/catalog/tools'
 
 export interface ToolField {
   name: string
@@ -33,14 +34,18 @@ function fileField(tool: ToolDefinition): ToolField {
   }
 }
 
-/** `format`, which every raster tool takes (docs/decisions/095). */
+/** `format`, which every raster tool takes (docs/decisions/095 and 173). */
 const FORMAT_FIELD: ToolField = {
   name: 'format',
   required: false,
-  schema: { type: 'string', enum: ['png', 'jpg', 'webp', 'auto'] },
+  schema: { type: 'string', enum: [...OUTPUT_FORMATS], default: 'auto' },
   description:
-    'Output file type: png (the default), jpg, webp, or auto (JPEG when the result is opaque and the upload was a JPEG, else PNG). A transparent result asked for as jpg is put on white and X-Facet-Note says so.',
+    `Output file type: auto (the default), png, jpg (jpeg) or webp. ${AUTO_FORMAT_RULE} ` +
+    'A transparent result asked for as jpg is put on white and X-Facet-Note says so. Content-Type and the download name’s extension follow the type.',
 }
+
+/** The raster tools' answer types (what `format` can make). */
+const RASTER_TYPES = ['image/png', 'image/jpeg', 'image/webp']
 
 const flag = (name: string, description: string): ToolField => ({ name, required: false, schema: { type: 'string', enum: ['true', 'false'] }, description })
 
@@ -70,9 +75,9 @@ const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTyp
       {
         name: 'format',
         required: false,
-        schema: { type: 'string', enum: ['png', 'jpg', 'webp', 'auto', 'zip'] },
+        schema: { type: 'string', enum: [...OUTPUT_FORMATS, 'zip'], default: 'auto' },
         description:
-          'png (the default), jpg (needs background or background_image), webp (keeps transparency), auto (JPEG when the result is opaque and the upload was a JPEG, else PNG), or zip (color.jpg + alpha.png, as remove.bg).',
+          'auto (the default: a transparent cutout is a PNG; over a background colour or image the result is opaque and follows the upload, a JPEG as a JPEG), png, jpg (needs background or background_image), webp (keeps transparency), or zip (color.jpg + alpha.png, as remove.bg).',
       },
       { name: 'channels', required: false, schema: { type: 'string', enum: ['rgba', 'alpha'] }, description: 'alpha answers the mask alone, a grayscale PNG (no background, shadow or other format).' },
       flag('crop', 'true crops the output to the subject (plus crop_margin).'),
@@ -98,8 +103,8 @@ const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTyp
         description: 'The output is downscaled (never enlarged) to at most this many megapixels (0.01 to 40).',
       },
     ],
-    answer: `An RGBA PNG at the original size by default; the options above change its layout, backdrop and type. ${MODEL_HEADER} names the model that made it.`,
-    answerTypes: ['image/png', 'image/jpeg', 'image/webp', 'application/zip'],
+    answer: `An RGBA PNG at the original size by default (over a backdrop, the upload's type); the options above change its layout, backdrop and type. ${MODEL_HEADER} names the model that made it.`,
+    answerTypes: [...RASTER_TYPES, 'application/zip'],
     answerHeaders: {
       [MODEL_HEADER]: 'The id of the model that made the cutout (as GET /api/models/ lists it).',
       'X-Facet-Note': 'Present when the model asked for is not installed here and another one was used, or when the composition changed what was asked (no subject found, a transparent result asked for as jpg).',
@@ -107,7 +112,7 @@ const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTyp
   },
   'face-restorer': {
     fields: [FORMAT_FIELD],
-    answer: 'JSON {restored_url, gfpgan_available}: restored_url is readable by you for 24 hours (GET /api/results/<id>).',
+    answer: 'JSON {restored_url, gfpgan_available, filename}: restored_url is a signed link that opens for anyone holding it for one hour, and for you (your key, token or cookie) for 24 hours (GET /api/results/<id>); filename’s extension says its type.',
     answerTypes: ['application/json'],
   },
   'image-enhancer': {
@@ -120,8 +125,8 @@ const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTyp
       },
       FORMAT_FIELD,
     ],
-    answer: 'A PNG (or the format asked for), up to 4× larger within a 16 MP output.',
-    answerTypes: ['image/png', 'image/jpeg', 'image/webp'],
+    answer: 'The image up to 4× larger within a 16 MP output, in the upload’s type by default (a JPEG as a JPEG) or the format asked for.',
+    answerTypes: RASTER_TYPES,
   },
   'face-blurrer': {
     fields: [
@@ -133,8 +138,8 @@ const OPTIONS: Record<ToolSlug, { fields: ToolField[]; answer: string; answerTyp
       },
       FORMAT_FIELD,
     ],
-    answer: 'A PNG (or the format asked for) with the faces blurred; X-Faces-Found says how many (no face: not charged).',
-    answerTypes: ['image/png', 'image/jpeg', 'image/webp'],
+    answer: 'The image with the faces blurred, in the upload’s type by default (a JPEG as a JPEG) or the format asked for; X-Faces-Found says how many (no face: not charged).',
+    answerTypes: RASTER_TYPES,
   },
   'svg-converter': {
     fields: [
@@ -152,4 +157,5 @@ export const TOOL_APIS: readonly ToolApi[] = TOOL_LIST.map((tool) => ({
   fields: [fileField(tool), ...OPTIONS[tool.slug].fields],
   answer: OPTIONS[tool.slug].answer,
   answerTypes: OPTIONS[tool.slug].answerTypes,
+  answerHeaders: OPTIONS[tool.slug].answerHeaders,
 }))

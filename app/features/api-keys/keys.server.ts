@@ -6,8 +6,8 @@ import { isUuid } from '~/utils/uuid'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import { recordAudit } from '~/features/audit/audit.server'
 import type { ApiKeyEnvironment } from '~/db/schema'
-import type { SessionUser } from '~/features/auth/session.server'
-import { MANAGER_ROLES } from '~/features/teams/roles'
+import type { SessionUser } from '~/db/schema'
+import { MANAGER_ROLES } from '~/catalog/teams'
 import { generateApiKey, hashApiKey, parseApiKey } from './key-format.server'
 
 /** Active keys a user may hold at once: enough for every script and environment, bounded for the table. */
@@ -150,11 +150,12 @@ export async function revokeApiKey(userId: string, keyId: string, db: DbOrTx = g
 
 /**
  * Revokes every active key the user made, personal and team keys alike, with an audit entry each
- * (a password reset: whoever held the old password may have made keys with it, decision 162).
+ * (a password reset: whoever held the old password may have made keys with it, decision 162; an
+ * account deletion, decision 171).
  */
 export async function revokeKeysMadeBy(
   userId: string,
-  reason: 'password_reset',
+  reason: 'password_reset' | 'account_deleted',
   trx: Transaction<Database>,
 ): Promise<Array<{ name: string; prefix: string; teamId: string | null }>> {
   const rows = await trx

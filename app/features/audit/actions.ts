@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = {
   'team.webhook.delete': 'Team webhook removed',
   'api_key.create': 'API key created',
   'api_key.revoke': 'API key revoked',
+  'account.delete': 'Account deleted by its owner',
 } as const
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS

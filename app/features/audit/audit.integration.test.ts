@@ -76,12 +76,14 @@ describe('operator grants and seats (the CLI’s functions)', () => {
     await expect(adjustUserCredits(user.user.email, -1000, 'Too much')).rejects.toThrow(/balance is only/)
     const entries = await entriesFor(user.user.id)
     expect(entries).toHaveLength(1)
+    const { balanceBefore } = entries[0].details as { balanceBefore: number }
+    expect(balanceBefore).toEqual(expect.any(Number))
     expect(entries[0]).toMatchObject({
       actor: 'cli',
       actorEmail: null,
       action: 'credits.grant',
       targetType: 'user',
-      details: { email: user.user.email, amount: 25, reason: 'Goodwill', via: 'cli', balance: expect.any(Number) },
+      details: { email: user.user.email, amount: 25, reason: 'Goodwill', via: 'cli', balance: balanceBefore + 25 },
     })
   })
 
@@ -100,6 +102,7 @@ describe('operator grants and seats (the CLI’s functions)', () => {
       ['cli', 'team.credits.grant'],
       ['cli', 'team.seats.set'],
     ])
+    expect(entries[0].details).toMatchObject({ amount: 40, balanceBefore: 0, balance: 40 })
     expect(entries[1].details).toMatchObject({ seats: 9, previous: 5, members: 1 })
   })
 

@@ -94,3 +94,16 @@ export function passwordResetMail(to: string, firstName: string | null, link: st
     html: layout(subject, [greeting(firstName), intro], { label: 'Choose a new password', href: link }, [expiry]),
   }
 }
+
+/** After an account deletion (decision 171): sent to the address the account had, the last thing the studio sends it. */
+export function accountDeletedMail(to: string, firstName: string | null, kept: string): MailMessage {
+  const subject = 'Your Facet Studio account was deleted'
+  const intro = 'Your Facet Studio account was deleted at your request. You were signed out everywhere, your API keys stopped working, and your results, teams’ memberships, invites and webhooks were removed.'
+  const warning = `If you did not delete your account, write to ${config().SUPPORT_EMAIL} at once.`
+  return {
+    to,
+    subject,
+    text: `${greeting(firstName)}\n\n${intro}\n\n${kept}\n\n${warning}\n\nFacet Studio\n`,
+    html: layout(subject, [greeting(firstName), intro, kept], undefined, [warning]),
+  }
+}

@@ -4,6 +4,8 @@
 // because dot segments, encoded slashes and the like can turn an innocent-looking value into
 // `//evil.example` (another origin) once normalised.
 export const DEFAULT_AFTER_SIGN_IN = '/dashboard'
+/** The dashboard's keys and webhooks: where their forms return and where the password-changed mail points. */
+export const DEVELOPERS_ANCHOR = '/dashboard#developers'
 
 /** A path also travels in mailed links (the verification mail keeps `from`): no page needs more. */
 export const MAX_REDIRECT_PATH_LENGTH = 2048

@@ -7,17 +7,14 @@ import { createHash, randomBytes } from 'node:crypto'
 import { createCookie } from '@remix-run/node'
 import { config } from '~/config.server'
 import { getDb, type DbOrTx } from '~/db/db.server'
+import type { SessionUser } from '~/db/schema'
 import { singleton } from '~/utils/singleton.server'
 import { startAuthSweeper } from './sweeper.server'
 
 export const SESSION_TTL_DAYS = 30
 
-export interface SessionUser {
-  id: string
-  email: string
-  first_name: string | null
-  last_name: string | null
-}
+// Defined beside the users table, where the API keys (below auth) read it too.
+export type { SessionUser }
 
 export function sessionCookie() {
   return singleton('session-cookie', () =>

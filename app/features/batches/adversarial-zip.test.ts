@@ -3,7 +3,7 @@
 // reaches a path, no entry yields more bytes than it declared, and nothing is unpacked twice.
 import { describe, expect, it } from 'vitest'
 import { readZipFiles, type ZipLimits } from '~/features/batches/zip.server'
-import { ToolError } from '~/features/tools/errors.server'
+import { ToolError } from '~/features/jobs/errors.server'
 import { zipOf } from '../../../tests/support/zip'
 
 const LIMITS: ZipLimits = { maxFiles: 100, maxEntries: 1000, maxEntryBytes: 1024 * 1024, maxTotalBytes: 8 * 1024 * 1024 }

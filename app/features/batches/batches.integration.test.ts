@@ -16,7 +16,7 @@ import { createEndpoint } from '~/features/webhooks/endpoints.server'
 import { action as postBatch } from '~/routes/api.batches._index'
 import { loader as getBatch } from '~/routes/api.batches.$id'
 import { loader as getDownload } from '~/routes/api.batches.$id.download'
-import { fileOf, fixture, newVisitor } from '../../../tests/support/tools'
+import { fileOf, fixture, newVisitor, pngEndingEarly } from '../../../tests/support/tools'
 import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
 import { readZip, zipOf } from '../../../tests/support/zip'
 
@@ -50,7 +50,7 @@ async function user(environment?: 'live' | 'test'): Promise<Caller & { keyId: st
 async function photo(i: number): Promise<Buffer> {
   return sharp(fixture('photos/noface-rocket.jpg')).resize(160 + i, 107).jpeg().toBuffer()
 }
-const truncated = () => fixture('photos/noface-coffee.png').subarray(0, 5000)
+const truncated = () => pngEndingEarly()
 
 async function post(caller: Caller, fields: Array<[string, string | Blob]>) {
   const form = new FormData()

@@ -17,28 +17,22 @@ import { memberCap } from '~/features/account/charge.server'
 import { batchCapMessage } from '~/features/teams/messages'
 import { headroomOf, passesCap } from '~/features/teams/headroom'
 import type { ToolSlug } from '~/catalog/tools'
-import { ToolError } from '~/features/tools/errors.server'
-import { announceJobQueued } from '~/features/tools/jobs/events.server'
-import { finishJob, insertJob } from '~/features/tools/jobs/jobs.server'
-import { admitInTransaction, checkRoom } from '~/features/tools/jobs/admission.server'
-import { sendToolJob, toolQueues } from '~/features/tools/jobs/queue.server'
-import { requestFingerprint } from '~/features/tools/jobs/submit.server'
-import { inspectForRun } from '~/features/tools/jobs/test-mode.server'
-import { startJobWorker } from '~/features/tools/jobs/worker.server'
-import { readResult } from '~/features/tools/results.server'
+import { admitRuns, checkRoom, openDoor, readResult, requestFingerprint, runsQueued, ToolError } from '~/features/jobs/door.server'
+import { inspectForRun } from '~/features/tools/test-mode.server'
 import { EMPTY_FILE_MESSAGE } from '~/features/tools/upload.server'
 import { runnerFor } from '~/features/tools/runners/index.server'
 import { asToolError } from '~/features/tools/submission.server'
-import { RUN_FAILED, type RunState } from '~/features/tools/jobs/run-state'
+import { RUN_FAILED, type RunState } from '~/features/jobs/run-state'
 import { isUuid } from '~/utils/uuid'
 import { itemsOf, itemView, settleBatch, summarise } from './items.server'
-import { batchTooLargeMessage as tooLargeFor, unpaidBatchMessage } from '../../catalog/batches'
+import { batchTooLargeMessage as tooLargeFor } from '../../catalog/batches'
+import { unpaidBatchMessage } from './messages'
 import { safeUniqueEntryNames } from './entry-names'
 import { writeZip, type NamedBytes, type SkippedEntry } from './zip.server'
 
 export { batchDownloadUrl, batchUrl } from './items.server'
 
-export { MAX_BATCH_FILES, unpaidBatchMessage } from '../../catalog/batches'
+export { MAX_BATCH_FILES } from '../../catalog/batches'
 export const ERRORS_FILE = 'errors.json'
 
 export function batchTooLargeMessage(): string {
@@ -69,7 +63,7 @@ export interface CreatedBatch {
 /**
  * Checks each file without a decode (the tool's inspect), checks the balance covers every file that
  * passed, then in ONE transaction writes the batch, its items (a file refused by inspect is an item
- * that failed at once, never charged) and their pg-boss jobs.
+ * that failed at once, never charged) and their pg-boss jobs, through the job platform's door.
  */
 export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record<string, string>, files: NamedBytes[], skipped: SkippedEntry[] = []): Promise<CreatedBatch> {
   const runner = runnerFor(tool)
@@ -102,8 +96,7 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
   // Advice before anything is written; the locked check in the transaction decides.
   await checkRoom('batch', caller.accountId, runnable)
 
-  const boss = await toolQueues()
-  await startJobWorker()
+  const boss = await openDoor()
   await prepareWebhooks()
   const id = randomUUID()
   await executeTx(getDb(), async (trx) => {
@@ -111,11 +104,14 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
       .insertInto('batches')
       .values({ id, account_id: caller.accountId, api_key_id: caller.apiKey?.id ?? null, tool, total: items.length, skipped: JSON.stringify(skipped) })
       .execute()
-    for (const [position, item] of items.entries()) {
-      const jobId = randomUUID()
-      await insertJob(
-        {
-          id: jobId,
+    // Past the batch queue's limit or the account's share: refused, nothing written.
+    await admitRuns(
+      trx,
+      boss,
+      'batch',
+      items.map((item, position) => ({
+        job: {
+          id: randomUUID(),
           accountId: caller.accountId,
           tool,
           options,
@@ -133,20 +129,13 @@ export async function createBatch(caller: Caller, tool: ToolSlug, fields: Record
           batchPosition: position,
           userId: caller.userId,
         },
-        trx,
-      )
-      if (item.error) {
-        await finishJob(jobId, { outcome: 'failed', refunded: false, error: item.error.message, errorStatus: item.error.status }, trx)
-      } else {
-        await sendToolJob(boss, trx, jobId, caller.accountId, 'batch')
-      }
-    }
-    // Past the batch queue's limit or the account's share: refused, nothing written.
-    if (runnable > 0) await admitInTransaction(trx, 'batch', caller.accountId, runnable)
+        refused: item.error ?? undefined,
+      })),
+    )
     // Every file refused up front: the batch is over already.
     await settleBatch(id, trx)
   })
-  announceJobQueued()
+  runsQueued()
   return { id, total: items.length, remaining: balance, skipped }
 }
 

@@ -8,7 +8,7 @@ import { grant } from '~/features/credits/ledger.server'
 import { teamAccount } from '~/features/teams/membership.server'
 import { ITEM_SENDER_LEFT } from '~/features/teams/messages'
 import { acceptInvite, createTeam, inviteMember, removeMember } from '~/features/teams/teams.server'
-import type { ToolJobInfo } from '~/features/tools/jobs/jobs.server'
+import type { ToolJobInfo } from '~/features/jobs/jobs.server'
 import { chargeItemOnStart } from './items.server'
 
 describe('chargeItemOnStart on a team account', () => {

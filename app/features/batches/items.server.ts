@@ -9,9 +9,9 @@ import { chargeRun } from '~/features/account/charge.server'
 import { ITEM_SENDER_LEFT } from '~/features/teams/messages'
 import { emitEvent } from '~/features/webhooks/endpoints.server'
 import { TOOLS, type ToolSlug } from '~/catalog/tools'
-import { creditsCharged, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
-import { runState, runStateText } from '~/features/tools/jobs/run-state'
-import { resultUrl, thumbnailUrl } from '~/features/tools/ui/page-result'
+import { creditsCharged, resultUrl, type ToolJobInfo } from '~/features/jobs/door.server'
+import { runState, runStateText } from '~/features/jobs/run-state'
+import { thumbnailUrl } from '~/features/tools/ui/page-result'
 import type { SkippedEntry } from './zip.server'
 
 export function batchUrl(id: string): string {

@@ -1,7 +1,7 @@
-// A batch hears its items' runs (tools/jobs/lifecycle.server.ts): an item is charged when its run
+// A batch hears its items' runs (jobs/lifecycle.server.ts): an item is charged when its run
 // starts (docs/decisions/055), and the batch completes in the outcome transaction of its last item.
 // Registered in features/wiring.server.ts.
-import type { JobSubscriber } from '~/features/tools/jobs/lifecycle.server'
+import type { JobSubscriber } from '~/features/jobs/door.server'
 import { chargeItemOnStart, settleBatch } from './items.server'
 
 export const batchJobSubscriber: JobSubscriber = {

@@ -4,7 +4,7 @@
 // __MACOSX) are skipped and listed, and only an entry's base name is kept, so no name can reach a path.
 import yauzl from 'yauzl'
 import yazl from 'yazl'
-import { badRequest, tooLarge } from '~/features/tools/errors.server'
+import { badRequest, tooLarge } from '~/features/jobs/door.server'
 import { TOO_MANY_FILES_MESSAGE } from '../../catalog/batches'
 import { safeUniqueEntryNames, storableName } from './entry-names'
 import { entryBaseName, entryTooLargeMessage, skipReason, tooManyEntriesMessage, ZIP_TOO_LARGE_MESSAGE, type SkippedEntry } from './zip-entries'

@@ -6,6 +6,7 @@
 // build with the console's routes taken out, where /console is an unknown path like any other and gets
 // the site's own 404, byte for byte (its nonce aside).
 import type { ServerBuild } from '@remix-run/node'
+import type { ConsoleGate } from '~/http/studio-app.server'
 import { getAuthentication } from '~/features/account/authentication.server'
 import { isOperatorEmail } from '~/features/account/guards.server'
 
@@ -55,3 +56,6 @@ export async function answersWithConsole(url: URL, headers: { cookie?: string; a
   const auth = await getAuthentication(request)
   return auth.kind === 'user' && isOperatorEmail(auth.user.email)
 }
+
+/** What the studio's Express app asks of the console (server.ts hands it to createStudioApp). */
+export const consoleGate: ConsoleGate = { publicBuild, answersWithConsole }

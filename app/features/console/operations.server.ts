@@ -3,7 +3,7 @@
 // still retrying after a failed attempt). Newest first, a page at a time.
 import { sql } from 'kysely'
 import { getDb, type DbOrTx } from '~/db/db.server'
-import { queueHealth } from '~/features/tools/jobs/health.server'
+import { queueHealth } from '~/features/jobs/health.server'
 
 import { CONSOLE_PAGE_SIZE, offsetOf, pageOf, type Page } from '../../utils/paging'
 

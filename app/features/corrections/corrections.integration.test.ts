@@ -12,9 +12,10 @@ import { loader as getJob } from '~/routes/api.jobs.$id'
 import { loader as getCorrections, action as postCorrections } from '~/routes/api.jobs.$id.corrections'
 import { loader as getPreview } from '~/routes/api.jobs.$id.corrections.preview.$which'
 import { loader as getStoredResult } from '~/routes/api.results.$id'
-import { balanceOf, fileOf, fixture, newUser, toolRequest, type TestCaller } from '../../../tests/support/tools'
+import { balanceOf, fileOf, fixture, newUser, pngEndingEarly, toolRequest, type TestCaller } from '../../../tests/support/tools'
 import { BASE, formRequest, readResult, routeArgs } from '../../../tests/support/requests'
-import { sweepExpiredResults } from '../tools/results.server'
+import { sweepExpiredResults } from '../jobs/results.server'
+import { forgetOpened } from './render.server'
 import {
   CUTOUT_FIELDS_ON_FACES_MESSAGE,
   FACES_ON_CUTOUT_MESSAGE,
@@ -111,6 +112,13 @@ describe('correcting a cutout', () => {
     expect(await sharp(Buffer.from(matte.body)).metadata()).toMatchObject({ width: 640, height: 427, channels: 1 })
     const part = await readResult(await getPreview(routeArgs(new Request(BASE + answer.body.parts[0].thumbnail_url, { headers: owner.headers }), { id: jobId, which: 'part-1' })))
     expect(part.headers.get('Content-Type')).toBe('image/png')
+    // The before/after's picture (decision 182): the current result at the preview's size, with its alpha.
+    const resultPreview = answer.body.photo_preview_url.replace(/photo$/, 'result')
+    const result = await readResult(await getPreview(routeArgs(new Request(BASE + resultPreview, { headers: owner.headers }), { id: jobId, which: 'result' })))
+    expect(result.headers.get('Content-Type')).toBe('image/webp')
+    expect(await sharp(Buffer.from(result.body)).metadata()).toMatchObject({ width: 640, height: 427, hasAlpha: true })
+    const strangers = await readResult(await getPreview(routeArgs(new Request(BASE + resultPreview, { headers: stranger.headers }), { id: jobId, which: 'result' })))
+    expect(strangers.status).toBe(404)
   })
 
   it('gives back the uncorrected result exactly for a plain grey mask, for every kind of output, and charges nothing', async () => {
@@ -118,17 +126,22 @@ describe('correcting a cutout', () => {
       const { jobId, bytes } = await cutout(fields)
       const before = await balanceOf(owner)
       const rows = await ledgerRows(owner.accountId)
+      // First from what the run left open in this process (decision 169), then read back from storage.
       const grey = await correct(jobId, { mask: await mask(640, 427) })
       expect(grey.status, JSON.stringify(fields)).toBe(200)
       expect(grey.headers.get('X-Credits-Charged')).toBe('0')
       expect(Buffer.from(grey.body).equals(bytes), JSON.stringify(fields)).toBe(true)
+      forgetOpened()
+      const stored = await correct(jobId, { mask: await mask(640, 427) })
+      expect(Buffer.from(stored.body).equals(bytes), `${JSON.stringify(fields)} from storage`).toBe(true)
       // A preview-sized mask scaled up, and no mask at all, are as neutral.
       const small = await correct(jobId, { mask: await mask(320, 214), feather: '0', grow: '0', decontaminate: 'true' })
       expect(Buffer.from(small.body).equals(bytes), JSON.stringify(fields)).toBe(true)
       expect(await balanceOf(owner)).toBe(before)
       expect(await ledgerRows(owner.accountId)).toBe(rows)
     }
-  })
+    // Seven runs and three corrections each: a safety net for a loaded machine, not a speed check.
+  }, 300_000)
 
   it('restores under a white stroke and removes under a black one, and the job\'s result_url serves the corrected image', async () => {
     const { jobId, bytes } = await cutout()
@@ -238,7 +251,7 @@ describe('correcting a cutout', () => {
     await sweepExpiredResults(new Date())
     expect(await getDb().selectFrom('result_edits').select('job_id').where('job_id', '=', jobId).executeTakeFirst()).toBeUndefined()
 
-    const truncated = fileOf(fixture('photos/noface-coffee.png').subarray(0, 5000), 'cut.png', 'image/png')
+    const truncated = fileOf(pngEndingEarly(), 'cut.png', 'image/png')
     const failed = await readResult(await removeBg(routeArgs(toolRequest('/api/remove-bg/', { image: truncated }, owner.headers))))
     expect(failed.status).toBe(400)
     const failedJob = await getDb().selectFrom('tool_jobs').select('id').where('account_id', '=', owner.accountId).where('status', '=', 'failed').executeTakeFirstOrThrow()

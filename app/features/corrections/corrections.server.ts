@@ -4,12 +4,12 @@
 // and replaces the job's stored result; nothing is charged and no run is recorded.
 import sharp from 'sharp'
 import { executeTx, getDb } from '~/db/db.server'
-import { ToolError, badRequest } from '~/features/tools/errors.server'
-import { findOwnedJob, replaceJobLayout, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
-import { replaceResultBytes } from '~/features/tools/results.server'
-import { resultUrl } from '~/features/tools/ui/page-result'
-import type { CutoutLayout } from '~/features/tools/runners/types'
-import { decodeToRgba, readImageHeader, sniffImageType } from '~/features/tools/upload.server'
+import { ToolError, badRequest } from '~/features/jobs/errors.server'
+import { findOwnedJob, replaceJobLayout, type ToolJobInfo } from '~/features/jobs/jobs.server'
+import { readResult, replaceResultBytes } from '~/features/jobs/results.server'
+import { resultUrl } from '~/features/jobs/view'
+import type { CutoutLayout } from '~/features/jobs/runner'
+import { decodeToRgba, MAX_INPUT_PIXELS, readImageHeader, sniffImageType } from '~/features/tools/upload.server'
 import type { RgbaImage } from '~/features/tools/image'
 import { MASK_NEUTRAL, partSummary, type MaskLayer } from './alpha-rules'
 import type { CutoutFacts, FacesFacts } from './keep.server'
@@ -19,6 +19,7 @@ import {
   modelParts,
   openCutout,
   openFacesSource,
+  photoOf,
   renderCorrectedCutout,
   renderCorrectedFaces,
   type OpenedCutout,
@@ -28,6 +29,7 @@ import {
   DEFAULT_EDGES,
   EDGE_LIMITS,
   EDIT_PREVIEW_MAX_SIDE,
+  editPreviewUrl,
   type Box,
   type CorrectionInput,
   type EdgeSettings,
@@ -68,25 +70,23 @@ export function previewSize(width: number, height: number): { width: number; hei
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) }
 }
 
-function correctionsUrl(jobId: string): string {
-  return `/api/jobs/${jobId}/corrections/`
-}
-
-export function editPreviewUrl(jobId: string, which: string): string {
-  return `${correctionsUrl(jobId)}preview/${which}`
-}
+export { editPreviewUrl }
 
 type Editable = { job: ToolJobInfo & { result_id: string; tool: EditableTool }; row: EditRow }
 
-/** The job and its stored source, or the refusal: 404 (not the caller's), 409 (nothing to correct), 410 (gone). */
-async function editableJob(jobId: string, accountId: string, now: Date = new Date()): Promise<Editable> {
+/**
+ * The job and its stored source, or the refusal: 404 (not the caller's), 409 (nothing to correct),
+ * 410 (gone). `parts: false` leaves a cutout's parts unfound when they are not yet (a correction
+ * that decides none needs none: finding them costs most of a second at 12 MP, decision 169).
+ */
+async function editableJob(jobId: string, accountId: string, now: Date = new Date(), { parts = true } = {}): Promise<Editable> {
   const job = await findOwnedJob(jobId, accountId)
   if (!job) throw new ToolError(404, JOB_NOT_FOUND_MESSAGE)
   if (!isEditable(job.tool)) throw new ToolError(409, NOT_EDITABLE_MESSAGE)
   if (job.status !== 'succeeded' || !job.result_id) throw new ToolError(409, NOT_DELIVERED_MESSAGE)
   const row = await findResultEdit(jobId, accountId, now)
   if (!row) throw new ToolError(410, NO_SOURCE_MESSAGE)
-  return { job: job as Editable['job'], row: await withParts(row) }
+  return { job: job as Editable['job'], row: parts ? await withParts(row) : row }
 }
 
 /** The opened cutout of an editable job (checked by editableJob), or 410 when its source is gone meanwhile. */
@@ -196,13 +196,12 @@ export function maskFits(maskWidth: number, maskHeight: number, width: number, h
   return Math.abs(Math.round((maskWidth * height) / width) - maskHeight) <= 1 || Math.abs(Math.round((maskHeight * width) / height) - maskWidth) <= 1
 }
 
-/** The mask's real type and size from its header (nothing decoded before that), then its grey values at the result's size. */
-async function maskAtFullSize(png: Buffer, width: number, height: number): Promise<MaskLayer | null> {
+/** The mask's real type and size from its header (nothing decoded before that); else 400. */
+async function checkedMask(png: Buffer, width: number, height: number): Promise<void> {
   const type = await sniffImageType(png, 'background-remover').catch(() => null)
   if (type !== 'image/png') throw badRequest(MASK_TYPE_MESSAGE)
   const header = await readImageHeader(png)
   if (!maskFits(header.width, header.height, width, height)) throw badRequest(maskSizeMessage(width, height))
-  return maskPixels(png, width, height)
 }
 
 /** A mask's own grey values: transparent parts count as 128 (leave the matte). */
@@ -213,54 +212,79 @@ function maskGrey(png: Buffer, maxPixels: number) {
 }
 
 /**
- * A mask's strokes at the result's size; null when it is 128 everywhere (no correction). A
- * smaller mask is scaled up only around its strokes (the rest is 128 anyway), and only that box
- * is blended: most of the cost of a whole preview-sized mask at 12 MP is saved.
+ * Stroked rows this close together (in the mask's own rows) are scaled as one box: every scaling
+ * has its own cost, and the boxes, each with a pixel around it, must never overlap (a pixel
+ * blended twice).
  */
-export async function maskPixels(png: Buffer, width: number, height: number): Promise<MaskLayer | null> {
+const STROKE_BAND_GAP = 16
+
+/**
+ * A mask's strokes at the result's size, as boxes to blend; none when it is 128 everywhere (no
+ * correction). A smaller mask is scaled up only around its strokes (the rest is 128 anyway): one
+ * box for each band of rows with strokes in it, as wide as those rows' strokes, so two strokes
+ * far apart do not scale the whole picture between them (decision 169).
+ */
+export async function maskPixels(png: Buffer, width: number, height: number): Promise<MaskLayer[]> {
   try {
     const { data: small, info } = await maskGrey(png, width * height).extractChannel(0).raw().toBuffer({ resolveWithObject: true })
-    const strokes = strokesBox(small, info.width, info.height)
-    if (!strokes) return null
-    if (info.width === width && info.height === height) return { data: small, box: { x: 0, y: 0, width, height } }
-    // The strokes' box with a pixel around it (linear scaling reads one neighbour), in both sizes.
-    const x0 = Math.max(0, strokes.x0 - 1)
-    const y0 = Math.max(0, strokes.y0 - 1)
-    const x1 = Math.min(info.width, strokes.x1 + 1)
-    const y1 = Math.min(info.height, strokes.y1 + 1)
-    const fx0 = Math.floor((x0 * width) / info.width)
-    const fy0 = Math.floor((y0 * height) / info.height)
-    const fx1 = Math.min(width, Math.ceil((x1 * width) / info.width))
-    const fy1 = Math.min(height, Math.ceil((y1 * height) / info.height))
-    const data = await sharp(small, { raw: { width: info.width, height: info.height, channels: 1 } })
-      .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 })
-      .resize(fx1 - fx0, fy1 - fy0, { fit: 'fill', kernel: 'linear' })
-      .extractChannel(0)
-      .raw()
-      .toBuffer()
-    return { data, box: { x: fx0, y: fy0, width: fx1 - fx0, height: fy1 - fy0 } }
+    const bands = strokeBands(small, info.width, info.height)
+    if (bands.length === 0) return []
+    if (info.width === width && info.height === height) return [{ data: small, box: { x: 0, y: 0, width, height } }]
+    const raw = { raw: { width: info.width, height: info.height, channels: 1 as const } }
+    return await Promise.all(
+      bands.map(async (strokes) => {
+        // The band's box with a pixel around it (linear scaling reads one neighbour), in both sizes.
+        const x0 = Math.max(0, strokes.x0 - 1)
+        const y0 = Math.max(0, strokes.y0 - 1)
+        const x1 = Math.min(info.width, strokes.x1 + 1)
+        const y1 = Math.min(info.height, strokes.y1 + 1)
+        const fx0 = Math.floor((x0 * width) / info.width)
+        const fy0 = Math.floor((y0 * height) / info.height)
+        const fx1 = Math.min(width, Math.ceil((x1 * width) / info.width))
+        const fy1 = Math.min(height, Math.ceil((y1 * height) / info.height))
+        const data = await sharp(small, raw)
+          .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 })
+          .resize(fx1 - fx0, fy1 - fy0, { fit: 'fill', kernel: 'linear' })
+          .extractChannel(0)
+          .raw()
+          .toBuffer()
+        return { data, box: { x: fx0, y: fy0, width: fx1 - fx0, height: fy1 - fy0 } }
+      }),
+    )
   } catch (error) {
     throw new ToolError(400, MASK_TYPE_MESSAGE, { cause: error })
   }
 }
 
-/** The box of a mask's pixels other than 128 (x1, y1 exclusive); null when there are none. */
-function strokesBox(mask: Buffer, width: number, height: number): { x0: number; y0: number; x1: number; y1: number } | null {
-  let x0 = width
-  let y0 = height
-  let x1 = 0
-  let y1 = 0
+type StrokeBox = { x0: number; y0: number; x1: number; y1: number }
+
+/**
+ * The boxes of a mask's pixels other than 128 (x1, y1 exclusive), one for each band of rows with
+ * such pixels, bands less than STROKE_BAND_GAP rows apart joined; none when there are none.
+ */
+export function strokeBands(mask: Uint8Array, width: number, height: number): StrokeBox[] {
+  const bands: StrokeBox[] = []
+  let band: StrokeBox | null = null
   for (let y = 0; y < height; y++) {
     const row = y * width
+    let x0 = width
+    let x1 = 0
     for (let x = 0; x < width; x++) {
       if (mask[row + x] === MASK_NEUTRAL) continue
       if (x < x0) x0 = x
-      if (x >= x1) x1 = x + 1
-      if (y < y0) y0 = y
-      y1 = y + 1
+      x1 = x + 1
+    }
+    if (x1 === 0) continue
+    if (band && y - band.y1 < STROKE_BAND_GAP) {
+      band.x0 = Math.min(band.x0, x0)
+      band.x1 = Math.max(band.x1, x1)
+      band.y1 = y + 1
+    } else {
+      band = { x0, y0: y, x1, y1: y + 1 }
+      bands.push(band)
     }
   }
-  return y1 === 0 ? null : { x0, y0, x1, y1 }
+  return bands
 }
 
 /** The whole correction as stored: what was sent (absent: none, the defaults, the detected boxes). */
@@ -290,17 +314,17 @@ export async function applyCorrections(
   accountId: string,
   input: CorrectionInput,
   now: Date = new Date(),
-): Promise<{ bytes: Buffer; contentType: string; filename: string; view: EditView }> {
-  const editable = await editableJob(jobId, accountId, now)
-  const { job, row } = editable
+): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
+  const { job, row } = await editableJob(jobId, accountId, now, { parts: input.parts !== undefined && Object.keys(input.parts).length > 0 })
   const facts = row.facts as CutoutFacts & Partial<FacesFacts>
   const corrections = storedCorrections(row, input, facts)
   const sentMask = input.mask instanceof Buffer ? input.mask : null
-  const fullMask = sentMask ? await maskAtFullSize(sentMask, facts.width, facts.height) : null
   let rendered: { bytes: Buffer; contentType: string; layout?: CutoutLayout | null }
   if (row.kind === 'cutout') {
-    const mask = sentMask ? fullMask : input.mask === 'keep' ? await storedMaskAtFullSize(jobId, facts) : null
-    rendered = await renderCorrectedCutout(await openedCutout(jobId), { edges: corrections.edges, parts: corrections.parts, mask })
+    // The mask's real type and size are checked before anything is opened; then it is scaled while the photo decodes.
+    if (sentMask) await checkedMask(sentMask, facts.width, facts.height)
+    const mask = () => (sentMask ? maskPixels(sentMask, facts.width, facts.height) : input.mask === 'keep' ? storedMaskAtFullSize(jobId, facts) : Promise.resolve([]))
+    rendered = await correctCutout(jobId, () => readEditSource(jobId), mask, corrections)
   } else {
     const packed = await readEditSource(jobId)
     if (!packed) throw new ToolError(410, NO_SOURCE_MESSAGE)
@@ -312,13 +336,33 @@ export async function applyCorrections(
     await saveCorrections(jobId, corrections, input.mask === 'keep' ? 'keep' : sentMask, now, trx)
     if (rendered.layout !== undefined && job.cutout_layout !== null) await replaceJobLayout(jobId, rendered.layout, trx)
   })
-  const view = viewOf({ job, row: { ...row, corrections, correctedAt: now, hasMask: input.mask === 'keep' ? row.hasMask : sentMask !== null } })
-  return { bytes: rendered.bytes, contentType: rendered.contentType, filename: job.filename ?? '', view }
+  return { bytes: rendered.bytes, contentType: rendered.contentType, filename: job.filename ?? '' }
 }
 
-async function storedMaskAtFullSize(jobId: string, facts: { width: number; height: number }): Promise<MaskLayer | null> {
+/**
+ * A cutout's correction rendered (no storage written): the source opened, its photo decoding
+ * while the mask is scaled to full size and the alpha corrected, then the remover's rendering.
+ * The bench times this (decision 169). Throws 410 when the source is gone.
+ */
+export async function correctCutout(
+  jobId: string,
+  source: () => Promise<Buffer | null>,
+  mask: () => Promise<MaskLayer[]>,
+  corrections: Pick<StoredCorrections, 'edges' | 'parts'>,
+): Promise<{ bytes: Buffer; contentType: string; layout: CutoutLayout | null }> {
+  const [layer, opened] = await Promise.all([
+    mask(),
+    openCutout(jobId, source, { colours: true }).then((opened) => {
+      if (!opened) throw new ToolError(410, NO_SOURCE_MESSAGE)
+      return opened
+    }),
+  ])
+  return renderCorrectedCutout(opened, { edges: corrections.edges, parts: corrections.parts, mask: layer })
+}
+
+async function storedMaskAtFullSize(jobId: string, facts: { width: number; height: number }): Promise<MaskLayer[]> {
   const png = await readEditMask(jobId)
-  return png ? maskPixels(png, facts.width, facts.height) : null
+  return png ? maskPixels(png, facts.width, facts.height) : []
 }
 
 /** Long side at most this for a part's or a face's small picture. */
@@ -329,7 +373,7 @@ async function partThumbnail(opened: OpenedCutout, id: string): Promise<Buffer |
   const { model, parts } = await modelParts(opened)
   const part = parts.find((p) => p.id === id)
   if (!part) return null
-  const { photo } = opened
+  const photo = await photoOf(opened)
   const { width } = opened.source.meta
   const { x, y, width: w, height: h } = part.box
   // The part alone: the photo's colours, the model's alpha on the part's own pixels only.
@@ -350,7 +394,7 @@ async function partThumbnail(opened: OpenedCutout, id: string): Promise<Buffer |
     .toBuffer()
 }
 
-/** which: 'photo' | 'matte' | 'mask' | `part-${id}` | `face-${index}` (index into detectedFaces); null when there is no such image (404). */
+/** which: 'photo' | 'matte' | 'mask' | 'result' | `part-${id}` | `face-${index}` (index into detectedFaces); null when there is no such image (404). */
 export async function readEditPreview(jobId: string, accountId: string, which: string): Promise<{ bytes: Buffer; contentType: string } | null> {
   let editable: Editable
   try {
@@ -360,6 +404,7 @@ export async function readEditPreview(jobId: string, accountId: string, which: s
     throw error
   }
   const { row } = editable
+  if (which === 'result') return resultPreview(editable.job.result_id, accountId)
   const facts = row.facts as CutoutFacts & Partial<FacesFacts>
   const size = previewSize(facts.width, facts.height)
   if (row.kind === 'cutout') return cutoutPreview(row, which, size)
@@ -387,6 +432,29 @@ export async function readEditPreview(jobId: string, accountId: string, which: s
   return { bytes: thumbnail, contentType: 'image/jpeg' }
 }
 
+/** The result preview's WebP quality (its alpha is kept lossless by sharp's default). */
+const RESULT_PREVIEW_WEBP_QUALITY = 82
+
+/**
+ * The current result at the preview's size (long side at most EDIT_PREVIEW_MAX_SIDE, its own
+ * proportions), WebP with its alpha: the editor's before/after shows this, not the full-size result,
+ * whose decode in the browser (a 12 MP PNG) ran beside the brush's first strokes (decision 182).
+ * Null (404) when the result is gone or is no picture (remove.bg's zip).
+ */
+async function resultPreview(resultId: string, accountId: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+  const result = await readResult(resultId, accountId)
+  if (!result) return null
+  try {
+    const bytes = await sharp(result.bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', pages: 1 })
+      .resize(EDIT_PREVIEW_MAX_SIDE, EDIT_PREVIEW_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: RESULT_PREVIEW_WEBP_QUALITY, effort: 2 })
+      .toBuffer()
+    return { bytes, contentType: 'image/webp' }
+  } catch {
+    return null
+  }
+}
+
 async function photoPreview(photo: RgbaImage, size: { width: number; height: number }) {
   const raw = { raw: { width: photo.width, height: photo.height, channels: 4 as const } }
   const bytes = await sharp(photo.data, raw).resize(size.width, size.height, { fit: 'fill' }).removeAlpha().jpeg({ quality: PREVIEW_JPEG_QUALITY }).toBuffer()
@@ -403,7 +471,7 @@ async function cutoutPreview(row: EditRow, which: string, size: { width: number;
       .png()
       .toBuffer()
   const opened = await openedCutout(row.jobId)
-  if (which === 'photo') return photoPreview(opened.photo, size)
+  if (which === 'photo') return photoPreview(await photoOf(opened), size)
   if (which === 'mask') {
     const mask = await readEditMask(row.jobId)
     return mask ? png(await maskGrey(mask, facts.width * facts.height).resize(size.width, size.height, { fit: 'fill' }).png().toBuffer()) : null
@@ -412,7 +480,7 @@ async function cutoutPreview(row: EditRow, which: string, size: { width: number;
     // The brush's base: parts and edges applied, not the stored strokes, which the editor draws over it
     // from the 'mask' preview (applied here too, they would count twice).
     const corrections = row.corrections ?? { edges: DEFAULT_EDGES, parts: {}, faces: null }
-    return png(await grey(await correctedAlpha(opened, { edges: corrections.edges, parts: corrections.parts, mask: null })))
+    return png(await grey(await correctedAlpha(opened, { edges: corrections.edges, parts: corrections.parts, mask: [] })))
   }
   const partId = /^part-(\d+)$/.exec(which)?.[1]
   if (partId === undefined) return null

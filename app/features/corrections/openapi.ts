@@ -139,7 +139,7 @@ export function correctionPaths(security: unknown[]): Record<string, Schema> {
     '/api/jobs/{id}/corrections/preview/{which}': {
       get: {
         tags: ['Corrections'],
-        summary: 'The editor’s pictures: photo, matte, mask, part-<id>, face-<index> (of detected_faces)',
+        summary: 'The editor’s pictures: photo, matte, mask, result (the current result at the preview size, WebP), part-<id>, face-<index> (of detected_faces)',
         security,
         parameters: [idParam, { name: 'which', in: 'path', required: true, schema: { type: 'string' } }],
         responses: {

@@ -2,8 +2,9 @@
 // sealed under RESULTS_KEY like the result, and the user's corrections apart from it (the brush
 // mask sealed, the rest as JSON). It lives as long as the result and is swept with it.
 import { getDb, type DbOrTx } from '~/db/db.server'
-import { openBytes, sealBytes } from '~/features/tools/results.server'
-import type { KeptForCorrection } from '~/features/tools/runners/types'
+import { openBytes, sealBytes } from '~/features/jobs/results.server'
+import type { KeptForCorrection } from '~/features/jobs/runner'
+import { keepOpened, type OpenedByRun } from './render.server'
 import type { Box, EdgeSettings, EditKind, PartDecision } from './types'
 
 /** The corrections as stored (the mask apart, sealed). */
@@ -46,6 +47,8 @@ export async function insertResultEdit(
       expires_at: input.expiresAt,
     })
     .execute()
+  // The run's own decoded material, kept open for a first correction in this process (decision 169).
+  if (input.kept.kind === 'cutout' && input.kept.opened) keepOpened(input.jobId, input.kept.opened as OpenedByRun)
 }
 
 function rowOf(row: {

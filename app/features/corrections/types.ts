@@ -1,15 +1,10 @@
 // The contract between the corrections' server side (corrections.server.ts) and its pages: what a
 // result that can be corrected looks like, and what a correction sends. Client-safe: no server imports.
 
-export type EditKind = 'cutout' | 'faces'
+import type { EditKind } from '~/catalog/corrections'
 
-/** The tools whose results keep what a correction needs, and what a correction of each is: one list for server and screens. */
-export const EDITABLE_TOOLS = { 'background-remover': 'cutout', 'face-blurrer': 'faces' } as const satisfies Record<string, EditKind>
-export type EditableTool = keyof typeof EDITABLE_TOOLS
-
-export function isEditable(tool: string): tool is EditableTool {
-  return tool in EDITABLE_TOOLS
-}
+// Which tools are editable and where their page is: in the catalog, which the tools' links read too.
+export { EDITABLE_TOOLS, editPath, isEditable, type EditableTool, type EditKind } from '~/catalog/corrections'
 
 export interface EdgeSettings {
   /** 0..20 px: the blur of the alpha's edge. */
@@ -85,6 +80,14 @@ export interface EditView {
 export const EDIT_PREVIEW_MAX_SIDE = 1024
 
 /**
+ * One of the editor's pictures (GET /api/jobs/<id>/corrections/preview/<which>): photo, matte, mask,
+ * result, part-<id>, face-<index>.
+ */
+export function editPreviewUrl(jobId: string, which: string): string {
+  return `/api/jobs/${jobId}/corrections/preview/${which}`
+}
+
+/**
  * One correction describes the whole of it: a field left out means none (mask), the defaults
  * (edges' missing fields), no decisions (parts), the detected boxes (faces). A cutout takes mask,
  * edges and parts; a face-blur result faces only (the other kind's fields answer 400).
@@ -97,6 +100,3 @@ export interface CorrectionInput {
   parts?: Record<string, PartDecision>
   faces?: Box[]
 }
-
-/** Where the web page for correcting a result lives (the UI engineer builds the route). */
-export const editPath = (jobId: string) => `/edit/${jobId}`

@@ -5,6 +5,7 @@
 // so never in a log or the history.
 import { redirect } from '@remix-run/node'
 import { requireUser } from '~/features/account/guards.server'
+import { DEVELOPERS_ANCHOR } from '~/features/auth/redirect'
 import type { SessionUser } from '~/features/auth/session.server'
 import { createFlash } from '~/utils/flash.server'
 import { createWebhookSchema } from '~/features/webhooks/schemas'
@@ -21,7 +22,6 @@ import { KEY_CREATED, KEY_REVOKED } from '~/features/api-keys/messages'
 import { createApiKeySchema } from '~/features/api-keys/schemas'
 import { createKeyFor, listKeysFor, revokeKeyFor } from '~/features/account/keys.server'
 
-export const DEVELOPERS_ANCHOR = '/dashboard#developers'
 export const WEBHOOK_CREATED = 'Your webhook endpoint is registered. Its signing secret is shown below, once: copy it now.'
 export const WEBHOOK_DELETED = 'The webhook endpoint was deleted.'
 export const REDELIVERY_QUEUED = 'The delivery will be attempted again in a moment.'

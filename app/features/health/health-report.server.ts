@@ -10,7 +10,7 @@ import { getAuthentication } from '~/features/account/authentication.server'
 import { isOperatorEmail } from '~/features/account/guards.server'
 import { metricsAccess, wasForwarded } from '~/features/observability/metrics-access.server'
 import { clientAddress } from '~/features/security/rate-limit.server'
-import { queueHealth } from '~/features/tools/jobs/health.server'
+import { queueHealth } from '~/features/jobs/health.server'
 import { modelStatus } from '~/features/tools/models/registry.server'
 
 /** May this caller see the details: the same rule as /metrics, or an operator's session. */

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { latestMigrationName } from '~/db/migrate.server'
 import { stopBoss } from '~/features/queue/boss.server'
-import { startJobWorker } from '~/features/tools/jobs/worker.server'
+import { startJobWorker } from '~/features/jobs/worker.server'
 import { loader as livez } from '~/routes/livez'
 import { loader as readyz } from '~/routes/readyz'
 import { readResult } from '../../../tests/support/requests'
@@ -33,7 +33,7 @@ describe('GET /readyz', () => {
     expect(body.checks.database).toEqual({ ok: true, kind: process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite' })
   })
 
-  it('200 with every check once the worker runs: database, latest migration applied, models, worker', async () => {
+  it('200 with every check once the worker runs: database, latest migration applied, models, worker, storage', async () => {
     await startJobWorker()
     const { status, headers, body } = await readResult(await readyz())
     expect(status).toBe(200)
@@ -45,6 +45,7 @@ describe('GET /readyz', () => {
         migrations: { ok: true, latest: await latestMigrationName() },
         models: { ok: true, missing: [], required: true },
         worker: { ok: true, role: 'web+worker', state: 'running' },
+        storage: { ok: true, freeMb: expect.any(Number) },
       },
     })
     expect(body.checks.migrations.latest).toMatch(/^\d{4}-/)

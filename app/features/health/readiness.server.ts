@@ -5,10 +5,11 @@
 import { sql } from 'kysely'
 import { databaseHandle, getDb } from '~/db/db.server'
 import { latestMigrationName } from '~/db/migrate.server'
-import { processRole, type ProcessRole } from '~/features/tools/jobs/roles.server'
-import { jobWorkerState } from '~/features/tools/jobs/worker.server'
+import { processRole, type ProcessRole } from '~/features/jobs/roles.server'
+import { jobWorkerState } from '~/features/jobs/worker.server'
 import { MODELS } from '~/features/tools/models/manifest'
 import { isModelInstalled } from '~/features/tools/models/registry.server'
+import { storageCheck } from '~/features/jobs/storage-health.server'
 import { singleton } from '~/utils/singleton.server'
 
 /** A database query slower than this counts as unreachable (the probe's own budget is 5 s). */
@@ -26,6 +27,8 @@ export interface Readiness {
     migrations: Check & { latest: string | null }
     models: Check & { missing: string[]; required: boolean }
     worker: Check & { role: ProcessRole; state: string }
+    /** Whether results can be stored: a recent store failed for lack of space, or DATA_DIR is nearly full (docs/decisions/177). */
+    storage: Check & { freeMb: number | null }
   }
 }
 
@@ -76,6 +79,7 @@ export async function readiness(): Promise<Readiness> {
   const missing = MODELS.filter((m) => !m.optional && !isModelInstalled(m.id)).map((m) => m.id)
   const { database, migrations } = await databaseCheck()
   const workerState = runsJobs ? await jobWorkerState() : 'none (web only)'
+  const storage = await storageCheck()
   const stopping = draining()
   const checks: Readiness['checks'] = {
     database,
@@ -88,6 +92,7 @@ export async function readiness(): Promise<Readiness> {
       state: stopping ? 'draining' : workerState,
       ...(stopping ? { error: 'shutting down' } : {}),
     },
+    storage,
   }
   const ok = Object.values(checks).every((check) => check.ok)
   return { status: ok ? 'ok' : 'unavailable', checks }

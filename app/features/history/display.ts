@@ -1,8 +1,8 @@
 // History's entries as the page shows them (client-safe): a single run, or a batch with its items.
-// The state words are the runs' own (tools/jobs/run-state.ts); the charge words are here.
+// The state words are the runs' own (jobs/run-state.ts); the charge words are here.
 import { formatCredits } from '~/features/credits/display'
 import type { ToolSlug } from '~/catalog/tools'
-import type { RunState } from '~/features/tools/jobs/run-state'
+import type { RunState } from '~/features/jobs/run-state'
 import { formatMegabytes } from '~/features/tools/ui/file-checks'
 
 /** How long results are kept, and so how far back history goes (results.server RESULT_TTL_HOURS). */

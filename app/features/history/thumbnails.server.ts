@@ -4,7 +4,7 @@
 // as the result itself (readResult), so a thumbnail never outlives or escapes its result.
 import sharp from 'sharp'
 import { getDb, type DB } from '~/db/db.server'
-import { openBytes, readResult, sealBytes } from '~/features/tools/results.server'
+import { openBytes, readResult, sealBytes } from '~/features/jobs/results.server'
 import { isUuid } from '~/utils/uuid'
 import { logger } from '~/utils/logger.server'
 

@@ -1,6 +1,6 @@
 import { Form, Link } from '@remix-run/react'
 import type { Viewer } from '~/features/account/viewer'
-import { creditsLabel } from '~/features/layout/nav'
+import { creditsLabel, SIGN_IN_LABEL, SIGN_OUT_LABEL } from '~/features/layout/nav'
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600'
 
@@ -37,13 +37,22 @@ export function CreditsButton({
   )
 }
 
-export function LogoutForm({ label, className = '' }: { label: string; className?: string }) {
+export function LogoutForm({ className = '' }: { className?: string }) {
   return (
     <Form method="post" action="/logout" className="contents">
       <button type="submit" className={className}>
-        {label}
+        {SIGN_OUT_LABEL}
       </button>
     </Form>
   )
 }
 
+
+/** The signed-out visitor's way in: the header's and the mobile menu's. */
+export function SignInLink({ className = '' }: { className?: string }) {
+  return (
+    <Link to="/login" className={className}>
+      {SIGN_IN_LABEL}
+    </Link>
+  )
+}

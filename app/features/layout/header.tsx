@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react'
 import type { Viewer } from '~/features/account/viewer'
 import { BrandLink } from '~/features/layout/brand'
 import { useClosingDetails } from '~/features/layout/disclosure'
-import { CreditsButton, LogoutForm } from '~/features/layout/account-controls'
+import { CreditsButton, LogoutForm, SignInLink } from '~/features/layout/account-controls'
 import { MobileMenu } from '~/features/layout/mobile-menu'
 import { WorkingAsMenu } from '~/features/layout/working-as'
 import { BATCH_LINK, dashboardLabel, HISTORY_LINK, PRIMARY_LINKS, TOOL_LINKS } from '~/features/layout/nav'
@@ -104,17 +104,11 @@ export function SiteHeader({ viewer }: { viewer: Viewer }) {
                   {dashboardLabel(viewer.user)}
                 </Link>
                 <LogoutForm
-                  label="Logout"
                   className={`rounded-full px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100 ${focusRing}`}
                 />
               </>
             ) : (
-              <Link
-                to="/login"
-                className={`rounded-full bg-slate-900 px-4 py-1.5 text-sm font-semibold text-white hover:bg-slate-800 ${focusRing}`}
-              >
-                Get in
-              </Link>
+              <SignInLink className={`rounded-full bg-slate-900 px-4 py-1.5 text-sm font-semibold text-white hover:bg-slate-800 ${focusRing}`} />
             )}
           </div>
           <MobileMenu viewer={viewer} />

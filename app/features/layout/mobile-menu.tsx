@@ -3,7 +3,7 @@
 import { Link, NavLink } from '@remix-run/react'
 import type { Viewer } from '~/features/account/viewer'
 import { useClosingDetails } from '~/features/layout/disclosure'
-import { CreditsButton, LogoutForm } from '~/features/layout/account-controls'
+import { CreditsButton, LogoutForm, SignInLink } from '~/features/layout/account-controls'
 import { BATCH_LINK, dashboardLabel, HISTORY_LINK, PRIMARY_LINKS, TOOL_LINKS } from '~/features/layout/nav'
 import { WorkingAsForm } from '~/features/layout/working-as'
 
@@ -56,17 +56,11 @@ export function MobileMenu({ viewer }: { viewer: Viewer }) {
                   </Link>
                 ) : null}
                 <LogoutForm
-                  label="Sign out"
                   className={`rounded-full border border-slate-200 px-4 py-1.5 text-sm font-medium text-slate-800 ${focusRing}`}
                 />
               </>
             ) : (
-              <Link
-                to="/login"
-                className={`rounded-full bg-slate-900 px-4 py-1.5 text-sm font-semibold text-white ${focusRing}`}
-              >
-                Get in
-              </Link>
+              <SignInLink className={`rounded-full bg-slate-900 px-4 py-1.5 text-sm font-semibold text-white ${focusRing}`} />
             )}
           </div>
           {viewer.user && viewer.teams.length > 0 ? (

@@ -25,6 +25,14 @@ export const COMPANY_LINKS = [
   { to: '/contact', label: 'Contact' },
 ] as const
 
+/**
+ * One word for each account action, everywhere (issue 35; decision 174): the spec's own sentences say
+ * "Sign in" ('Sign in to purchase credits', 'Sign in to track usage credits.'), so its 'Get in' and
+ * 'Logout' give way to "Sign in" and the mobile menu's "Sign out".
+ */
+export const SIGN_IN_LABEL = 'Sign in'
+export const SIGN_OUT_LABEL = 'Sign out'
+
 export const LEGAL_LINKS = [
   { to: '/terms', label: 'Terms of Service' },
   { to: '/privacy', label: 'Privacy Policy' },

@@ -4,7 +4,7 @@ import { useLocation, useNavigationType } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { trackPageView } from '~/features/analytics/track'
 import type { Viewer } from '~/features/account/viewer'
-import { useRootData } from './root-data'
+import { useRootData, useViewer } from './root-data'
 import { Toaster } from '~/ui/toast'
 import { SiteFooter } from '~/features/layout/footer'
 import { SiteHeader } from '~/features/layout/header'
@@ -41,9 +41,10 @@ function useRouteChangeEffects() {
 
 /** `footerNote`: the site's one sentence about what is stored, said under every page (site/retention.ts). */
 export function SiteLayout({ viewer, footerNote, children }: { viewer: Viewer; footerNote: string; children: ReactNode }) {
-  // Read the root data on each render so a revalidation (after a tool run) shows the new balance.
+  // Read the root data on each render so a revalidation (after a tool run) shows the new balance, and a
+  // run's reported balance shows at once (root-data.ts: one balance on the page).
   const rootData = useRootData()
-  const current = rootData?.viewer ?? viewer
+  const current = useViewer() ?? viewer
   const site = rootData?.site ?? DEFAULT_SITE
   useRouteChangeEffects()
   useLightTheme()

@@ -6,7 +6,7 @@ import { TEAM_HEADER } from '~/features/account/caller.server'
 import { ENVIRONMENT_HEADER, TEST_MODE_VALUE } from '~/features/api-keys/environments'
 import { apiKeyGate } from '~/features/api-keys/gate.server'
 import { CLIENT_ADDRESS_HEADER } from '~/features/security/client-address.server'
-import { MCP_MAX_BODY_BYTES } from './limits'
+import { MCP_MAX_BODY_BYTES } from '~/catalog/mcp'
 import { MCP_KEY_REQUIRED } from './messages'
 import { buildStudioMcpServer } from './tools.server'
 

@@ -14,7 +14,7 @@ import { stopBoss } from '~/features/queue/boss.server'
 import { action, loader } from '~/routes/mcp'
 import { fixture } from '../../../tests/support/tools'
 import { routeArgs } from '../../../tests/support/requests'
-import { MCP_MAX_BODY_BYTES } from './limits'
+import { MCP_MAX_BODY_BYTES } from '~/catalog/mcp'
 import { MCP_KEY_REQUIRED } from './messages'
 
 afterAll(async () => {
@@ -97,11 +97,14 @@ describe('the MCP server', () => {
     const client = await connect(key)
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['batch_status', 'blur_faces', 'convert_svg', 'enhance_image', 'get_balance', 'quote_price', 'remove_background', 'restore_faces', 'run_batch'].sort(),
+      ['batch_status', 'blur_faces', 'convert_svg', 'enhance_image', 'get_balance', 'quote_price', 'remove_background', 'report_wrong_result', 'restore_faces', 'run_batch'].sort(),
     )
     const remover = tools.find((t) => t.name === 'remove_background')!
     const properties = remover.inputSchema.properties as Record<string, { enum?: string[] }>
-    expect(properties.format?.enum).toEqual(['png', 'jpg', 'webp', 'auto', 'zip'])
+    expect(properties.format?.enum).toEqual(['auto', 'png', 'jpg', 'webp', 'zip'])
+    // The other raster tools take the same choices, auto (following the upload) first (decision 173).
+    const blurrer = tools.find((t) => t.name === 'blur_faces')!.inputSchema.properties as Record<string, { enum?: string[] }>
+    expect(blurrer.format?.enum).toEqual(['auto', 'png', 'jpg', 'webp'])
     expect(Object.keys(properties)).toEqual(expect.arrayContaining(['image', 'image_url', 'max_credits', 'idempotency_key', 'team', 'background', 'crop']))
     expect((tools.find((t) => t.name === 'blur_faces')!.inputSchema.required as string[]) ?? []).toContain('blur')
     await client.close()

@@ -5,9 +5,12 @@ import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
 import { resolveCaller, TEAM_HEADER } from '~/features/account/caller.server'
 import { creditBalance } from '~/features/account/balance.server'
 import { readBatch, submitBatch } from '~/features/batches/api.server'
-import { submissionResponse, runToolSubmission } from '~/features/tools/jobs/submit.server'
-import { readJob } from '~/features/tools/jobs/api.server'
-import { readResult, type StoredResult } from '~/features/tools/results.server'
+import { submissionResponse } from '~/features/jobs/answer.server'
+import { runToolSubmission } from '~/features/tools/submit.server'
+import { readJob } from '~/features/tools/jobs-api.server'
+import { postFeedback } from '~/features/feedback/api.server'
+import { feedbackApiPath } from '~/catalog/feedback'
+import { readResult, type StoredResult } from '~/features/jobs/results.server'
 import { TOOLS, type ToolSlug } from '~/catalog/tools'
 import { config } from '~/config.server'
 import { CLIENT_ADDRESS_HEADER } from '~/features/security/client-address.server'
@@ -80,6 +83,13 @@ export function batchStatus(caller: McpCaller, id: string, options: CallOptions 
 
 export function jobStatus(caller: McpCaller, id: string, options: CallOptions = {}): Promise<Response> {
   return readJob(new Request(apiUrl(`/api/jobs/${encodeURIComponent(id)}/`), { headers: headersFor(caller, options) }), id)
+}
+
+/** POST /api/jobs/<id>/feedback/: the job's result reported as wrong, with an optional note (decision 175). */
+export function reportWrongResult(caller: McpCaller, id: string, note: string | undefined, options: CallOptions = {}): Promise<Response> {
+  const headers = headersFor(caller, options)
+  headers.set('Content-Type', 'application/json')
+  return postFeedback(new Request(apiUrl(feedbackApiPath(encodeURIComponent(id))), { method: 'POST', headers, body: JSON.stringify({ note: note ?? null }) }), id)
 }
 
 /** GET /api/credits/balance/ for the caller (the team's balance when working as a team). */

@@ -12,7 +12,8 @@ import { fileTooLargeMessage } from '~/features/tools/upload.server'
 import { TOOLS, type ToolSlug } from '~/catalog/tools'
 import { MAX_BATCH_FILES } from '~/catalog/batches'
 import { config } from '~/config.server'
-import { balance, batchStatus, creditsOf, runTool, startBatch, storedResult, type McpCaller, type McpFile } from './studio-calls.server'
+import { balance, batchStatus, creditsOf, reportWrongResult, runTool, startBatch, storedResult, type McpCaller, type McpFile } from './studio-calls.server'
+import { NOTE_MAX_CHARS, REPORT_HINT } from '~/catalog/feedback'
 import { MCP_TOOL_NAMES, mcpMessages } from './messages'
 
 const VERSION = '1.0.0'
@@ -231,6 +232,24 @@ export function buildStudioMcpServer(caller: McpCaller): McpServer {
       if ('error' in got) return refused(got.error, { status: got.status })
       const total = price(caller, tool, count)
       return { content: [text({ tool, count, credits_per_run: price(caller, tool), total, balance: got.balance, enough: got.balance >= total, test_mode: caller.testMode })] }
+    },
+  )
+
+  server.registerTool(
+    'report_wrong_result',
+    {
+      title: 'Report a wrong result',
+      description: `Reports a result of yours as wrong (job_id: the job_id a tool's answer gave), with an optional note saying what is wrong. One report a job: reporting again replaces the note. Free. ${REPORT_HINT}`,
+      inputSchema: {
+        job_id: z.string().uuid().describe('The job whose result is wrong (job_id in a tool\'s answer).'),
+        note: z.string().max(NOTE_MAX_CHARS).optional().describe('What is wrong with it.'),
+        team: metering.team,
+      },
+    },
+    async ({ job_id, note, team }) => {
+      const response = await reportWrongResult(caller, job_id, note, { team })
+      if (!response.ok) return refused(await errorOf(response), { status: response.status })
+      return { content: [text(await response.json())] }
     },
   )
 

@@ -4,7 +4,7 @@
 // opened from elsewhere by METRICS_TOKEN only.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
 import { createVerifiedUser, uniqueAddress } from '~/features/auth/testing.server'
 import { ensureUserAccount } from '~/features/credits/ledger.server'
@@ -27,8 +27,16 @@ function sample(text: string, series: string): number {
 
 const photo = (name: string) => fileOf(fixture(`photos/${name}`), name)
 
+beforeAll(() => {
+  // Through the queue, whose wait is measured: inline runs (decision 176) are counted in jobs/inline.integration.test.ts.
+  process.env.INLINE_RUN_MS = '0'
+  resetConfigForTests()
+})
+
 afterAll(async () => {
   await stopBoss({ timeoutMs: 2_000 })
+  delete process.env.INLINE_RUN_MS
+  resetConfigForTests()
 })
 
 describe('the metrics after real runs', () => {
@@ -45,10 +53,10 @@ describe('the metrics after real runs', () => {
     const { body: after, contentType } = await metricsText()
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/)
     const delta = (series: string) => sample(after, series) - sample(before, series)
-    expect(delta('facet_tool_runs_total{tool="background-remover",model="u2netp",outcome="success"}')).toBe(1)
-    expect(delta('facet_tool_runs_total{tool="face-blurrer",model="yunet",outcome="no_face"}')).toBe(1)
-    expect(delta('facet_tool_run_duration_seconds_count{tool="background-remover",model="u2netp"}')).toBe(1)
-    expect(delta('facet_tool_run_duration_seconds_sum{tool="background-remover",model="u2netp"}')).toBeGreaterThan(0)
+    expect(delta('facet_tool_runs_total{tool="background-remover",model="u2netp",outcome="success",path="queue"}')).toBe(1)
+    expect(delta('facet_tool_runs_total{tool="face-blurrer",model="yunet",outcome="no_face",path="queue"}')).toBe(1)
+    expect(delta('facet_tool_run_duration_seconds_count{tool="background-remover",model="u2netp",path="queue"}')).toBe(1)
+    expect(delta('facet_tool_run_duration_seconds_sum{tool="background-remover",model="u2netp",path="queue"}')).toBeGreaterThan(0)
     expect(delta('facet_tool_queue_wait_seconds_count{tool="background-remover"}')).toBe(1)
     expect(delta('facet_tool_queue_wait_seconds_count{tool="face-blurrer"}')).toBe(1)
     // The remover's 1 credit and the blurrer's charge, and the blurrer's refund.

@@ -33,14 +33,14 @@ function createMetrics() {
     }),
     toolRuns: new Counter({
       name: 'facet_tool_runs_total',
-      help: 'Tool runs recorded by this process, by tool, model and outcome (success, no_face, failed, rejected).',
-      labelNames: ['tool', 'model', 'outcome'] as const,
+      help: 'Tool runs recorded by this process, by tool, model, outcome (success, no_face, failed, rejected) and path (inline, queue).',
+      labelNames: ['tool', 'model', 'outcome', 'path'] as const,
       registers,
     }),
     toolRunDuration: new Histogram({
       name: 'facet_tool_run_duration_seconds',
-      help: 'The work of a tool run on a worker (decode, model, refine, encode), by tool and model.',
-      labelNames: ['tool', 'model'] as const,
+      help: 'The work of a tool run (decode, model, refine, encode), by tool, model and path (inline: in the request; queue: a pg-boss job).',
+      labelNames: ['tool', 'model', 'path'] as const,
       buckets: RUN_BUCKETS,
       registers,
     }),
@@ -128,10 +128,10 @@ export async function metricsText(): Promise<{ body: string; contentType: string
   return { body: await registry.metrics(), contentType: registry.contentType }
 }
 
-export function countToolRun(run: { tool: string; model: string; outcome: string; runSeconds: number | null }): void {
+export function countToolRun(run: { tool: string; model: string; outcome: string; path: 'inline' | 'queue'; runSeconds: number | null }): void {
   const m = metrics()
-  m.toolRuns.inc({ tool: run.tool, model: run.model, outcome: run.outcome })
-  if (run.runSeconds !== null) m.toolRunDuration.observe({ tool: run.tool, model: run.model }, run.runSeconds)
+  m.toolRuns.inc({ tool: run.tool, model: run.model, outcome: run.outcome, path: run.path })
+  if (run.runSeconds !== null) m.toolRunDuration.observe({ tool: run.tool, model: run.model, path: run.path }, run.runSeconds)
 }
 
 export function observeQueueWait(tool: string, seconds: number): void {

@@ -47,18 +47,25 @@ export async function adjustUserCredits(
     const user = await userByEmail(email, trx)
     const accountId = await ensureUserAccount(user.id, trx)
     const done = await adjustAccount(accountId, amount, description, user.email, trx)
-    const details = { email: user.email, amount, reason: description, balance: done.balance, transactionId: done.transactionId, via: channelOf(actor) }
+    const details = { email: user.email, amount, reason: description, balanceBefore: done.balanceBefore, balance: done.balance, transactionId: done.transactionId, via: channelOf(actor) }
     await recordAudit({ actor, action: 'credits.grant', targetType: 'user', targetId: user.id, details }, trx)
-    return { email: user.email, ...done }
+    return { email: user.email, transactionId: done.transactionId, balance: done.balance }
   })
 }
 
-/** A grant (amount > 0) or a correction that never takes the balance below zero, on one account. */
+/**
+ * A grant (amount > 0) or a correction that never takes the balance below zero, on one account.
+ * Answers the balance before as well as after, for the audit entry (the ledger row and the balance
+ * change in the same transaction, so after − amount is exactly what the account held).
+ */
 export async function adjustAccount(accountId: string, amount: number, description: string, whose: string, trx: DbOrTx) {
-  if (amount > 0) return grant({ accountId, amount, kind: 'adjustment', description }, trx)
+  if (amount > 0) {
+    const granted = await grant({ accountId, amount, kind: 'adjustment', description }, trx)
+    return { ...granted, balanceBefore: granted.balance - amount }
+  }
   const result = await deduct({ accountId, amount: -amount, description }, trx)
   if (!result.ok) throw new OperatorError(`Cannot take ${-amount} credits from ${whose}: the balance is only ${result.balance}.`)
-  return { transactionId: result.transactionId, balance: result.balance }
+  return { transactionId: result.transactionId, balance: result.balance, balanceBefore: result.balance - amount }
 }
 
 export interface AccountReport {

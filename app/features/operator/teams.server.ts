@@ -38,9 +38,9 @@ export async function adjustTeamCredits(
   return executeTx(db, async (trx) => {
     const found = await findTeam(team, trx)
     const done = await adjustAccount(found.accountId, amount, description, `team ${found.name}`, trx)
-    const details = { name: found.name, amount, reason: description, balance: done.balance, transactionId: done.transactionId, via: channelOf(actor) }
+    const details = { name: found.name, amount, reason: description, balanceBefore: done.balanceBefore, balance: done.balance, transactionId: done.transactionId, via: channelOf(actor) }
     await recordAudit({ actor, action: 'team.credits.grant', targetType: 'team', targetId: found.id, details }, trx)
-    return { team: { id: found.id, name: found.name }, ...done }
+    return { team: { id: found.id, name: found.name }, transactionId: done.transactionId, balance: done.balance }
   })
 }
 

@@ -8,14 +8,12 @@
 // under their own limits (upload.server.ts), and the remove.bg-compatible endpoint takes a photo in
 // any of its three body types (a file, its base64 in JSON or a form) under its own limit: they
 // pass through.
+// Those limits are the features' own (tools, batches, remove.bg), above security: they are handed in
+// by features/wiring.server.ts (decision 170), imported by every process that serves requests.
 import type { IncomingMessage } from 'node:http'
 import type { RequestHandler } from 'express'
-import { MCP_MAX_BODY_BYTES, MCP_PATH } from '~/features/mcp/limits'
-import { TOOLS, type ToolSlug } from '~/catalog/tools'
-import { batchFormLimits } from '~/features/batches/api.server'
-import { REMOVEBG_BODY_LIMIT } from '~/features/removebg/adapter.server'
-import { JOB_FORM_LIMITS } from '~/features/tools/jobs/api.server'
-import { toolFormBodyLimit } from '~/features/tools/page-action.server'
+import { MCP_MAX_BODY_BYTES, MCP_PATH } from '~/catalog/mcp'
+import { singleton } from '~/utils/singleton.server'
 
 /** Far above any form or JSON body the studio takes (the largest, a contact message, is a few KB). */
 export const SMALL_BODY_LIMIT_BYTES = 1024 * 1024
@@ -24,16 +22,27 @@ export const LENGTH_REQUIRED_MESSAGE = 'Send this request body with a Content-Le
 
 export const REMOVEBG_PATH = '/api/v1.0/removebg'
 
-/** Multipart uploads, by path (with its trailing slash), and the most each body may weigh. */
-const UPLOAD_LIMITS = new Map<string, () => number>([
-  ...Object.values(TOOLS).flatMap((t): Array<[string, () => number]> => [
-    [t.apiPath, () => toolFormBodyLimit(t.slug as ToolSlug)],
-    [`/tools/${t.slug}/`, () => toolFormBodyLimit(t.slug as ToolSlug)],
-  ]),
-  ['/api/jobs/', () => JOB_FORM_LIMITS.bodyLimit],
-  ['/api/batches/', () => batchFormLimits().bodyLimit],
-  ['/tools/batch/', () => batchFormLimits().bodyLimit],
-])
+export interface UploadLimits {
+  /** Multipart uploads, by path (with its trailing slash), and the most each body may weigh. */
+  multipart: Map<string, () => number>
+  /** The remove.bg-compatible endpoint's limit, whatever its body type. */
+  removeBg: number
+}
+
+// On globalThis: server.ts and the Vite-built bundle each hold a copy of this module (as the job events do).
+const handed = () => singleton<{ limits: UploadLimits | null }>('upload-limits', () => ({ limits: null }))
+
+/** Called once by features/wiring.server.ts. */
+export function handUploadLimits(limits: UploadLimits): void {
+  handed().limits = limits
+}
+
+function uploadLimits(): UploadLimits {
+  const { limits } = handed()
+  // A process that serves requests without the wiring would take every upload as a small body: refuse loudly.
+  if (!limits) throw new Error('Upload limits are not handed in: import ~/features/wiring.server in this process before it serves requests')
+  return limits
+}
 
 function withSlash(path: string): string {
   return path.endsWith('/') ? path : `${path}/`
@@ -50,10 +59,10 @@ export function isRemoveBgPath(path: string): boolean {
  * streamed (without a Content-Length).
  */
 export function bodyLimitFor(path: string, contentType: string): { bytes: number; selfBounded: boolean } {
-  if (isRemoveBgPath(path)) return { bytes: REMOVEBG_BODY_LIMIT, selfBounded: true }
+  if (isRemoveBgPath(path)) return { bytes: uploadLimits().removeBg, selfBounded: true }
   // /mcp's JSON-RPC carries files as base64; its transport stops past MCP_MAX_BODY_BYTES (413) itself.
   if (withSlash(path) === `${MCP_PATH}/`) return { bytes: MCP_MAX_BODY_BYTES, selfBounded: true }
-  const upload = /^multipart\/form-data/i.test(contentType) ? UPLOAD_LIMITS.get(withSlash(path)) : undefined
+  const upload = /^multipart\/form-data/i.test(contentType) ? uploadLimits().multipart.get(withSlash(path)) : undefined
   if (upload) return { bytes: upload(), selfBounded: true }
   return { bytes: SMALL_BODY_LIMIT_BYTES, selfBounded: false }
 }

@@ -1,6 +1,6 @@
 // Terms of service and privacy policy (spec §2). Retention is stated as the product really works, in the
 // site's one sentence about it (retention.ts).
-import { RESULT_KEPT_HOURS, STORAGE_SENTENCE } from '~/catalog/retention'
+import { REPORT_RETENTION_SENTENCE, RESULT_KEPT_HOURS, STORAGE_SENTENCE } from '~/catalog/retention'
 
 export const LEGAL_LAST_UPDATED = 'October 16, 2025'
 
@@ -129,6 +129,7 @@ export function privacyPolicy(supportEmail: string): LegalDocument {
           STORAGE_SENTENCE,
           'An uploaded image is kept, encrypted with AES-256-GCM, only while its run waits or runs, so that any of our processing servers can take it; it is deleted when the run ends, whether it succeeded or failed.',
           `A result can be downloaded again only by the account that made it, and is deleted automatically ${RESULT_KEPT_HOURS} hours after its run.`,
+          REPORT_RETENTION_SENTENCE,
         ],
       },
       {
@@ -146,7 +147,10 @@ export function privacyPolicy(supportEmail: string): LegalDocument {
       {
         id: 'contact',
         heading: '7. Contact',
-        paragraphs: [`To exercise these rights or ask a question, write to ${supportEmail}. We reply within one business day.`],
+        paragraphs: [
+          'Signed in, you can exercise two of these rights yourself, from your dashboard or the API: download your data (a zip of your account, credit ledger, runs, teams, API keys and webhooks as JSON, with the results still kept), and delete your account. Deleting it signs you out everywhere, stops your API keys, and erases your results, team memberships, invites, webhooks, name, email address and password. Two records stay: the credit ledger keeps its entries, with nothing that identifies you, for the books; and our security log keeps its records of actions on teams, keys and the account (the deletion among them), with the address the account had.',
+          `To exercise these rights or ask a question, write to ${supportEmail}. We reply within one business day.`,
+        ],
       },
     ],
   }

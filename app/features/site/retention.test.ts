@@ -27,7 +27,7 @@ describe('the one sentence about what is stored', () => {
     expect(STORAGE_SENTENCE).toBe(
       'Uploads are kept encrypted only until their run ends; results are kept encrypted for 24 hours, for you to download, then deleted.',
     )
-    const store = files.find((f) => f.file === 'features/tools/results.server.ts')!.text
+    const store = files.find((f) => f.file === 'features/jobs/results.server.ts')!.text
     expect(store).toMatch(/RESULT_TTL_HOURS = RESULT_KEPT_HOURS/)
     expect(RESULT_KEPT_HOURS).toBe(24)
   })

@@ -52,7 +52,8 @@ describe('/pricing loader', () => {
       'background-remover': 1,
       'face-blurrer': 1,
       'svg-converter': 1,
-      'face-restorer': 2,
+      // Standard detail (no GFPGAN in the test studio) costs less than a real restoration (issue 35).
+      'face-restorer': 1,
       'image-enhancer': 2,
     })
     expect(body.facts).toMatchObject({ guestDaily: 5, signupBonus: 50, userFloor: 10, purchasingPaused: true })

@@ -1,4 +1,5 @@
 // Team roles and the team rules' fixed numbers. Client-safe: the screens and the API share them.
+import { MANAGER_ROLES } from '~/catalog/teams'
 import type { TeamRole } from '~/db/schema'
 
 export type { TeamRole }
@@ -12,9 +13,9 @@ export const MAX_OWNED_TEAMS = 20
 /** The largest monthly cap an owner can set (a bound for the column, not a business rule). */
 export const MAX_MONTHLY_CAP = 1_000_000
 
-/** The roles that manage the team (invite, remove, change roles and caps, make team keys); members only use it. */
-export const MANAGER_ROLES = ['owner', 'admin'] as const satisfies readonly TeamRole[]
+/** MANAGER_ROLES (catalog/teams.ts), typed here: a name that is not a role fails the typecheck. */
+const managers: readonly TeamRole[] = MANAGER_ROLES
 
 export function managesTeam(role: TeamRole): boolean {
-  return (MANAGER_ROLES as readonly TeamRole[]).includes(role)
+  return managers.includes(role)
 }

@@ -552,6 +552,86 @@ export async function leaveTeam(userId: string, teamId: string, dbOrTx: DbOrTx =
   })
 }
 
+export interface TeamRef {
+  id: string
+  name: string
+}
+
+/** The last owner of a team others are still in: the team needs another owner before this one goes. */
+function holdsTeamAlone(role: TeamRole, others: Array<{ role: TeamRole }>): boolean {
+  return role === 'owner' && others.length > 0 && !others.some((m) => m.role === 'owner')
+}
+
+/** The teams whose last owner `userId` is while others are still in them (what an account deletion waits for). */
+export async function teamsHeldAsLastOwner(userId: string, db: DbOrTx = getDb()): Promise<TeamRef[]> {
+  const rows = await db
+    .selectFrom('team_members as m')
+    .innerJoin('teams as t', 't.id', 'm.team_id')
+    .innerJoin('team_members as o', 'o.team_id', 'm.team_id')
+    .select(['t.id', 't.name', 'm.role', 'o.user_id as other_id', 'o.role as other_role'])
+    .where('m.user_id', '=', userId)
+    .orderBy('t.id')
+    .execute()
+  const teams = new Map<string, { ref: TeamRef; role: TeamRole; others: Array<{ role: TeamRole }> }>()
+  for (const row of rows) {
+    const team = teams.get(row.id) ?? { ref: { id: row.id, name: row.name }, role: row.role, others: [] }
+    if (row.other_id !== userId) team.others.push({ role: row.other_role })
+    teams.set(row.id, team)
+  }
+  return [...teams.values()].filter((t) => holdsTeamAlone(t.role, t.others)).map((t) => t.ref)
+}
+
+/**
+ * Takes a user whose account is being deleted out of every team (decision 171), in the caller's
+ * transaction. Each team is locked first, in id order (two deletions never wait on each other in a
+ * circle). A team they are the last owner of while others are still in it is not touched and comes
+ * back in `blocking`: the caller refuses the deletion, and the team needs another owner first. A team
+ * they are the only member of closes with them: every key of it revoked, every pending invite
+ * withdrawn, its webhooks removed; its ledger and balance stay for the books. From every other team
+ * they leave as leaveTeam does (their team keys revoked, their pending invites withdrawn).
+ */
+export async function departAllTeams(userId: string, trx: Trx): Promise<{ blocking: TeamRef[]; left: TeamRef[]; closed: TeamRef[] }> {
+  const memberships = await trx
+    .selectFrom('team_members as m')
+    .innerJoin('teams as t', 't.id', 'm.team_id')
+    .select(['t.id', 't.name'])
+    .where('m.user_id', '=', userId)
+    .orderBy('t.id')
+    .execute()
+  const blocking: TeamRef[] = []
+  const left: TeamRef[] = []
+  const closed: TeamRef[] = []
+  for (const team of memberships) {
+    await lockTeam(trx, team.id)
+    const members = await trx.selectFrom('team_members').select(['user_id', 'role']).where('team_id', '=', team.id).execute()
+    const own = members.find((m) => m.user_id === userId)
+    if (!own) continue
+    const others = members.filter((m) => m.user_id !== userId)
+    if (holdsTeamAlone(own.role, others)) {
+      blocking.push(team)
+      continue
+    }
+    const withdrawn = await dropMember(trx, team.id, userId)
+    if (others.length === 0) {
+      await closeTeam(trx, team.id)
+      closed.push(team)
+    } else {
+      left.push(team)
+    }
+    const details = { userId, role: own.role, reason: 'account_deleted', closed: others.length === 0, ...withdrawn }
+    await recordAudit({ actor: { userId }, action: 'team.member.leave', targetType: 'team', targetId: team.id, details }, trx)
+  }
+  return { blocking, left, closed }
+}
+
+/** A team left without members: nothing of it can act any more (its ledger stays, as every ledger does). */
+async function closeTeam(trx: Trx, teamId: string): Promise<void> {
+  const now = new Date()
+  await trx.updateTable('api_keys').set({ revoked_at: now }).where('team_id', '=', teamId).where('revoked_at', 'is', null).execute()
+  await trx.updateTable('team_invites').set({ revoked_at: now }).where('team_id', '=', teamId).where('accepted_at', 'is', null).where('revoked_at', 'is', null).execute()
+  await trx.deleteFrom('webhook_endpoints').where('account_id', 'in', (eb) => eb.selectFrom('credit_accounts').select('id').where('team_id', '=', teamId)).execute()
+}
+
 /** The team a browser session works as; null for the user's own balance. 404 when not a member. */
 export async function setWorkingTeam(sessionId: string, userId: string, teamId: string | null, dbOrTx: DbOrTx = getDb()): Promise<void> {
   if (teamId !== null) await requireRole(dbOrTx, teamId, userId)

@@ -6,7 +6,7 @@ import type { PhaseProgress, RgbaImage, ToolOutput } from './image'
 import { refineMatte, softBandReach, type MatteRefinement, type MatteRefinementLevel } from './models/matte.server'
 import { upscaleMatteExact, upscaleMatteNearEdges } from './models/matte-upscale.server'
 import { assertRgbaImage, encodePng, toChwTensor } from './models/pixels.server'
-import { cutoutAlpha, startPng } from './models/png.server'
+import { cutoutAlpha, sharedCopy, startPng } from './models/png.server'
 import { runModel } from './models/registry.server'
 import type { ModelChoice } from './models/model-choices'
 import { outputToMatte, segmenterFor, type Segmenter } from './models/segmenters.server'
@@ -36,13 +36,6 @@ export async function predictMatte(
   const { output, ms } = await runModel(segmenter.id, tensor.data, tensor.dims)
   const [height, width] = output.dims.slice(-2)
   return { matte: outputToMatte(output.data as Float32Array, segmenter.output), width, height, modelMs: ms }
-}
-
-/** A copy of `bytes` in memory the image threads share. */
-function sharedCopy(bytes: Buffer): Buffer {
-  const copy = Buffer.from(new SharedArrayBuffer(bytes.length))
-  bytes.copy(copy)
-  return copy
 }
 
 /** The model's matte, the matte refined at full size, the PNG encoded. */
@@ -83,7 +76,10 @@ function refinementAt(level: MatteRefinementLevel, upscale: number): MatteRefine
   }
   if (level === 'classic' || level === 'model') return classic
   // The band follows the enlargement (the model's edge is about that many px uncertain): 0.75× measured best of 0.5, 0.75, 1, 2 and 3× (decision 128).
-  if (level === 'sampled') return { ...classic, edgeSampling: { band: Math.max(2, Math.round(upscale * 0.75)), contrast: 40, minAlpha: 0.3 } }
+  // What the matte holds the step softens but keeps (decision 168: thin-part recall 0.615 → 0.668 for 0.0002 more MAE).
+  if (level === 'sampled') {
+    return { ...classic, edgeSampling: { band: Math.max(2, Math.round(upscale * 0.75)), contrast: 40, minAlpha: 0.3, keepsMask: true } }
+  }
   // The guided filter's radius follows the enlargement (the matte's edge is that many px soft); eps 0.01 gave the lowest gradient error of 0.001, 0.01 and 0.05 (decision 090).
   const guidedFilter = { radius: Math.max(2, Math.round(upscale * 1.5)), eps: 0.01 }
   if (level === 'guided') return { ...classic, guidedFilter }

@@ -1,4 +1,5 @@
-// The face restorer's Standard detail price (issue 21): its own setting, used only while GFPGAN is not usable.
+// The face restorer's Standard detail price (issues 21 and 35): below a real restoration by default, its own
+// setting when the operator sets one, used only while GFPGAN is not usable.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
 
@@ -36,12 +37,14 @@ describe('toolCost and FACE_RESTORER_STANDARD_COST', () => {
     expect(toolCost('face-restorer')).toBe(3)
   })
 
-  it('charges the restorer price in Standard detail when the setting is unset', () => {
+  it('prices Standard detail below a real restoration when the setting is unset (issue 35)', () => {
     withEnv({})
-    gfpgan.usable = false
+    gfpgan.usable = true
     expect(toolCost('face-restorer')).toBe(2)
+    gfpgan.usable = false
+    expect(toolCost('face-restorer')).toBe(1)
     withEnv({ TOOL_COSTS: 'face-restorer=4' })
-    expect(toolCost('face-restorer')).toBe(4)
+    expect(toolCost('face-restorer')).toBe(2)
   })
 
   it('refuses a price that is not a whole number of credits', () => {

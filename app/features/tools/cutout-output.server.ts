@@ -1,14 +1,14 @@
 // What the remover makes of a refined matte: the cutout laid out (cropped to the subject with a
 // margin, or the subject scaled and placed), put over a colour or a background image with an
 // optional soft shadow, and encoded as asked (PNG, JPEG, WebP, the alpha mask alone, or remove.bg's
-// zip of a colour JPEG and an alpha PNG). It also reports where the subject ended up.
+// zip of a colour JPEG and an alpha PNG; by default as output-format.server.ts's rule says). It also reports where the subject ended up.
 // The matte itself (model, refinement) is background-remover.server.ts's work, not this module's.
 import sharp, { type Sharp } from 'sharp'
 import yazl from 'yazl'
 import type { RgbaImage } from './image'
 import { cutoutAlpha } from './models/png.server'
-import { CONTENT_TYPES, encodeWith, JPEG_QUALITY, resolveFormat, type OutputFormat } from './output-format.server'
-import type { ForegroundBox } from './runners/types'
+import { chooseEncoding, CONTENT_TYPES, encodeWith, jpegQualityFor, inputFamily, type OutputFormat } from './output-format.server'
+import type { ForegroundBox } from '../jobs/runner'
 import { MAX_INPUT_PIXELS } from './upload.server'
 
 /** A margin or offset: pixels, or a percentage of the subject's longer side. */
@@ -36,6 +36,7 @@ export interface CutoutOutputOptions {
   hardEdges?: boolean
   /** The output downscaled (never enlarged) to at most this many pixels. */
   maxPixels?: number
+  /** Absent: `auto` (the upload's family when opaque, PNG with alpha). */
   format?: OutputFormat | 'zip'
 }
 
@@ -254,10 +255,11 @@ export async function composeCutout(image: RgbaImage, matte: Uint8Array, upload:
     : sharp(layer, { raw: { width, height, channels: 4 } })
   if (options.format === 'zip') {
     // remove.bg's zip: the colours as a JPEG and the alpha as a PNG, to be joined by the client.
-    const colours = await composed.removeAlpha().jpeg({ quality: JPEG_QUALITY, mozjpeg: true }).toBuffer()
+    const colours = await composed.removeAlpha().jpeg({ quality: jpegQualityFor(inputFamily(upload)), mozjpeg: true }).toBuffer()
     const mask = await grey(alphaOf(canvas), width, height).png().toBuffer()
     return answer(await zipOf([{ name: 'color.jpg', bytes: colours }, { name: 'alpha.png', bytes: mask }]), 'application/zip')
   }
-  const format = await resolveFormat(options.format ?? 'png', upload, back !== null)
-  return answer(await encodeWith(composed, format), CONTENT_TYPES[format])
+  // Absent is `auto`: a result over a backdrop is opaque and follows the upload; a cutout stays PNG.
+  const encoding = chooseEncoding(options.format ?? 'auto', upload, back !== null)
+  return answer(await encodeWith(composed, encoding), CONTENT_TYPES[encoding.format])
 }

@@ -35,7 +35,8 @@ describe('POST /api/image-scaler/scale/ with denoise', () => {
       const visitor = await newVisitor()
       const answer = await enhance(visitor, { image: tinyPhoto(), denoise })
       expect(answer.status, `denoise=${denoise}`).toBe(200)
-      expect(answer.headers.get('content-type')).toBe('image/png')
+      // A JPEG in, a JPEG out by default (decision 173).
+      expect(answer.headers.get('content-type')).toBe('image/jpeg')
       expect(answer.headers.get('X-Facet-Note')).toBeNull()
       expect(await balanceOf(visitor)).toBe(3)
       bodies.set(denoise, answer.body as ArrayBuffer)

@@ -5,8 +5,9 @@
 // new visitor's too). A refusal (bad input, no credits) is drawn at once, as before.
 import { data, redirect } from '@remix-run/node'
 import type { ToolSlug } from '~/catalog/tools'
-import { acceptToolRun } from '~/features/tools/jobs/submit.server'
-import { SHOWN_OPTION_FIELDS, TOO_SLOW_CODE, type ToolPageResult } from '~/features/tools/ui/page-result'
+import { acceptToolRun } from '~/features/tools/submit.server'
+import { SHOWN_OPTION_FIELDS, type ToolPageResult } from '~/features/tools/ui/page-result'
+import { TOO_SLOW_CODE } from '~/features/jobs/view'
 import { runnerFor } from '~/features/tools/runners/index.server'
 import { fileTooLargeMessage, toolBodyLimit } from '~/features/tools/upload.server'
 import { UNUSABLE_FILE_STATUSES, unusableFileMessage } from '~/features/tools/ui/tool-messages'

@@ -1,9 +1,9 @@
-// What the request side of a tool run shares (jobs/submit.server.ts runs it, the worker reports
+// What the request side of a tool run shares (submit.server.ts runs it, the worker reports
 // failures with the same words): the messages, the run rate limit, the download header, the model
 // check and the mapping of anything thrown to the answer's status and message.
 import { logger } from '~/utils/logger.server'
 import type { ToolSlug } from '../../catalog/tools'
-import { ToolError } from './errors.server'
+import { ToolError } from '../jobs/errors.server'
 import { modelEntry } from './models/manifest'
 import { isModelInstalled, ModelMissingError, requiredModelsFor } from './models/registry.server'
 import { SVG_SIGN_IN_MESSAGE, TOOL_MESSAGES } from './ui/tool-messages'
@@ -14,13 +14,6 @@ export const INVALID_TOKEN_MESSAGE = 'Your session has ended or the token is not
 
 /** Generous for a person, tight for a script: the queue bounds the CPU, this bounds one client. */
 export const TOOL_RUN_RATE = { name: 'tool-runs', points: 120, durationSeconds: 60 }
-
-/** `attachment; filename="ascii"; filename*=UTF-8''percent-encoded` (RFC 6266). */
-export function contentDisposition(filename: string, type: 'attachment' | 'inline' = 'attachment'): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`
-}
 
 export function missingModel(tool: ToolSlug): ModelMissingError | null {
   for (const id of requiredModelsFor(tool)) {

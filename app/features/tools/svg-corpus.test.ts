@@ -9,7 +9,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
 import { MEGABYTE, TOOLS } from '../../catalog/tools'
-import { ToolError } from './errors.server'
+import { ToolError } from '../jobs/errors.server'
 import { convertSvg, resetSvgRenderersForTests } from './svg-converter.server'
 import { sanitizeSvg } from './svg-sanitize.server'
 

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { logger } from '~/utils/logger.server'
 import { shippedScript } from '~/utils/shipped-script.server'
 import type { SvgFormat } from '../../catalog/tools'
-import { ToolError } from './errors.server'
+import { ToolError } from '../jobs/errors.server'
 
 /** Which library drew an SVG: resvg, or librsvg (inside sharp) where resvg could not. */
 export type SvgRendererName = 'resvg' | 'librsvg'

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import sharp from 'sharp'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ToolError } from './errors.server'
+import { ToolError } from '../jobs/errors.server'
 import { RENDER_TIMEOUT_MESSAGE, RENDERER_FAILED_MESSAGE, RendererPool, RESVG_CRASHED, type PoolOptions } from './svg-renderer-pool.server'
 
 const LIMITS = { format: 'png' as const, fonts: true, maxPixels: 40_000_000, maxSide: 16_383 }

@@ -5,7 +5,7 @@
 // points elsewhere. DOCTYPE and ENTITY declarations (XXE, billion laughs) are refused outright.
 import { DOMParser, XMLSerializer, type Element, type Node } from '@xmldom/xmldom'
 import { fileTypeFromBuffer } from 'file-type'
-import { badRequest, unsupportedType } from './errors.server'
+import { badRequest, unsupportedType } from '../jobs/errors.server'
 
 const SVG_NS = 'http://www.w3.org/2000/svg'
 const XINCLUDE_NS = 'http://www.w3.org/2001/XInclude'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { DOMParser } from '@xmldom/xmldom'
 import { describe, expect, it } from 'vitest'
-import { ToolError } from './errors.server'
+import { ToolError } from '../jobs/errors.server'
 import { sanitizeSvg } from './svg-sanitize.server'
 
 async function rejection(svg: string | Buffer): Promise<ToolError> {

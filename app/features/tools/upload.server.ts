@@ -5,7 +5,8 @@ import busboy, { type Busboy } from 'busboy'
 import { fileTypeFromBuffer } from 'file-type'
 import sharp, { type Metadata } from 'sharp'
 import { MEGABYTE, TOOLS, type ToolSlug } from '../../catalog/tools'
-import { badRequest, tooLarge, ToolError, unsupportedType } from './errors.server'
+import { badRequest, tooLarge, ToolError, unsupportedType } from '../jobs/errors.server'
+import { isFileComplete } from './file-complete'
 import type { RgbaImage } from './image'
 
 /** Largest decoded input: 40 megapixels is 160 MB of RGBA, and a 12 MP phone photo fits easily. */
@@ -309,18 +310,24 @@ export interface ImageHeader {
   pages: number
 }
 
-/** Reads only the header: a small file that claims 30000×30000 pixels is refused here, never decoded. */
+const DAMAGED_FILE_MESSAGE = 'The image could not be read: the file is damaged or truncated.'
+
+/**
+ * Reads only the header (and walks the file's structure to its end, file-complete.ts): a small file that
+ * claims 30000×30000 pixels, or one that stops short, is refused here, never decoded.
+ */
 export async function readImageHeader(bytes: Buffer): Promise<ImageHeader> {
   let metadata: Metadata
   try {
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata()
   } catch (error) {
-    throw new ToolError(400, 'The image could not be read: the file is damaged or truncated.', { cause: error })
+    throw new ToolError(400, DAMAGED_FILE_MESSAGE, { cause: error })
   }
   const width = metadata.autoOrient?.width ?? metadata.width
   const height = metadata.autoOrient?.height ?? metadata.height
   if (!width || !height) throw badRequest('The image could not be read: it has no size.')
   checkPixelLimit(width, height)
+  if (!isFileComplete(bytes, metadata.format)) throw new ToolError(400, DAMAGED_FILE_MESSAGE)
   return { width, height, pages: metadata.pages ?? (metadata.format === 'png' ? apngFrameCount(bytes) : 1) }
 }
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { MEGABYTE } from '../../catalog/tools'
-import { ToolError } from './errors.server'
+import { ToolError } from '../jobs/errors.server'
 import {
   decodeToRgba,
   decodeUpload,

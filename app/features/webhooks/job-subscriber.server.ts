@@ -1,11 +1,11 @@
-// The webhooks hear a job's end (tools/jobs/lifecycle.server.ts): `job.succeeded` / `job.failed`,
+// The webhooks hear a job's end (jobs/lifecycle.server.ts): `job.succeeded` / `job.failed`,
 // queued in the outcome's own transaction, so an outcome that rolls back never announced anything.
 // Registered in features/wiring.server.ts.
 import type { Transaction } from 'kysely'
 import type { Database } from '~/db/schema'
-import type { JobSubscriber } from '~/features/tools/jobs/lifecycle.server'
-import { creditsCharged, type ToolJobInfo } from '~/features/tools/jobs/jobs.server'
-import { resultUrl } from '~/features/tools/ui/page-result'
+import type { JobSubscriber } from '~/features/jobs/lifecycle.server'
+import { creditsCharged, type ToolJobInfo } from '~/features/jobs/jobs.server'
+import { resultUrl } from '~/features/jobs/view'
 import { emitEvent, prepareWebhooks } from './endpoints.server'
 
 /**

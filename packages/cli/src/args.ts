@@ -19,10 +19,10 @@ interface ToolCommandSpec {
 export const TOOL_COMMANDS: Record<string, ToolCommandSpec> = {
   'remove-bg': {
     tool: 'background-remover',
-    summary: 'Cut out the subject (a transparent PNG by default).',
+    summary: 'Cut out the subject (a transparent PNG by default; over --bg, the input\'s type).',
     fields: {
       model: { field: 'model', help: 'auto (default), fast, quality or portrait' },
-      format: { field: 'format', help: 'png (default), webp, jpg (needs --bg), auto or zip' },
+      format: { field: 'format', help: 'auto (default: PNG, or over --bg the input\'s type), png, webp, jpg (needs --bg) or zip' },
       bg: { field: 'background', help: 'a backdrop colour: #rgb, #rrggbb, white or black' },
     },
     suffix: 'cutout',
@@ -32,7 +32,7 @@ export const TOOL_COMMANDS: Record<string, ToolCommandSpec> = {
     summary: 'Blur every face.',
     fields: {
       blur: { field: 'blur', help: 'blur radius, 12 to 60 in steps of 2', default: '32' },
-      format: { field: 'format', help: 'png (default), jpg, webp or auto' },
+      format: { field: 'format', help: 'auto (default: a JPEG or WebP photo stays one), png, jpg or webp' },
     },
     suffix: 'blurred',
   },
@@ -41,14 +41,14 @@ export const TOOL_COMMANDS: Record<string, ToolCommandSpec> = {
     summary: 'Upscale up to 4x (within a 16 MP output).',
     fields: {
       denoise: { field: 'denoise', help: 'denoise strength, 0 to 1 (default 0.5)' },
-      format: { field: 'format', help: 'png (default), jpg, webp or auto' },
+      format: { field: 'format', help: 'auto (default: a JPEG or WebP photo stays one), png, jpg or webp' },
     },
     suffix: 'enhanced',
   },
   restore: {
     tool: 'face-restorer',
     summary: 'Restore faces (the portrait comes back at 2x).',
-    fields: { format: { field: 'format', help: 'png (default), jpg, webp or auto' } },
+    fields: { format: { field: 'format', help: 'auto (default: a JPEG or WebP photo stays one), png, jpg or webp' } },
     suffix: 'restored',
   },
   svg: {

@@ -36,7 +36,8 @@ export async function clickDownload(page: Page, locator: ReturnType<Page['getByT
 const SELF_REFRESH_TAG = /<meta\s+http-equiv="refresh"[^>]*>/gi
 
 /**
- * Full-page screenshots at 360 px and 1280 px, and the check that a phone never scrolls sideways.
+ * The check that a phone (360 px) never scrolls sideways, and full-page pictures at 360 px and 1280 px
+ * when asked (TAKE_PICTURES).
  *
  * `selfRefreshing`: the page reloads itself (SELF_REFRESH_TAG, no JavaScript). Chromium's full-page
  * screenshot does not return when the page navigates while it is being taken (reproduced with a bare page
@@ -78,15 +79,26 @@ async function leaveSelfRefreshingPage(page: Page) {
   }
 }
 
+/**
+ * Pictures of pages for a person to look at (test-results/screenshots/), taken only when asked:
+ * `SCREENSHOTS=1 npx playwright test ...`. Nothing compares them (the compared ones are toHaveScreenshot's,
+ * in tests/e2e/*-snapshots), and every run wrote 142 of them (decision 170).
+ */
+export const TAKE_PICTURES = Boolean(process.env.SCREENSHOTS)
+
+export async function picture(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  if (TAKE_PICTURES) await page.screenshot({ path: `test-results/screenshots/${name}.png`, ...options })
+}
+
 async function shootAtBothWidths(page: Page, info: TestInfo, name: string) {
   const original = page.viewportSize() ?? { width: 1280, height: 800 }
-  for (const width of [360, 1280]) {
+  for (const width of TAKE_PICTURES ? [360, 1280] : [360]) {
     await page.setViewportSize({ width, height: 800 })
     if (width === 360) {
       const scrollWidth = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)
       expect(scrollWidth, `${name} scrolls sideways at 360 px`).toBeLessThanOrEqual(360)
     }
-    await page.screenshot({ path: `test-results/screenshots/${name}-${info.project.name}-${width}.png`, fullPage: true })
+    await picture(page, `${name}-${info.project.name}-${width}`, { fullPage: true })
   }
   await page.setViewportSize(original)
 }

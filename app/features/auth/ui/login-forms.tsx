@@ -283,30 +283,3 @@ export function ForgotPasswordDialog({ open, onClose, from }: { open: boolean; o
     </dialog>
   )
 }
-
-const SOCIAL = ['GitHub', 'Google', 'Facebook', 'Twitter'] as const
-
-/** Shown, disabled, and named by their visible text (DESIGN.md): smaller than the real form. */
-export function SocialButtons() {
-  return (
-    <div className="mt-6 border-t border-slate-100 pt-4">
-      <p id="social-soon" className="text-center text-xs text-slate-600">
-        Sign-in with other accounts is coming soon:
-      </p>
-      <ul className="mt-2 flex flex-wrap justify-center gap-1.5">
-        {SOCIAL.map((name) => (
-          <li key={name}>
-            <button
-              type="button"
-              disabled
-              aria-describedby="social-soon"
-              className="cursor-not-allowed rounded-md border border-slate-200 bg-slate-50 px-2.5 py-1 text-xs font-medium text-slate-600"
-            >
-              {name}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </div>
-  )
-}

@@ -1,5 +1,5 @@
 // Shown once the email is verified and the welcome bonus is granted. With JavaScript it is a modal
-// dialog (focus kept inside, Escape closes); without, the same markup renders open on the page.
+// dialog (focus kept inside, Escape closes); without, the same markup is a panel in the page, under the card.
 import { Link } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { buttonClass } from '~/ui/button'
@@ -20,7 +20,9 @@ export function WelcomeDialog({ credits }: { credits: number }) {
       open
       aria-labelledby="welcome-title"
       data-testid="welcome-dialog"
-      className="fixed inset-0 z-[70] m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl border border-slate-200 bg-white p-6 text-left shadow-2xl backdrop:bg-slate-900/50 sm:p-8"
+      // In the page's flow, under the verified card, until the script makes it a modal (issue 35: without
+      // JavaScript an open dialog sits over the card); only a modal one is fixed over the page.
+      className="relative z-[70] mx-auto mt-6 w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 text-left shadow-2xl backdrop:bg-slate-900/50 sm:p-8 [&:modal]:fixed [&:modal]:inset-0 [&:modal]:m-auto [&:modal]:w-[calc(100%-2rem)]"
     >
       <h2 id="welcome-title" className="text-xl font-bold text-slate-900">
         Welcome to Facet Studio

@@ -5,7 +5,8 @@
 // pointless upload and say what is wrong beside the file.
 import { MEGABYTE, type ToolDefinition } from '~/catalog/tools'
 import { inspectFile } from '~/features/tools/ui/file-checks'
-import { batchTooLargeMessage, TOO_MANY_FILES_MESSAGE, unpaidBatchMessage, ZIP_ALONE_MESSAGE } from '../../../catalog/batches'
+import { batchTooLargeMessage, TOO_MANY_FILES_MESSAGE, ZIP_ALONE_MESSAGE } from '../../../catalog/batches'
+import { unpaidBatchMessage } from '../messages'
 import { MAX_ZIP_ENTRIES } from '../zip-entries'
 import { listZip } from './zip-listing'
 

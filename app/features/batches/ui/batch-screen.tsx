@@ -15,7 +15,7 @@ import { formatMegabytes } from '~/features/tools/ui/file-checks'
 import { ProgressPanel } from '~/features/tools/ui/progress-panel'
 import { readJson, RequestFailedError, sendToolRequest } from '~/features/tools/ui/send-tool-request'
 import { CreditsLine, ProcessButton } from '~/features/tools/ui/tool-layout'
-import { BackgroundOptions, BlurOptions, DenoiseOptions, ModelOptions, SvgOptions, useBackgroundChoice, useSvgChoices } from '~/features/tools/ui/tool-options'
+import { BackgroundOptions, BlurOptions, DenoiseOptions, FormatOptions, ModelOptions, SvgOptions, useBackgroundChoice, useSvgChoices } from '~/features/tools/ui/tool-options'
 import { CutoutOutputOptions } from '~/features/tools/ui/cutout-options'
 import { MODEL_MISSING_TITLE } from '~/features/tools/ui/workspace-state'
 import type { Viewer } from '~/features/account/viewer'
@@ -466,7 +466,12 @@ function BatchToolOptions({ tool }: { tool: ToolSlug }) {
     case 'svg-converter':
       return <ConverterOptions />
     case 'face-restorer':
-      return <p className="text-sm text-slate-600">No options: every face found in each portrait is restored, and the portrait comes back at 2×.</p>
+      return (
+        <>
+          <p className="text-sm text-slate-600">Every face found in each portrait is restored, and the portrait comes back at 2×.</p>
+          <FormatOptions />
+        </>
+      )
   }
 }
 
@@ -483,12 +488,22 @@ function RemoverOptions() {
 
 function BlurrerOptions() {
   const [blur, setBlur] = useState<number>(BLUR.default)
-  return <BlurOptions blur={blur} onBlur={setBlur} />
+  return (
+    <>
+      <BlurOptions blur={blur} onBlur={setBlur} />
+      <FormatOptions />
+    </>
+  )
 }
 
 function EnhancerOptions() {
   const [denoise, setDenoise] = useState<number>(DENOISE.default)
-  return <DenoiseOptions denoise={denoise} onDenoise={setDenoise} />
+  return (
+    <>
+      <DenoiseOptions denoise={denoise} onDenoise={setDenoise} />
+      <FormatOptions />
+    </>
+  )
 }
 
 function ConverterOptions() {

@@ -1,11 +1,12 @@
 // A batch's status as the studio shows it, with and without JavaScript: the count of files done and
 // failed, progress per file, each result's download once it is ready, and "Download all" (the zip,
 // with errors.json for the files that failed) once every file has run.
+import { ReportWrong } from '~/features/tools/ui/report-wrong'
 import { Link } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { TOOLS, type ToolSlug } from '~/catalog/tools'
-import type { RunState } from '~/features/tools/jobs/run-state'
-import { CorrectLink } from '~/features/corrections/ui/correct-link'
+import type { RunState } from '~/features/jobs/run-state'
+import { CorrectLink } from '~/features/tools/ui/correct-link'
 import { ResultThumbnail } from '~/features/tools/ui/result-thumbnail'
 
 export interface BatchItemView {
@@ -150,6 +151,7 @@ export function BatchStatus({ batch, focusOnMount = false }: { batch: BatchStatu
               </a>
             ) : null}
             {item.result_url && item.state === 'done' ? <CorrectLink jobId={item.job_id} tool={batch.tool} name={item.name} inline /> : null}
+            {item.result_url && (item.state === 'done' || item.state === 'no_face') ? <ReportWrong jobId={item.job_id} name={item.name} /> : null}
           </li>
         ))}
       </ul>

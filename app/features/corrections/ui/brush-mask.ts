@@ -112,6 +112,8 @@ export class BrushMask {
   readonly values: Uint8Array
   /** The mask as the stroke under way found it, and how much the stroke covers each pixel (0..1). */
   private base: Uint8Array | null = null
+  /** The buffer `base` is copied into at each stroke's start (one for the mask's life, not one a stroke). */
+  private baseBuffer: Uint8Array
   private coverage: Float32Array
   private stroke: { brush: Brush; last: { x: number; y: number } | null; rect: Rect | null } | null = null
   private table: { key: string; values: Float32Array } | null = null
@@ -128,6 +130,7 @@ export class BrushMask {
       this.values.set(initial)
     }
     this.coverage = new Float32Array(width * height)
+    this.baseBuffer = new Uint8Array(width * height)
   }
 
   get canUndo(): boolean {
@@ -150,7 +153,8 @@ export class BrushMask {
   /** Starts a stroke with a dab at (x, y). Returns the box that changed. */
   begin(brush: Brush, x: number, y: number): Rect | null {
     if (this.stroke) this.end()
-    this.base = this.values.slice()
+    this.baseBuffer.set(this.values)
+    this.base = this.baseBuffer
     this.stroke = { brush: { ...brush, size: clampBrushSize(brush.size), hardness: clampHardness(brush.hardness) }, last: null, rect: null }
     return this.to(x, y)
   }
@@ -290,6 +294,14 @@ export function maskToRgba(values: Uint8Array): Uint8ClampedArray<ArrayBuffer> {
 
 export type AlphaView = 'cutout' | 'overlay'
 
+/** composeRect's two working buffers, grown when a box needs more, never given back. */
+const scratchBuffers: [Uint8Array, Uint8Array] = [new Uint8Array(0), new Uint8Array(0)]
+
+function scratch(which: 0 | 1, length: number): Uint8Array {
+  if (scratchBuffers[which].length < length) scratchBuffers[which] = new Uint8Array(Math.max(length, scratchBuffers[which].length * 2))
+  return scratchBuffers[which].subarray(0, length)
+}
+
 /** The tint laid over what is removed in the overlay view (a retoucher's red "quick mask"). */
 export const OVERLAY_TINT = [220, 38, 38] as const
 const OVERLAY_STRENGTH = 0.55
@@ -307,9 +319,11 @@ export function composeRect(
   rect: Rect,
   view: AlphaView,
 ): void {
-  // The alpha the server will make (decision 157's blendMask), for the box's pixels only.
-  const alpha = new Uint8Array(rect.width * rect.height)
-  const strokes = new Uint8Array(rect.width * rect.height)
+  // The alpha the server will make (decision 157's blendMask), for the box's pixels only, in
+  // buffers kept from frame to frame: a new pair each frame was garbage that the page's collector
+  // then stopped a stroke to sweep (decision 182).
+  const alpha = scratch(0, rect.width * rect.height)
+  const strokes = scratch(1, rect.width * rect.height)
   for (let row = 0; row < rect.height; row++) {
     const start = (rect.y + row) * width + rect.x
     alpha.set(matte.subarray(start, start + rect.width), row * rect.width)

@@ -10,7 +10,7 @@ import { buttonClass } from '~/ui/button'
 import { CompareSlider } from '~/ui/compare-slider'
 import { FormMessage } from '~/ui/field'
 import { useHydrated } from '~/ui/use-hydrated'
-import { editPath, type EditView } from '../types'
+import { editPath, editPreviewUrl, type EditView } from '../types'
 import { BrushEditor, type BrushEditorHandle } from './brush-editor'
 import { EdgeFields, PartsList } from './cutout-controls'
 import { CORRECTION_FREE, FIELD } from './edit-fields'
@@ -36,6 +36,9 @@ function utcMinute(iso: string): string {
 export function EditScreen({ view, shownAt, applied, error }: { view: EditView; shownAt: number; applied: boolean; error: string | null }) {
   // A correction replaces the result at the same address: the image is asked for anew with each reading.
   const resultSrc = withParam(view.resultUrl, 'v', shownAt)
+  // The before/after shows the result at the preview's size: the full-size one (a 12 MP PNG) was
+  // decoded in the browser beside the brush's first strokes (decision 182). The download is full size.
+  const resultPreviewSrc = withParam(editPreviewUrl(view.jobId, 'result'), 'v', shownAt)
   const hydrated = useHydrated()
   const editor = useRef<BrushEditorHandle>(null)
   const submit = useSubmit()
@@ -136,7 +139,7 @@ export function EditScreen({ view, shownAt, applied, error }: { view: EditView; 
         <div className="mx-auto" style={{ maxWidth: `min(100%, calc(70vh * ${(view.width / view.height).toFixed(4)}))` }}>
           <CompareSlider
             before={{ src: view.photoPreviewUrl, alt: 'Original photo', label: 'Original' }}
-            after={{ src: resultSrc, alt: cutout ? 'Current cutout' : 'Current blurred image', label: view.corrected ? 'Corrected' : 'Result' }}
+            after={{ src: resultPreviewSrc, alt: cutout ? 'Current cutout' : 'Current blurred image', label: view.corrected ? 'Corrected' : 'Result' }}
             width={view.width}
             height={view.height}
           />

@@ -1,8 +1,9 @@
 // History's list: a card per run (thumbnail, tool, file, size, charge, state, download) and per batch
 // (its counts, a link to its screen, its zip once complete, its files in a disclosure). Plain HTML:
 // the same without JavaScript; with it the page re-reads itself while a run is underway.
+import { ReportWrong } from '~/features/tools/ui/report-wrong'
 import { Link } from '@remix-run/react'
-import { CorrectLink } from '~/features/corrections/ui/correct-link'
+import { CorrectLink } from '~/features/tools/ui/correct-link'
 import { ResultThumbnail } from '~/features/tools/ui/result-thumbnail'
 import { batchSummary, chargeText, sizeText, type HistoryBatch, type HistoryEntry, type HistoryRun } from '../display'
 
@@ -37,6 +38,7 @@ function RunRow({ run, compact = false }: { run: HistoryRun; compact?: boolean }
           </a>
         ) : null}
         {run.downloadUrl && run.state === 'done' ? <CorrectLink jobId={run.id} tool={run.tool} name={run.fileName} inline /> : null}
+        {run.downloadUrl && (run.state === 'done' || run.state === 'no_face') ? <ReportWrong jobId={run.id} name={run.fileName} /> : null}
         {run.downloadUrl ? null : run.state === 'done' || run.state === 'no_face' ? (
           <span className="text-slate-600">Result no longer kept</span>
         ) : null}

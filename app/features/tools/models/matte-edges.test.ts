@@ -159,6 +159,41 @@ describe('sampleEdgesRect', () => {
     for (let x = 66; x < 82; x++) expect(out[10 * width + x]).toBe(step[10 * width + x])
   })
 
+  it('with keepsMask, softens what the matte holds to 0.5 at the least and changes nothing else (decision 168)', () => {
+    // The true edge lies 3 px left of the matte's: columns 71..73 are in the matte, and the photo shows the backdrop there.
+    const early = ramp(64, 71)
+    const shifted = new Uint8Array(width * height * 4)
+    for (let p = 0; p < width * height; p++) {
+      const a = early[p] / 255
+      shifted.set([...F.map((f, c) => Math.round(f * a + B[c] * (1 - a))), 255], p * 4)
+    }
+    const free = Uint8Array.from(step)
+    const coloursFree = Uint8Array.from(shifted)
+    sampleEdgesRect(step, shifted, width, height, whole, sampling, free, coloursFree)
+    const held = Uint8Array.from(step)
+    const coloursHeld = Uint8Array.from(shifted)
+    sampleEdgesRect(step, shifted, width, height, whole, { ...sampling, keepsMask: true }, held, coloursHeld)
+    const colour = (rgba: Uint8Array, p: number) => [...rgba.subarray(p * 4, p * 4 + 3)]
+    const fromF = (rgba: Uint8Array, p: number) => Math.hypot(...F.map((f, c) => rgba[p * 4 + c] - f))
+    let floored = 0
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const p = y * width + x
+        if (step[p] === 255 && free[p] < 128) {
+          // Without the rule the step takes the pixel out of the cutout; with it the pixel stays, at 0.5,
+          // its colour unmixed at the sampled alpha where that fits, else the photo's.
+          expect(held[p]).toBe(128)
+          expect(fromF(coloursHeld, p)).toBeLessThanOrEqual(fromF(shifted, p) + 1e-9)
+          floored++
+        } else {
+          expect(held[p]).toBe(free[p])
+          expect(colour(coloursHeld, p)).toEqual(colour(coloursFree, p))
+        }
+      }
+    }
+    expect(floored).toBeGreaterThanOrEqual(2 * height)
+  })
+
   it('answers the same whether the rects are done at once or in parts (the image threads split them)', () => {
     const once = Uint8Array.from(step)
     const coloursOnce = Uint8Array.from(photo)

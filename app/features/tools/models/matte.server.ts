@@ -6,6 +6,7 @@ import os from 'node:os'
 import sharp from 'sharp'
 import { edgeRects, foregroundRect, fusionFields, guidedFilterRect, sampleEdgesRect, type EdgeSampling } from './matte-edges.mjs'
 import { DEFOCUSED_PART_WEIGHT, defocusedParts, type FocusRule } from './matte-focus.server'
+import type { Regions } from './regions'
 import { thresholdMatte } from './matte-tiles.mjs'
 import { imageThreads } from './image-threads.server'
 
@@ -63,17 +64,6 @@ class IntList {
     }
     this.values[this.length++] = value
   }
-}
-
-/** Connected regions as horizontal runs: no per-pixel label array (48 MB at 12 MP) is needed. */
-export interface Regions {
-  /** Each run's first pixel (y * width + x), its length and its region's label, in raster order. */
-  runs: { offsets: Int32Array; lengths: Int32Array; labels: Int32Array }
-  count: number
-  /** Pixels in each region, by label. */
-  areas: Float64Array
-  /** 1 for a region that reaches the image's edge, by label. */
-  touchesBorder: Uint8Array
 }
 
 /**

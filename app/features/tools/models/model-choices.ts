@@ -23,6 +23,3 @@ export const MODEL_NAMES: Record<string, string> = {
 export function madeWith(modelId: string): string {
   return `Cut out by ${MODEL_NAMES[modelId] ?? modelId}.`
 }
-
-/** The answer's header naming the model that made the result. */
-export const MODEL_HEADER = 'X-Facet-Model'

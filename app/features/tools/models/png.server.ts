@@ -60,6 +60,16 @@ export function isOpaqueRgba(data: Buffer): boolean {
 }
 
 /**
+ * A copy of `bytes` in memory the image threads share: an image encoded from it is read there by every
+ * thread, where one in ordinary memory is copied to them a segment at a time (forThread).
+ */
+export function sharedCopy(bytes: Uint8Array): Buffer {
+  const copy = Buffer.from(new SharedArrayBuffer(bytes.length))
+  copy.set(bytes)
+  return copy
+}
+
+/**
  * Bytes start..end for a thread: a view when they are in shared memory (the threads read them
  * there), else a copy, in a spare buffer the threads gave back if one is large enough (fresh
  * memory costs page faults, and collections), else in a new one.

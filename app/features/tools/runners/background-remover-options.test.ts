@@ -24,7 +24,9 @@ const refusal = (fields: Record<string, string>) => {
 describe('parseRemoverFields', () => {
   it('keeps a plain request plain (the streaming PNG path), empty fields included', () => {
     expect(parseRemoverFields({})).toEqual({})
-    expect(parseRemoverFields({ background: 'white', format: 'png', crop: '', crop_margin: '', channels: 'rgba', shadow: '' })).toEqual({ background: 'white' })
+    expect(parseRemoverFields({ background: 'white', format: 'auto', crop: '', crop_margin: '', channels: 'rgba', shadow: '' })).toEqual({ background: 'white' })
+    // PNG asked for is kept (the default would follow the upload over a colour), and still streamed.
+    expect(parseRemoverFields({ background: 'white', format: 'png' })).toEqual({ background: 'white', format: 'png' })
   })
 
   it('reads a crop margin in pixels or percent, within remove.bg\'s limits', () => {

@@ -4,14 +4,15 @@
 import { z } from 'zod'
 import { BACKGROUND_PRESETS, cutoutFilename, HEX_COLOUR, TOOLS } from '../../../catalog/tools'
 import type { CutoutOutputOptions, Length } from '../cutout-output.server'
-import { badRequest } from '../errors.server'
+import { badRequest } from '../../jobs/errors.server'
 import { MODEL_CHOICES, type ModelChoice } from '../models/model-choices'
-import { FORMAT_MESSAGE, OUTPUT_FORMATS, type OutputFormat } from '../output-format.server'
+import { OUTPUT_FORMATS, type ChosenFormat } from '../output-format.server'
 import { parseField } from './options.server'
 import { inspectRaster, runRaster } from './raster.server'
-import type { CutoutLayout, ToolRunner } from './types'
+import type { CutoutLayout, ToolRunner } from '../../jobs/runner'
 import type { RgbaImage } from '../image'
 import type { MatteMaterial } from '../background-remover.server'
+import { correctionHooks } from '../correction-hooks.server'
 
 export interface BackgroundRemoverOptions {
   /** A preset or a #rgb/#rrggbb colour to flatten on; absent for a transparent cutout. */
@@ -28,7 +29,8 @@ export interface BackgroundRemoverOptions {
   position?: { x: number; y: number }
   hardEdges?: true
   maxMegapixels?: number
-  format?: Exclude<OutputFormat, 'png'> | 'zip'
+  /** Absent: `auto` (over a backdrop the upload's family, a transparent cutout PNG; decision 173). */
+  format?: ChosenFormat | 'zip'
 }
 
 export const MODEL_CHOICE_MESSAGE = `model must be one of ${MODEL_CHOICES.join(', ')}.`
@@ -132,7 +134,7 @@ export function parseRemoverFields(sent: Record<string, string>): BackgroundRemo
   const chosen = fields.background?.trim() === 'custom' ? fields.background_custom : fields.background
   const background = parseField(backgroundSchema, chosen)
   const formatSent = parseField(formatSchema, fields.format)
-  const format = formatSent && formatSent !== 'png' ? (formatSent as BackgroundRemoverOptions['format']) : undefined
+  const format = formatSent && formatSent !== 'auto' ? (formatSent as BackgroundRemoverOptions['format']) : undefined
   const channels = parseField(channelsSchema, fields.channels)
   const shadow = parseField(flag('shadow'), fields.shadow)
   const crop = parseField(flag('crop'), fields.crop)
@@ -156,7 +158,7 @@ export function parseRemoverFields(sent: Record<string, string>): BackgroundRemo
     ...(format ? { format } : {}),
   }
   if (options.crop && (options.scale !== undefined || options.position !== undefined)) throw badRequest(CROP_AND_PLACE_MESSAGE)
-  if (options.channels === 'alpha' && (options.background || options.shadow || (options.format && options.format !== 'auto'))) {
+  if (options.channels === 'alpha' && (options.background || options.shadow || (options.format && options.format !== 'png'))) {
     throw badRequest(ALPHA_ONLY_MESSAGE)
   }
   return options
@@ -181,7 +183,7 @@ export function cutoutOutputOptions(options: BackgroundRemoverOptions, backgroun
     position: options.position,
     hardEdges: options.hardEdges ?? false,
     maxPixels: options.maxMegapixels ? Math.round(options.maxMegapixels * 1_000_000) : undefined,
-    format: options.format ?? 'png',
+    format: options.format,
   }
 }
 
@@ -202,9 +204,23 @@ export const REMOVER_OPTION_FIELDS = [
 
 export const NO_SUBJECT_REFUND = 'Refund: no subject found'
 
-/** Only a plain transparent or colour cutout (by whichever model) is the remover's own PNG; anything else is composed. */
+/**
+ * Only a plain transparent or colour cutout (by whichever model), in the default format or PNG, is
+ * the remover's own streamed PNG (converted after, for a colour, by the default rule); anything else is composed.
+ */
 function needsComposition(options: BackgroundRemoverOptions): boolean {
-  return Object.keys(options).some((key) => key !== 'background' && key !== 'model')
+  return Object.entries(options).some(([key, value]) => key !== 'background' && key !== 'model' && !(key === 'format' && value === 'png'))
+}
+
+/**
+ * A plain cutout's PNG in its final type: a transparent one stays PNG; one on a colour is opaque and
+ * follows the default rule (the upload's family) unless PNG was asked for.
+ */
+async function plainCutoutInFormat(png: Buffer, options: BackgroundRemoverOptions, upload: Buffer): Promise<{ bytes: Buffer; contentType: string }> {
+  if (!options.background) return { bytes: png, contentType: 'image/png' }
+  const { convertResult } = await import('../output-format.server')
+  const out = await convertResult(png, options.format === 'png' ? 'png' : 'auto', upload)
+  return { bytes: out.bytes, contentType: out.contentType }
 }
 
 export interface RenderedCutout {
@@ -230,10 +246,10 @@ export async function renderCutout(
   if (!needsComposition(options)) {
     const { encodeCutoutPng, flattenOnColour } = await import('../background-remover.server')
     const { width, height } = colours
-    const bytes = options.background
+    const png = options.background
       ? await flattenOnColour(Buffer.from(colours.data), alpha, width, height, options.background)
       : await encodeCutoutPng(colours.data, alpha, width, height)
-    return { bytes, contentType: 'image/png', layout: null, note: null }
+    return { ...(await plainCutoutInFormat(png, options, upload)), layout: null, note: null }
   }
   const { composeCutout } = await import('../cutout-output.server')
   const out = await composeCutout(colours, alpha, upload, cutoutOutputOptions(options, backgroundImage))
@@ -264,13 +280,14 @@ export const backgroundRemoverRunner: ToolRunner<BackgroundRemoverOptions> = {
         const { removeBackground } = await import('../background-remover.server')
         const { options, signal } = input
         const { model } = options
-        const { keepCutout } = await import('../../corrections/keep.server')
+        const { keepCutout } = correctionHooks()
         const backgroundImage = options.backgroundImage ? (input.secondBytes ?? null) : null
         const keep = (material: MatteMaterial) => keepCutout({ upload: input.bytes, backgroundImage, options, image, ...material })
         if (!needsComposition(options)) {
           const out = await removeBackground(image, { background: options.background, model, signal, progress })
           const edit = await keep(out.material)
-          return { bytes: out.bytes, contentType: out.contentType, modelMs: out.modelMs, model: out.model, note: out.note, edit }
+          const final = await plainCutoutInFormat(out.bytes, options, input.bytes)
+          return { ...final, modelMs: out.modelMs, model: out.model, note: out.note, edit }
         }
         const matte = await removeBackground(image, { model, signal, progress, matteOnly: true })
         const out = await renderCutout(options, { ...image, data: matte.colours }, matte.alpha, input.bytes, backgroundImage)

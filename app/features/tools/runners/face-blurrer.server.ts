@@ -1,16 +1,17 @@
 // Face blurrer: every face found blurred at the chosen radius; no face found is refunded.
 import { z } from 'zod'
 import { BLUR, TOOLS } from '../../../catalog/tools'
-import { parseFormatField, type OutputFormat } from '../output-format.server'
+import { parseFormatField, type ChosenFormat } from '../output-format.server'
 import { parseField } from './options.server'
 import { inspectRaster, runRaster, refundWhenNoFace } from './raster.server'
-import type { ToolRunner } from './types'
+import type { ToolRunner } from '../../jobs/runner'
+import { correctionHooks } from '../correction-hooks.server'
 
 export interface FaceBlurrerOptions {
   /** The blur radius in px (spec §9: 12..60 in steps of 2). */
   blur: number
-  /** The result's file type; absent is PNG. */
-  format?: OutputFormat
+  /** The result's file type; absent follows the upload (decision 173). */
+  format?: ChosenFormat
 }
 
 const BLUR_MESSAGE = `blur must be a number from ${BLUR.min} to ${BLUR.max} in steps of ${BLUR.step}.`
@@ -39,7 +40,7 @@ export const faceBlurrerRunner: ToolRunner<FaceBlurrerOptions> = {
       },
       async (image, progress) => {
         const { blurFaces } = await import('../face-blurrer.server')
-        const { keepFaces } = await import('../../corrections/keep.server')
+        const { keepFaces } = correctionHooks()
         const out = await blurFaces(image, { blur: input.options.blur, signal: input.signal, progress })
         const faces = out.faces.map(({ x, y, width, height, score }) => ({ x, y, width, height, score }))
         const edit = keepFaces({ upload: input.bytes, image, blur: input.options.blur, format: input.options.format ?? null, faces })

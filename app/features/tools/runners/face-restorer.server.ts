@@ -2,13 +2,13 @@
 // mode); the note names the engine that ran; no face found is refunded.
 import { TOOLS } from '../../../catalog/tools'
 import { GFPGAN_MODEL, gfpganAvailable } from '../models/registry.server'
-import { parseFormatField, type OutputFormat } from '../output-format.server'
+import { parseFormatField, type ChosenFormat } from '../output-format.server'
 import { inspectRaster, runRaster, refundWhenNoFace } from './raster.server'
-import type { ToolRunner } from './types'
+import type { ToolRunner } from '../../jobs/runner'
 
 export interface FaceRestorerOptions {
-  /** The result's file type; absent is PNG. */
-  format?: OutputFormat
+  /** The result's file type; absent follows the upload (decision 173). */
+  format?: ChosenFormat
 }
 
 export const faceRestorerRunner: ToolRunner<FaceRestorerOptions> = {

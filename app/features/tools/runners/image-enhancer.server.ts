@@ -1,16 +1,16 @@
 // Image enhancer: Real-ESRGAN at the scale the output cap allows, with an optional denoise strength.
 import { z } from 'zod'
 import { DENOISE, TOOLS } from '../../../catalog/tools'
-import { parseFormatField, type OutputFormat } from '../output-format.server'
+import { parseFormatField, type ChosenFormat } from '../output-format.server'
 import { baseName, parseField } from './options.server'
 import { inspectRaster, runRaster } from './raster.server'
-import type { ToolRunner } from './types'
+import type { ToolRunner } from '../../jobs/runner'
 
 export interface ImageEnhancerOptions {
   /** 0..1; absent means the enhancer's default strength (the spec's screen sends none). */
   denoise?: number
-  /** The result's file type; absent is PNG. */
-  format?: OutputFormat
+  /** The result's file type; absent follows the upload (decision 173). */
+  format?: ChosenFormat
 }
 
 export const DENOISE_MESSAGE = `denoise must be a number from ${DENOISE.min} to ${DENOISE.max}.`

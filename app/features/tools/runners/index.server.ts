@@ -6,7 +6,7 @@ import { faceBlurrerRunner } from './face-blurrer.server'
 import { faceRestorerRunner } from './face-restorer.server'
 import { imageEnhancerRunner } from './image-enhancer.server'
 import { svgConverterRunner } from './svg-converter.server'
-import type { ToolRunner } from './types'
+import type { ToolRunner } from '../../jobs/runner'
 
 const RUNNERS: Record<ToolSlug, ToolRunner<unknown>> = {
   'background-remover': backgroundRemoverRunner,

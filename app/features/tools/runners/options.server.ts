@@ -1,6 +1,6 @@
 // Reading a multipart option field through its schema: the first problem becomes the 400's message.
 import type { z } from 'zod'
-import { ToolError } from '../errors.server'
+import { ToolError } from '../../jobs/errors.server'
 
 export function parseField<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
   const parsed = schema.safeParse(value)

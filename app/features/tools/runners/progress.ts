@@ -2,7 +2,7 @@
 // back, and the stage message from the tool's spec steps (catalog.ts), so the words a person sees
 // are the spec's while the numbers come from the work itself.
 import { TOOLS, type ToolSlug } from '../../../catalog/tools'
-import type { ReportProgress } from './types'
+import type { ReportProgress } from '../../jobs/runner'
 import { stageTimeline } from '~/features/observability/tracing.server'
 
 /** A phase's share of the run (`from`..`to`, fractions of the whole) and the spec step it shows (index in the tool's steps). */

@@ -5,7 +5,7 @@ import type { PhaseProgress, RgbaImage } from '../image'
 import { convertResult, requestedFormat } from '../output-format.server'
 import { decodeToRgba, FIRST_FRAME_NOTE, readImageHeader, sniffImageType } from '../upload.server'
 import { runProgress, type PhaseSpan } from './progress'
-import type { Delivered, Inspected, RunInput } from './types'
+import type { Delivered, Inspected, RunInput } from '../../jobs/runner'
 
 /** The real type from the bytes, then the header's pixel limits: nothing decoded yet. */
 export async function inspectRaster(tool: ToolSlug, bytes: Buffer): Promise<Inspected> {
@@ -17,8 +17,9 @@ export async function inspectRaster(tool: ToolSlug, bytes: Buffer): Promise<Insp
 /**
  * A raster run: decode the upload (first frame, oriented, sRGB RGBA, pixel-limited), let the caller
  * charge, then the tool's work, its phases reported through `plan` ('decoded' is the decode's share).
- * The work's PNG is then converted to the `format` option's type, unless the work encodes the
- * format itself (`encodesFormat`: the remover, which composes its output anyway).
+ * The work's PNG is then converted to the `format` option's type (absent: the default rule, which
+ * follows the upload; output-format.server.ts), unless the work encodes the format itself
+ * (`encodesFormat`: the remover, which composes its output anyway).
  */
 export async function runRaster<Phase extends string>(
   tool: ToolSlug,
@@ -42,7 +43,7 @@ export async function runRaster<Phase extends string>(
   return delivered
 }
 
-/** A work's PNG in the `format` option's type (the run's and a correction's one conversion); anything else as it is. */
+/** A work's PNG in the `format` option's type, or by the default rule (the run's and a correction's one conversion); anything else as it is. */
 export async function inRequestedFormat(
   bytes: Buffer,
   contentType: string,

@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { TOOLS, type ToolSlug } from '../../../catalog/tools'
 import { PHOTOS, requireModels } from '../models/fixtures.test-support'
 import { runnerFor } from './index.server'
+// The remover and the blurrer keep what a correction needs through hooks the wiring hands in (decision 170).
+import '~/features/wiring.server'
 import { runProgress } from './progress'
 
 vi.setConfig({ testTimeout: 180_000 })

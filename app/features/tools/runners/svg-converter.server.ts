@@ -6,7 +6,7 @@ import { checkOutputSize, convertSvg, parseBackground } from '../svg-converter.s
 import { sanitizeSvg, type SanitizedSvg } from '../svg-sanitize.server'
 import { baseName, parseField } from './options.server'
 import { runProgress } from './progress'
-import type { ToolRunner } from './types'
+import type { ToolRunner } from '../../jobs/runner'
 
 export interface SvgConverterOptions {
   format: SvgFormat

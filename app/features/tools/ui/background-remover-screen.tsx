@@ -1,9 +1,10 @@
 // The background remover: upload, transparent or coloured backdrop, cutout preview and downloads.
 import { useLoaderData } from '@remix-run/react'
 import { TOOLS } from '~/catalog/tools'
-import { CorrectLink } from '~/features/corrections/ui/correct-link'
-import type { JobView } from '~/features/tools/jobs/view'
-import { madeWith, MODEL_HEADER } from '~/features/tools/models/model-choices'
+import { CorrectLink } from './correct-link'
+import type { JobView } from '~/features/jobs/view'
+import { madeWith } from '~/features/tools/models/model-choices'
+import { MODEL_HEADER } from '~/features/jobs/view'
 import type { Viewer } from '~/features/account/viewer'
 import { trackEvent } from '~/features/analytics/track'
 import { toast } from '~/ui/toast'
@@ -12,7 +13,8 @@ import { CHECKERBOARD_STYLE, renderColouredCutout, saveBlob } from './canvas-cut
 import { filenameFromContentDisposition } from './content-disposition'
 import { asksForComposition, CutoutOutputOptions } from './cutout-options'
 import { DownloadBox } from './download-box'
-import type { ToolPageResult } from './page-result'
+import { resultAddresses, type ResultAddresses, type ToolPageResult } from './page-result'
+import { releaseShownResult, shownResult } from './shown-result'
 import { BackgroundOptions, ModelOptions, useBackgroundChoice } from './tool-options'
 import { COLOURED_DOWNLOAD_FAILED, ERROR_TOAST_MS } from './tool-messages'
 import { useToolRun } from './use-tool-run'
@@ -23,7 +25,8 @@ const tool = TOOLS['background-remover']
 const DONE_TITLE = 'Cutout ready'
 
 interface Cutout {
-  url: string
+  /** Where it shows (its preview), opens in full and downloads. */
+  at: ResultAddresses
   /** X-Facet-Model and X-Facet-Note: which model made it, and why not the one asked for. */
   model: string | null
   note: string | null
@@ -45,13 +48,14 @@ function ModelUsed({ model, note }: { model?: string | null; note?: string | nul
 export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: number; viewer: Viewer | undefined; pageResult?: ToolPageResult }) {
   const { choice, setChoice, custom, setCustom } = useBackgroundChoice()
   const run = useToolRun<Cutout>(tool, {
-    interpret: async (response) => ({
-      url: URL.createObjectURL(response.body),
+    headersOnly: true,
+    interpret: async (response, resultUrl) => ({
+      at: shownResult(response, resultUrl),
       model: response.header(MODEL_HEADER),
       note: response.header('X-Facet-Note'),
       filename: filenameFromContentDisposition(response.header('Content-Disposition')),
     }),
-    release: (cutout) => URL.revokeObjectURL(cutout.url),
+    release: (cutout) => releaseShownResult(cutout.at),
   })
   const ws = useWorkspace(tool, run)
   const colour = appliedColour(choice)
@@ -69,7 +73,8 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
   async function downloadColoured() {
     if (!run.result || !colour) return
     try {
-      saveBlob(await renderColouredCutout(run.result.url, colour), cutoutFilename(colour))
+      // Drawn from the full resolution, fetched now (on demand), never from the preview.
+      saveBlob(await renderColouredCutout(run.result.at.full, colour), cutoutFilename(colour))
       trackEvent('bg_remove_colored_download', { color: colour })
     } catch {
       toast({ ...COLOURED_DOWNLOAD_FAILED, variant: 'destructive', durationMs: ERROR_TOAST_MS })
@@ -92,11 +97,12 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
         <StageCompare
           size={ws.size}
           before={{ src: run.fileUrl, alt: 'Original upload', label: 'Original' }}
-          after={{ src: run.result.url, alt: 'Cutout with the chosen background', label: 'Cutout', style: backdrop }}
+          after={{ src: run.result.at.preview, alt: 'Cutout with the chosen background', label: 'Cutout', style: backdrop }}
+          fullSize={run.result.at.full}
         />
         <DownloadBox
           title={DONE_TITLE}
-          href={run.result.url}
+          href={run.result.at.download}
           filename={run.result.filename ?? tool.downloadName}
           label={composed ? 'Download' : 'Download transparent PNG'}
           actions={
@@ -125,7 +131,7 @@ export function BackgroundRemoverScreen({ cost, viewer, pageResult }: { cost: nu
 
   const pageResultView = pageOk ? (
     <>
-      <StageResultImage src={pageOk.resultUrl} alt="Background removed result" checkerboard />
+      <StageResultImage at={resultAddresses(pageOk.resultUrl)} alt="Background removed result" checkerboard />
       <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename} actions={<CorrectLink jobId={pageJobId} tool={tool.slug} />} />
       <ModelUsed model={pageOk.model} note={pageOk.note} />
     </>

@@ -1,6 +1,8 @@
 // The remover's output options on its screen: crop to the subject with a margin, a soft shadow, the
 // mask alone, a background image and the file type. Plain form fields: they post the same with or
 // without JavaScript, and the server composes the result (cutout-output.server.ts).
+import { DEFAULT_OUTPUT_FORMAT } from "~/catalog/tools";
+import { OUTPUT_FORMAT_LABELS } from "./tool-options";
 
 /** The fields this part of the form sends, for the screen to tell whether the server must compose. */
 export const CUTOUT_OUTPUT_FIELDS = [
@@ -19,7 +21,8 @@ export function asksForComposition(form: FormData): boolean {
     form.get("crop") === "true" ||
     form.get("shadow") === "true" ||
     form.get("channels") === "alpha" ||
-    (typeof form.get("format") === "string" && form.get("format") !== "png") ||
+    // The default (auto) of a transparent cutout is the PNG the browser colours itself.
+    (typeof form.get("format") === "string" && !["png", "auto", ""].includes(form.get("format") as string)) ||
     (image instanceof Blob && image.size > 0)
   );
 }
@@ -78,11 +81,11 @@ export function CutoutOutputOptions({
           </label>
           <label className="flex flex-col gap-1 text-sm text-slate-800">
             File type
-            <select name="format" defaultValue="png" className={FIELD}>
-              <option value="png">PNG</option>
-              <option value="webp">WebP</option>
+            <select name="format" defaultValue={DEFAULT_OUTPUT_FORMAT} className={FIELD}>
+              <option value="auto">{OUTPUT_FORMAT_LABELS.auto}</option>
+              <option value="png">{OUTPUT_FORMAT_LABELS.png}</option>
+              <option value="webp">{OUTPUT_FORMAT_LABELS.webp}</option>
               <option value="jpg">JPEG (needs a background)</option>
-              <option value="auto">Same kind as the upload</option>
             </select>
           </label>
         </div>

@@ -2,16 +2,19 @@
 // 'Image secured' result.
 import { useLoaderData } from '@remix-run/react'
 import { useRef, useState } from 'react'
-import { CorrectLink } from '~/features/corrections/ui/correct-link'
-import type { JobView } from '~/features/tools/jobs/view'
+import { CorrectLink } from './correct-link'
+import type { JobView } from '~/features/jobs/view'
 import { BLUR, TOOLS } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 import { trackEvent } from '~/features/analytics/track'
+import { useViewer } from '~/features/layout/root-data'
 import { toast } from '~/ui/toast'
 import { blurRadiusText, displayBlur, facesDetectedText, normaliseBlur, sourceText } from './blur-wording'
-import { BlurOptions } from './tool-options'
+import { BlurOptions, FormatOptions } from './tool-options'
+import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'
-import type { ToolPageResult } from './page-result'
+import { resultAddresses, type ResultAddresses, type ToolPageResult } from './page-result'
+import { releaseShownResult, shownResult } from './shown-result'
 import { remainingFrom, SUCCESS_TOAST_MS, TOOL_MESSAGES } from './tool-messages'
 import { useToolRun } from './use-tool-run'
 import { useWorkspace } from './use-workspace'
@@ -28,9 +31,12 @@ export const VISITOR_BLUR_MESSAGE =
   'You can blur images as a visitor. Sign in to sync credits across devices and unlock account history.'
 
 interface Blurred {
-  url: string
+  /** Where it shows (its preview), opens in full and downloads. */
+  at: ResultAddresses
   faces: number
   blur: number
+  /** The server's name for it: its extension follows the file type (decision 173). */
+  filename: string
 }
 
 export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; viewer: Viewer | undefined; pageResult?: ToolPageResult }) {
@@ -40,12 +46,14 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
   const submittedBlur = useRef(blur)
   const run = useToolRun<Blurred>(tool, {
     extraWaiting: EXTRA_STAGES,
-    interpret: async (response) => ({
-      url: URL.createObjectURL(response.body),
+    headersOnly: true,
+    interpret: async (response, resultUrl) => ({
+      at: shownResult(response, resultUrl),
       faces: remainingFrom(response.header('X-Faces-Found')) ?? 0,
       blur: submittedBlur.current,
+      filename: filenameFromContentDisposition(response.header('Content-Disposition')) ?? tool.downloadName,
     }),
-    release: (result) => URL.revokeObjectURL(result.url),
+    release: (result) => releaseShownResult(result.at),
     // No face found is not a success: nothing was blurred (and nothing charged), so no success toast.
     quietSuccess: true,
     onSuccess: (result) => {
@@ -58,11 +66,13 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
     onFailure: (message) => trackEvent('face_blur_failed', { error: message }),
   })
   const ws = useWorkspace(tool, run)
-  const shownPage = run.status === 'idle' && !run.error ? pageResult : undefined
+  // The page's result: a post's, or (a run followed from a page opened on its job, no file chosen here) the job's.
+  const shownPage = (run.status === 'idle' && !run.error) || (run.status === 'complete' && !run.file) ? pageResult : undefined
   const pageOk = shownPage?.ok ? shownPage : undefined
   // The job a page post (no JavaScript) made, for the way to its review.
   const pageJobId = (useLoaderData() as { job?: JobView | null } | undefined)?.job?.id
-  const balance = run.remaining ?? (shownPage ? shownPage.remaining : null) ?? viewer?.credits?.balance
+  // The page's one balance (root-data.ts), as the header shows it.
+  const balance = useViewer()?.credits?.balance ?? run.remaining ?? (shownPage ? shownPage.remaining : null)
   const signedIn = Boolean(viewer?.user)
 
   const faces = run.result ? run.result.faces : pageOk ? (pageOk.facesFound ?? 0) : null
@@ -74,7 +84,12 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
     faces === 0 ? 'none' : run.result || (pageOk && pageBlurKnown) ? 'applied' : run.file ? 'preview' : 'none'
   const radius = run.result ? run.result.blur : pageOk ? initialBlur : blur
 
-  const options = <BlurOptions blur={blur} onBlur={setBlur} />
+  const options = (
+    <>
+      <BlurOptions blur={blur} onBlur={setBlur} />
+      <FormatOptions chosen={pageResult?.fieldValues?.format} />
+    </>
+  )
 
   const tiles = (
     <dl className="grid grid-cols-3 gap-2" data-testid="blur-tiles">
@@ -93,17 +108,18 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
       before={{ src: run.fileUrl, alt: 'Original upload', label: 'Original upload' }}
       after={
         run.result
-          ? { src: run.result.url, alt: 'Blurred output', label: 'Blurred output' }
+          ? { src: run.result.at.preview, alt: 'Blurred output', label: 'Blurred output' }
           : { src: run.fileUrl, alt: 'Blur preview', label: 'Blurred output', style: { filter: `blur(${displayBlur(blur)}px)` } }
       }
       hint={run.result ? undefined : 'Run blur to generate final output'}
+      fullSize={run.result?.at.full}
     />
   )
 
   const resultView = run.result ? (
     <>
       {chosenView}
-      <DownloadBox title={DONE_TITLE} href={run.result.url} filename={tool.downloadName} actions={<CorrectLink jobId={run.jobId} tool={tool.slug} />}>
+      <DownloadBox title={DONE_TITLE} href={run.result.at.download} filename={run.result.filename} actions={<CorrectLink jobId={run.jobId} tool={tool.slug} />}>
         <p data-testid="faces-detected">Faces detected: {run.result.faces}</p>
         {balance !== null && balance !== undefined ? <p>Credits remaining: {balance}</p> : null}
       </DownloadBox>
@@ -112,7 +128,7 @@ export function FaceBlurrerScreen({ cost, viewer, pageResult }: { cost: number; 
 
   const pageResultView = pageOk ? (
     <>
-      <StageResultImage src={pageOk.resultUrl} alt="Blurred output" />
+      <StageResultImage at={resultAddresses(pageOk.resultUrl)} alt="Blurred output" />
       <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename} actions={<CorrectLink jobId={pageJobId} tool={tool.slug} />}>
         <p data-testid="faces-detected">Faces detected: {pageOk.facesFound ?? 0}</p>
         <p>Credits remaining: {pageOk.remaining}</p>

@@ -4,13 +4,14 @@ import { TOOLS } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 import { trackEvent } from '~/features/analytics/track'
 import { DownloadBox } from './download-box'
-import type { ToolPageResult } from './page-result'
+import { resultAddresses, type ResultAddresses, type ToolPageResult } from './page-result'
 import { readJson } from './send-tool-request'
 import { MISSING_RESTORED_URL } from './tool-messages'
 import { ToolRunError, useToolRun } from './use-tool-run'
 import { useWorkspace } from './use-workspace'
 import { StageCompare, StageResultImage, ToolWorkspace } from './workspace'
 import { browserCanShow } from './file-checks'
+import { FormatOptions } from './tool-options'
 
 const tool = TOOLS['face-restorer']
 const DONE_TITLE = 'Portrait ready'
@@ -22,15 +23,19 @@ export const BACKEND_UNAVAILABLE_NOTE =
   'Faces are sharpened by our general detail model: natural and clean, with less fine detail than a dedicated face model.'
 
 interface Restored {
-  url: string
+  /** Where it shows (its preview), opens in full and downloads: from the answer's restored_url. */
+  at: ResultAddresses
   gfpganAvailable: boolean
+  /** The stored result's name (its extension follows the file type); the catalog's name when absent. */
+  filename: string
 }
 
 /** Reads the restorer's JSON answer; restored_url must be a string. */
 export function readRestored(body: unknown): Restored {
-  const value = body && typeof body === 'object' ? (body as { restored_url?: unknown; gfpgan_available?: unknown }) : {}
+  const value = body && typeof body === 'object' ? (body as { restored_url?: unknown; gfpgan_available?: unknown; filename?: unknown }) : {}
   if (typeof value.restored_url !== 'string' || value.restored_url.length === 0) throw new ToolRunError(MISSING_RESTORED_URL)
-  return { url: value.restored_url, gfpganAvailable: value.gfpgan_available === true }
+  const filename = typeof value.filename === 'string' && value.filename.length > 0 ? value.filename : tool.downloadName
+  return { at: resultAddresses(value.restored_url), gfpganAvailable: value.gfpgan_available === true, filename }
 }
 
 export function FaceRestorerScreen({
@@ -80,9 +85,10 @@ export function FaceRestorerScreen({
         <StageCompare
           size={ws.size}
           before={browserCanShow(run.file.type) ? { src: run.fileUrl, alt: 'Original portrait', label: 'Original' } : null}
-          after={{ src: run.result.url, alt: 'Restored portrait', label: 'Restored' }}
+          after={{ src: run.result.at.preview, alt: 'Restored portrait', label: 'Restored' }}
+          fullSize={run.result.at.full}
         />
-        <DownloadBox title={DONE_TITLE} href={run.result.url} filename={tool.downloadName}>
+        <DownloadBox title={DONE_TITLE} href={run.result.at.download} filename={run.result.filename}>
           <p>Restored with {run.result.gfpganAvailable ? GFPGAN_ENGINE_LABEL : FALLBACK_ENGINE_LABEL}.</p>
         </DownloadBox>
       </>
@@ -90,7 +96,7 @@ export function FaceRestorerScreen({
 
   const pageResultView = pageOk ? (
     <>
-      <StageResultImage src={pageOk.resultUrl} alt="Restored portrait" />
+      <StageResultImage at={resultAddresses(pageOk.resultUrl)} alt="Restored portrait" />
       <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename} />
     </>
   ) : null
@@ -111,7 +117,12 @@ export function FaceRestorerScreen({
         trackEvent('face_restore_requested', {})
         void run.run(form)
       }}
-      options={engine}
+      options={
+        <>
+          {engine}
+          <FormatOptions chosen={pageResult?.fieldValues?.format} />
+        </>
+      }
       resultView={resultView}
       pageResultView={pageResultView}
     />

@@ -5,7 +5,7 @@ import { blurRadiusText, displayBlur, facesDetectedText, normaliseBlur, sourceTe
 import { filenameFromContentDisposition } from './content-disposition'
 import { checkFile, formatMegabytes } from './file-checks'
 import { statusLabel } from './status-badge'
-import { progressOnSteps } from '../jobs/progress'
+import { progressOnSteps } from '../../jobs/progress'
 import { stagePlan, uploadStage } from './stages'
 import { convertedFilename, formatPreviewLabel, svgBackgroundField } from './svg-options'
 import { failureMessage, remainingFrom, TOOL_MESSAGES } from './tool-messages'

@@ -6,7 +6,9 @@ import { CompareSlider } from '~/ui/compare-slider'
 import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'
 import { browserCanShow } from './file-checks'
-import type { ToolPageResult } from './page-result'
+import { resultAddresses, type ResultAddresses, type ToolPageResult } from './page-result'
+import { releaseShownResult, shownResult } from './shown-result'
+import { FormatOptions } from './tool-options'
 import { useToolRun } from './use-tool-run'
 import { useWorkspace } from './use-workspace'
 import { StageCompare, StageResultImage, ToolWorkspace } from './workspace'
@@ -24,7 +26,8 @@ export const DEMO_IMAGES = {
 }
 
 interface Enhanced {
-  url: string
+  /** Where it shows (its preview), opens in full and downloads. */
+  at: ResultAddresses
   filename: string
 }
 
@@ -34,11 +37,12 @@ export function enhancedFilename(header: string | null): string {
 
 export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number; viewer: Viewer | undefined; pageResult?: ToolPageResult }) {
   const run = useToolRun<Enhanced>(tool, {
-    interpret: async (response) => ({
-      url: URL.createObjectURL(response.body),
+    headersOnly: true,
+    interpret: async (response, resultUrl) => ({
+      at: shownResult(response, resultUrl),
       filename: enhancedFilename(response.header('Content-Disposition')),
     }),
-    release: (result) => URL.revokeObjectURL(result.url),
+    release: (result) => releaseShownResult(result.at),
   })
   const ws = useWorkspace(tool, run)
   const pageOk = pageResult?.ok ? pageResult : undefined
@@ -50,15 +54,16 @@ export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number
         <StageCompare
           size={ws.size}
           before={browserCanShow(run.file.type) ? { src: run.fileUrl, alt: 'Original upload', label: 'Original' } : null}
-          after={{ src: run.result.url, alt: 'Enhanced image', label: 'Enhanced' }}
+          after={{ src: run.result.at.preview, alt: 'Enhanced image', label: 'Enhanced' }}
+          fullSize={run.result.at.full}
         />
-        <DownloadBox title={DONE_TITLE} href={run.result.url} filename={run.result.filename} />
+        <DownloadBox title={DONE_TITLE} href={run.result.at.download} filename={run.result.filename} />
       </>
     ) : null
 
   const pageResultView = pageOk ? (
     <>
-      <StageResultImage src={pageOk.resultUrl} alt="Enhanced image" />
+      <StageResultImage at={resultAddresses(pageOk.resultUrl)} alt="Enhanced image" />
       <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={pageOk.filename || tool.downloadName} />
     </>
   ) : null
@@ -93,6 +98,7 @@ export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number
       onRun={(form) => {
         void run.run(form)
       }}
+      options={<FormatOptions chosen={pageResult?.fieldValues?.format} />}
       notes={signedIn ? null : <p className="text-sm text-slate-600">{VISITOR_ENHANCER_MESSAGE}</p>}
       extra={demo}
       resultView={resultView}

@@ -1,6 +1,6 @@
 // What a tool page's action returns to the page when the form was posted without JavaScript.
 // Client-safe: types and small readers only.
-import type { JobView } from '~/features/tools/jobs/view'
+import { jobHasEnded, resultUrl, TOO_SLOW_CODE, type JobView } from '~/features/jobs/view'
 
 export type ToolPageResult =
   | {
@@ -31,7 +31,6 @@ export type ToolPageResult =
     }
 
 /** The refusal of an image too slow to finish in time: the API's `code` and the page's. */
-export const TOO_SLOW_CODE = 'image_too_slow'
 
 /** What a tool page's loader tells the browser to estimate runs with (run-time.ts). */
 export interface PageTiming {
@@ -51,9 +50,6 @@ export interface RunClock {
 /** The run options a result page shows back (they ride in its address after the redirect). */
 export const SHOWN_OPTION_FIELDS = ['blur', 'format', 'scale', 'background', 'denoise', 'model'] as const
 
-export function resultUrl(resultId: string): string {
-  return `/api/results/${encodeURIComponent(resultId)}`
-}
 
 /** A result's small picture (features/history/thumbnails.server.ts), for its owner while it lasts. */
 export function thumbnailUrl(resultId: string): string {
@@ -62,6 +58,22 @@ export function thumbnailUrl(resultId: string): string {
 
 export function downloadUrl(resultId: string): string {
   return `${resultUrl(resultId)}?download=1`
+}
+
+/**
+ * Where a result is shown, opened in full and downloaded, from its address (a job's result_url, a page
+ * result's resultUrl): the before/after shows its small preview (at most 800 px, decision 179), the full
+ * resolution only on demand.
+ */
+export interface ResultAddresses {
+  preview: string
+  full: string
+  download: string
+}
+
+export function resultAddresses(url: string): ResultAddresses {
+  const path = url.split('?')[0]!
+  return { preview: `${path}/preview`, full: path, download: `${path}?download=1` }
 }
 
 /** The badge after a page post: the posted run's outcome until the browser starts a run of its own. */
@@ -73,9 +85,12 @@ export function shownStatus<S extends string>(status: S, page: ToolPageResult | 
 /** How often a page following a job reloads itself without JavaScript. */
 export const JOB_REFRESH_SECONDS = 1
 
-/** The meta tag that makes a page following an unfinished job reload itself (no JavaScript needed). */
-export function jobRefreshMeta(job: JobView | null | undefined) {
-  return job && (job.status === 'queued' || job.status === 'running')
-    ? [{ httpEquiv: 'refresh', content: String(JOB_REFRESH_SECONDS) }]
-    : []
+/**
+ * Whether a page opened on this job reloads itself without JavaScript: while the job waits or runs. The
+ * reload is inside <noscript> (workspace.tsx): with JavaScript the page follows the job itself, and a page
+ * whose scripts are still arriving on a slow link (a run tapped before they loaded) is not reloaded under
+ * them every second, each time fetching the page again (decision 183).
+ */
+export function reloadsWhileRunning(job: JobView | null | undefined): boolean {
+  return Boolean(job && !jobHasEnded(job.status))
 }

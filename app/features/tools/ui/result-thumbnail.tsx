@@ -1,7 +1,7 @@
 // A result's thumbnail (at most 160 pixels on a side, made by the server: never the full-size result
 // scaled down by the browser), on a checkerboard so a cut-out's transparency shows; a plain tile
 // with the run's state while there is no result.
-import type { RunState } from '../jobs/run-state'
+import type { RunState } from '../../jobs/run-state'
 
 const TILE_WORDS: Record<RunState, string> = { waiting: 'Waiting', running: 'Running', done: 'No preview', no_face: 'No preview', failed: 'Failed' }
 

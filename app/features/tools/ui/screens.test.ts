@@ -7,7 +7,13 @@ import { ToolRunError } from './use-tool-run'
 
 describe('face restorer answer', () => {
   it('needs restored_url as a string', () => {
-    expect(readRestored({ restored_url: '/api/results/a', gfpgan_available: true })).toEqual({ url: '/api/results/a', gfpganAvailable: true })
+    expect(readRestored({ restored_url: '/api/results/a', gfpgan_available: true, filename: 'face-restored.jpg' })).toEqual({
+      at: { preview: '/api/results/a/preview', full: '/api/results/a', download: '/api/results/a?download=1' },
+      gfpganAvailable: true,
+      filename: 'face-restored.jpg',
+    })
+    // An answer without a name (an older studio) falls back to the catalog's.
+    expect(readRestored({ restored_url: '/api/results/a' }).filename).toBe('face-restored.png')
     expect(readRestored({ restored_url: '/api/results/b' }).gfpganAvailable).toBe(false)
     for (const body of [{}, { restored_url: 42 }, { restored_url: '' }, null, 'x']) {
       expect(() => readRestored(body)).toThrowError(new ToolRunError('Server response missing restored image URL.'))

@@ -6,7 +6,8 @@ import { TOOLS, type SvgFormat } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'
-import type { ToolPageResult } from './page-result'
+import { resultAddresses, type ResultAddresses, type ToolPageResult } from './page-result'
+import { releaseShownResult, shownResult } from './shown-result'
 import { convertedFilename, formatPreviewLabel, svgBackgroundField } from './svg-options'
 import { asFormat, SvgOptions, useSvgChoices } from './tool-options'
 import { SVG_SIGN_IN_MESSAGE, SVG_SIGN_IN_TOAST } from './tool-messages'
@@ -19,7 +20,8 @@ const DONE_TITLE = 'Export ready'
 export const SVG_LOGIN_PATH = `/login?from=${tool.path}`
 
 interface Converted {
-  url: string
+  /** Where it shows (its preview), opens in full and downloads. */
+  at: ResultAddresses
   filename: string
   format: SvgFormat
   /** X-Facet-Note: librsvg drew what resvg could not. */
@@ -43,13 +45,14 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
   // The format actually sent: the select may change while the server works.
   const submittedFormat = useRef(format)
   const run = useToolRun<Converted>(tool, {
-    interpret: async (response) => ({
-      url: URL.createObjectURL(response.body),
+    headersOnly: true,
+    interpret: async (response, resultUrl) => ({
+      at: shownResult(response, resultUrl),
       filename: convertedFilename(filenameFromContentDisposition(response.header('Content-Disposition')), submittedFormat.current),
       format: submittedFormat.current,
       note: response.header('X-Facet-Note'),
     }),
-    release: (result) => URL.revokeObjectURL(result.url),
+    release: (result) => releaseShownResult(result.at),
   })
   const ws = useWorkspace(tool, run)
   const pageOk = pageResult?.ok ? pageResult : undefined
@@ -70,9 +73,10 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
       <StageCompare
         size={ws.size}
         before={{ src: run.fileUrl, alt: 'Original SVG', label: 'Original SVG' }}
-        after={{ src: run.result.url, alt: run.result.filename, label: run.result.filename }}
+        after={{ src: run.result.at.preview, alt: run.result.filename, label: run.result.filename }}
+        fullSize={run.result.at.full}
       />
-      <DownloadBox title={DONE_TITLE} href={run.result.url} filename={run.result.filename}>
+      <DownloadBox title={DONE_TITLE} href={run.result.at.download} filename={run.result.filename}>
         <p>
           {run.result.format.toUpperCase()} at {scale}×
         </p>
@@ -83,7 +87,7 @@ export function SvgConverterScreen({ cost, viewer, pageResult }: { cost: number;
 
   const pageResultView = pageOk ? (
     <>
-      <StageResultImage src={pageOk.resultUrl} alt={pageOk.filename} checkerboard />
+      <StageResultImage at={resultAddresses(pageOk.resultUrl)} alt={pageOk.filename} checkerboard />
       <DownloadBox title={DONE_TITLE} href={pageOk.downloadUrl} filename={convertedFilename(pageOk.filename, asFormat(fields?.format))}>
         <RendererNote note={pageOk.note} />
       </DownloadBox>

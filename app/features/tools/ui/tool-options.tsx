@@ -3,7 +3,7 @@
 // the screen that draws them; these components only show it and report changes. Every control is a
 // real form control that posts without JavaScript.
 import { useState, type CSSProperties } from 'react'
-import { BACKGROUND_PRESETS, BLUR, DEFAULT_BACKGROUND, DENOISE, SVG_FORMATS, type SvgFormat } from '~/catalog/tools'
+import { AUTO_FORMAT_RULE, BACKGROUND_PRESETS, BLUR, DEFAULT_BACKGROUND, DEFAULT_OUTPUT_FORMAT, DENOISE, OUTPUT_FORMATS, SVG_FORMATS, type OutputFormat, type SvgFormat } from '~/catalog/tools'
 import { MODEL_CHOICE_LABELS, MODEL_CHOICES } from '~/features/tools/models/model-choices'
 import { useHydrated } from '~/ui/use-hydrated'
 import { DEFAULT_CUSTOM_COLOUR, isHexColour, type BackgroundChoice } from './background-colour'
@@ -222,6 +222,44 @@ export function DenoiseOptions({ denoise, onDenoise }: { denoise: number; onDeno
         <span>{DENOISE.min} · keep grain</span>
         <span>{DENOISE.max} · smooth</span>
       </div>
+    </div>
+  )
+}
+
+/** The raster tools' file types as the screens name them (the remover's JPEG needs a backdrop). */
+export const OUTPUT_FORMAT_LABELS: Record<OutputFormat, string> = {
+  auto: 'Same kind as the upload',
+  png: 'PNG (lossless)',
+  jpg: 'JPEG',
+  webp: 'WebP',
+}
+
+/**
+ * The result's file type for the blurrer, the restorer and the enhancer: a plain select that posts
+ * without JavaScript (and goes with the form's data to the API with it). `chosen`: what a page post asked for.
+ */
+export function FormatOptions({ chosen, id = 'output-format' }: { chosen?: string; id?: string }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-semibold text-slate-900">
+        File type
+      </label>
+      <select
+        id={id}
+        name="format"
+        defaultValue={chosen && (OUTPUT_FORMATS as readonly string[]).includes(chosen) ? chosen : DEFAULT_OUTPUT_FORMAT}
+        aria-describedby={`${id}-hint`}
+        className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
+      >
+        {OUTPUT_FORMATS.map((format) => (
+          <option key={format} value={format}>
+            {OUTPUT_FORMAT_LABELS[format]}
+          </option>
+        ))}
+      </select>
+      <p id={`${id}-hint`} className="text-xs text-slate-600">
+        {AUTO_FORMAT_RULE}
+      </p>
     </div>
   )
 }

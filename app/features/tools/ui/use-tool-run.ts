@@ -8,9 +8,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
 import { toast } from '~/ui/toast'
 import { checkFile } from './file-checks'
-import type { JobView } from '~/features/tools/jobs/view'
-import { followJob, readJson, sendToolRequest, type JobStatusBody, type ToolHttpResponse } from './send-tool-request'
+import { jobHasEnded, type JobView } from '~/features/jobs/view'
+import { followJob, JOB_POST_WAIT_SECONDS, readJson, sendToolRequest, type JobStatusBody, type ToolHttpResponse } from './send-tool-request'
 import { stagePlan, uploadStage } from './stages'
+import { resultAddresses } from './page-result'
+import { useBalanceReport } from '~/features/layout/root-data'
 import { ERROR_TOAST_MS, failureMessage, remainingFrom, SUCCESS_TOAST_MS, TOOL_MESSAGES } from './tool-messages'
 
 export type RunStatus = 'idle' | 'ready' | 'processing' | 'complete' | 'error'
@@ -19,8 +21,16 @@ export const FAILED_STAGE_MESSAGE = 'Processing failed'
 /** Where the browser sends a run: the asynchronous API, so the screen can follow the job. */
 const JOBS_PATH = '/api/jobs/'
 
-function isEnded(status: JobView['status']): boolean {
-  return status === 'succeeded' || status === 'failed'
+/** Images asked for ahead of their <img>: held until loaded, so the browser's image cache has them to hand. */
+const warming = new Set<HTMLImageElement>()
+function warmImage(src: string) {
+  const image = new Image()
+  image.decoding = 'async'
+  const done = () => warming.delete(image)
+  image.onload = done
+  image.onerror = done
+  warming.add(image)
+  image.src = src
 }
 
 /** A failure found while reading a successful answer (e.g. a missing field); its message is shown. */
@@ -29,8 +39,16 @@ export class ToolRunError extends Error {}
 export interface ToolRunOptions<R> {
   /** No longer used: the stages now come from the job's real progress. */
   extraWaiting?: readonly ProgressStep[]
-  /** Reads a 2xx answer into the screen's result; throw ToolRunError to fail with a message. */
-  interpret: (response: ToolHttpResponse) => Promise<R>
+  /**
+   * Reads a 2xx answer into the screen's result; throw ToolRunError to fail with a message. `resultUrl`
+   * is the stored result's address (null when the job gave none: the body is then the result).
+   */
+  interpret: (response: ToolHttpResponse, resultUrl: string | null) => Promise<R>
+  /**
+   * The screen shows the result from its address (a preview, the full file on demand), never from the
+   * answer's body: only the answer's headers are fetched when the job gave an address (decision 179).
+   */
+  headersOnly?: boolean
   /** Frees what a result holds (object URLs) when it is replaced. */
   release?: (result: R) => void
   onSuccess?: (result: R) => void
@@ -45,7 +63,7 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
   const revalidator = useRevalidator()
   // The job the page was opened on (?job=<id>), still running: shown (and, with JavaScript, followed).
   const pageJob = (useLoaderData() as { job?: JobView | null } | undefined)?.job ?? null
-  const resumable = pageJob && pageJob.tool === tool.slug && !isEnded(pageJob.status) ? pageJob : null
+  const resumable = pageJob && pageJob.tool === tool.slug && !jobHasEnded(pageJob.status) ? pageJob : null
   const [file, setFile] = useState<File | null>(null)
   const [fileUrl, setFileUrl] = useState<string | null>(null)
   const [status, setStatus] = useState<RunStatus>(resumable ? 'processing' : 'idle')
@@ -55,7 +73,16 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
   const [jobId, setJobId] = useState<string | null>(resumable?.id ?? null)
   const [error, setError] = useState<string | null>(null)
   const [result, setResult] = useState<R | null>(null)
-  const [remaining, setRemaining] = useState<number | null>(null)
+  const [remaining, setShownRemaining] = useState<number | null>(null)
+  const reportBalance = useBalanceReport()
+  // The page's one balance (root-data.ts) learns it in the same render as this run's card.
+  const setRemaining = useCallback(
+    (balance: number) => {
+      setShownRemaining(balance)
+      reportBalance(balance)
+    },
+    [reportBalance],
+  )
   const abort = useRef<AbortController | null>(null)
   const optionsRef = useRef(options)
   optionsRef.current = options
@@ -132,19 +159,23 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
 
   /** Follows a job to its end, then reads its answer (the tool endpoint's) as a direct run would. */
   const finishJob = useCallback(
-    async (id: string, controller: AbortController) => {
+    async (id: string, controller: AbortController, known?: JobStatusBody) => {
       const ended = await followJob(id, {
         signal: controller.signal,
+        headersOnly: optionsRef.current.headersOnly,
+        known,
         onProgress: (job) => {
           if (job.status === 'queued') setProgress({ percent: plan.upload.percent, message: plan.upload.message })
           else setProgress({ percent: job.progress, message: job.stage ?? plan.upload.message })
+          // The preview starts on its way while the answer's headers are asked for (one round trip saved).
+          if (job.status === 'succeeded' && job.result_url) warmImage(resultAddresses(job.result_url).preview)
         },
       })
       if (controller.signal.aborted) return
       const response = ended.answer
       const headerRemaining = remainingFrom(response.header('X-Credits-Remaining'))
       if (!response.ok) return failWith(await readJson(response), headerRemaining)
-      const outcome = await optionsRef.current.interpret(response)
+      const outcome = await optionsRef.current.interpret(response, ended.job?.result_url ?? null)
       if (controller.signal.aborted) return
       if (headerRemaining !== null) setRemaining(headerRemaining)
       replaceResult(outcome)
@@ -175,6 +206,8 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
         form.set('tool', tool.slug)
         const response = await sendToolRequest(JOBS_PATH, form, {
           signal: controller.signal,
+          // A short run has ended by the answer, which then says so: no first poll.
+          headers: { Prefer: `wait=${JOB_POST_WAIT_SECONDS}` },
           onUploadProgress: (fraction) => {
             if (!uploaded) setProgress(uploadStage(plan, fraction))
           },
@@ -188,14 +221,15 @@ export function useToolRun<R>(tool: ToolDefinition, options: ToolRunOptions<R>) 
         const body = await readJson(response)
         if (!response.ok) return failWith(body, headerRemaining)
         if (headerRemaining !== null) setRemaining(headerRemaining)
-        const id = (body as JobStatusBody | null)?.id
+        const accepted = body as JobStatusBody | null
+        const id = accepted?.id
         if (!id) throw new ToolRunError(messages.fallbackError)
         setJobId(id)
         // The address names the job: a reload, or coming back later, finds the run where it is.
         const here = new URL(window.location.href)
         here.searchParams.set('job', id)
         window.history.replaceState(window.history.state, '', here)
-        await finishJob(id, controller)
+        await finishJob(id, controller, jobHasEnded(accepted.status) ? accepted : undefined)
       } catch (caught) {
         if (controller.signal.aborted) return
         fail(caught instanceof ToolRunError ? caught.message : messages.fallbackError, null)

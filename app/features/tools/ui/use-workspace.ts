@@ -4,7 +4,7 @@
 import { useLoaderData } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
-import { checkFit, estimateMs, rateVariant, seedFactor, tooSlowMessage, type RunTiming } from '~/features/tools/run-time'
+import { checkFit, estimateMs, rateVariant, seedFactor, tooSlowMessage, type RunTiming } from '~/features/jobs/run-time'
 import { browserCanShow, inspectFile } from './file-checks'
 import { downscaleFile } from './downscale'
 import type { PageTiming, RunClock } from './page-result'
@@ -18,6 +18,8 @@ export interface RunLike {
   progress: ProgressStep | null
   error: string | null
   remaining: number | null
+  /** The job the browser's run made, once known (the report form names it). */
+  jobId?: string | null
   selectFile: (file: File | null) => string | null
 }
 

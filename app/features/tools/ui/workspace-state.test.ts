@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TOOLS } from '~/catalog/tools'
-import type { JobView } from '~/features/tools/jobs/view'
+import type { JobView } from '~/features/jobs/view'
 import { unusableFileMessage } from './tool-messages'
 import { announcement, NO_FACE_MESSAGE, notEnoughCreditsText, workspacePhase, type PhaseInput } from './workspace-state'
 

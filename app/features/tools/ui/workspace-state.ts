@@ -2,8 +2,9 @@
 // browser run, a page posted without JavaScript, a job the page follows, and the balance. Each state
 // has its own look and words (workspace.tsx). Client-safe and pure, so it is unit-tested.
 import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
-import type { JobView } from '~/features/tools/jobs/view'
-import { TOO_SLOW_CODE, type ToolPageResult } from './page-result'
+import type { JobView } from '~/features/jobs/view'
+import { TOO_SLOW_CODE } from '../../jobs/view'
+import { type ToolPageResult } from './page-result'
 import { UNUSABLE_FILE_STATUSES } from './tool-messages'
 import type { RunStatus } from './use-tool-run'
 import { guestRenewalRule } from '~/features/credits/guest-rule'

@@ -7,21 +7,22 @@ import { UploadIcon } from '~/ui/upload-icon'
 import { Link, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useEffect, useRef, useState, type CSSProperties, type DragEvent, type ReactNode } from 'react'
 import type { ProgressStep, ToolDefinition } from '~/catalog/tools'
-import { HANDED_BACK_NOTE, TERMINAL_JOB_STATUSES, type JobView } from '~/features/tools/jobs/view'
+import { HANDED_BACK_NOTE, TERMINAL_JOB_STATUSES, type JobView } from '~/features/jobs/view'
 import { passesCap, OVER_CAP_TITLE } from '~/features/teams/headroom'
 import { HeadroomLine, OverCapText, UseOwnCreditsForm } from '~/features/teams/ui/cap-headroom'
 import type { Viewer } from '~/features/account/viewer'
-import { useRootData } from '~/features/layout/root-data'
+import { useRootData, useViewer } from '~/features/layout/root-data'
 import { CompareSlider, type CompareImage } from '~/ui/compare-slider'
 import { useHydrated } from '~/ui/use-hydrated'
 import { browserCanShow, formatMegabytes } from './file-checks'
-import type { ToolPageResult } from './page-result'
+import { JOB_REFRESH_SECONDS, reloadsWhileRunning, type ResultAddresses, type ToolPageResult } from './page-result'
 import { ProgressPanel } from './progress-panel'
 import { fetchSample, SAMPLES } from './samples'
 import { StatusBadge } from './status-badge'
 import { ToolForm } from './tool-form'
+import { ReportWrong } from './report-wrong'
 import { ToolHero } from './tool-hero'
-import { CreditsLine, ProcessButton } from './tool-layout'
+import { CreditsLine, ProcessButton, ResultActions } from './tool-layout'
 import { takeHandoff } from './handoff'
 import { FAILED_STAGE_MESSAGE } from './use-tool-run'
 import type { ImageSize, RunLike, useWorkspace } from './use-workspace'
@@ -97,7 +98,9 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   // pageResult says what happened (the tool's own result view, its no-face or failure wording).
   const shownJob = run.status === 'idle' && !ws.rejection && job && !TERMINAL_JOB_STATUSES.includes(job.status) ? job : null
   const page = run.status === 'idle' && !ws.rejection && !shownJob ? props.pageResult : undefined
-  const balance = run.remaining ?? (page ? page.remaining : null) ?? shownJob?.remaining ?? viewer?.credits?.balance ?? null
+  // One balance on the page (root-data.ts): the header's, which a run's answer updates in the same render.
+  const live = useViewer()
+  const balance = live?.credits?.balance ?? run.remaining ?? (page ? page.remaining : null) ?? shownJob?.remaining ?? null
   // Working as a team with a monthly cap: what is left of it, and whether this run would pass it.
   const team = viewer?.workingTeam ?? null
   const cap = team?.cap ?? null
@@ -145,6 +148,13 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   // (what its form does without JavaScript), unless the checks or the balance stop it first.
   const startHandedOff = useRef(false)
   useEffect(() => {
+    // A file chosen before the scripts had loaded (a slow link) is taken up as if chosen now: the input
+    // still holds it, and without this the run button would wait for a second choice.
+    const chosenEarly = ws.inputRef.current?.files?.[0]
+    if (chosenEarly && !locked && !run.file) {
+      void ws.choose(chosenEarly)
+      return
+    }
     const file = takeHandoff(tool.slug)
     if (!file || locked) return
     startHandedOff.current = true
@@ -218,7 +228,10 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
       <>
       {fileBar}
       <div ref={ws.outcomeRef as React.RefObject<HTMLDivElement>} tabIndex={-1} className="space-y-3 rounded-xl outline-none" aria-label={props.doneTitle} data-testid="state-done">
-        {run.status === 'complete' ? props.resultView : props.pageResultView}
+        {/* A run followed from a page opened on its job (a reload, a link, a run tapped before the scripts came)
+            has no file chosen in this browser to show beside it: the page's own result view, from the loader's
+            data revalidated at the run's end, shows it. */}
+        {run.status === 'complete' && run.file ? props.resultView : props.pageResultView}
       </div>
       </>
     )
@@ -264,6 +277,12 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-4 sm:px-6 sm:py-6">
       <ToolHero tool={tool} />
+      {/* Without JavaScript the page reloads itself while the job it was opened on runs; with it, use-tool-run follows the job. */}
+      {reloadsWhileRunning(job) ? (
+        <noscript>
+          <meta httpEquiv="refresh" content={String(JOB_REFRESH_SECONDS)} />
+        </noscript>
+      ) : null}
       <ToolForm
         label={props.formLabel}
         onRun={(form) => {
@@ -320,13 +339,25 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
                 <CreditsLine balance={balance} />
               </p>
               {team && cap ? <HeadroomLine teamName={team.name} cap={cap} /> : null}
-              <ProcessButton
-                disabled={!hasFile || busy || short}
-                blocked={phase === 'model-missing' || signInFirst || (short && !hasFile && !hydrated)}
-                busy={busy && phase !== 'checking'}
-                label={props.processLabel}
-                busyLabel={props.busyLabel}
-              />
+              {phase === 'done' ? (
+                <ResultActions
+                  hydrated={hydrated}
+                  pageDownload={page?.ok ? { href: page.downloadUrl, filename: page.filename } : null}
+                  toolPath={tool.path}
+                  outcomeRef={ws.outcomeRef}
+                  inputRef={ws.inputRef}
+                />
+              ) : null}
+              {/* After a result the phone's bar offers the result instead (ResultActions); wider screens keep it. */}
+              <div className={phase === 'done' ? 'hidden lg:block' : undefined}>
+                <ProcessButton
+                  disabled={!hasFile || busy || short}
+                  blocked={phase === 'model-missing' || signInFirst || (short && !hasFile && !hydrated)}
+                  busy={busy && phase !== 'checking'}
+                  label={props.processLabel}
+                  busyLabel={props.busyLabel}
+                />
+              </div>
               {tool.signInRequired && !signedIn ? <p className="text-xs font-medium text-amber-900">Requires a Facet Studio account</p> : null}
             </div>
             {props.notes}
@@ -335,6 +366,8 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
         </div>
       </ToolForm>
       {phase === 'over-cap' ? <UseOwnCreditsForm /> : null}
+      {/* Its own form, so outside the tool's (forms do not nest): under the result it is about. */}
+      {phase === 'done' ? <ReportWrong jobId={run.status === 'complete' ? run.jobId : job?.id} boxed /> : null}
       <p role="status" aria-live="polite" className="sr-only" data-testid="announcer">
         {spoken}
       </p>
@@ -528,11 +561,14 @@ export function StageCompare({
   before,
   after,
   hint,
+  fullSize,
 }: {
   size: ImageSize | null
   before: CompareImage | null
   after: CompareImage & { style?: CSSProperties }
   hint?: string
+  /** The result at full resolution, when `after` shows its preview: opened only on demand. */
+  fullSize?: string
 }) {
   const width = size?.width ?? 800
   const height = size?.height ?? 600
@@ -541,7 +577,7 @@ export function StageCompare({
     // A TIFF original cannot be drawn: the result alone, said so.
     return (
       <figure className="m-0">
-        <StageResultImage src={after.src} alt={after.alt} checkerboard />
+        <StageResultImage src={after.src} full={fullSize} alt={after.alt} checkerboard />
         <figcaption className="mt-1 text-center text-xs text-slate-600">{after.label} · the TIFF original cannot be shown beside it</figcaption>
       </figure>
     )
@@ -549,15 +585,50 @@ export function StageCompare({
   return (
     <div className="mx-auto" style={fit}>
       <CompareSlider before={before} after={after} width={width} height={height} hint={hint} loading="eager" />
+      {fullSize ? <FullSizeLink href={fullSize} /> : null}
     </div>
   )
 }
 
-/** A page result's image (no JavaScript), shaped to the stage. */
-export function StageResultImage({ src, alt, checkerboard }: { src: string; alt: string; checkerboard?: boolean }) {
+/** The result at full resolution, in a tab of its own (the stage shows a preview: decision 179). */
+function FullSizeLink({ href }: { href: string }) {
   return (
-    <div className={`flex justify-center overflow-hidden rounded-xl ${checkerboard ? 'checkerboard' : 'bg-slate-100'}`}>
-      <img src={src} alt={alt} className="block h-auto max-w-full object-contain" style={{ maxHeight: 'var(--stage-max)' }} data-testid="result-image" />
+    <p className="mt-1 text-center text-xs">
+      <a href={href} target="_blank" rel="noopener" className="font-medium text-indigo-700 underline underline-offset-2" data-testid="full-size-link">
+        View full size
+      </a>
+    </p>
+  )
+}
+
+/**
+ * A page result's image (no JavaScript), shaped to the stage: its preview, with the full resolution a
+ * link away (`at`), or one image as it is (`src`). Fetched first: on a slow link the page's scripts
+ * would otherwise go ahead of it.
+ */
+export function StageResultImage({
+  at,
+  src,
+  full,
+  alt,
+  checkerboard,
+}: { alt: string; checkerboard?: boolean } & ({ at: ResultAddresses; src?: never; full?: never } | { at?: never; src: string; full?: string })) {
+  const shown = at ? at.preview : src
+  const fullSize = at ? at.full : full
+  return (
+    <div>
+      <div className={`flex justify-center overflow-hidden rounded-xl ${checkerboard ? 'checkerboard' : 'bg-slate-100'}`}>
+        <img
+          src={shown}
+          alt={alt}
+          className="block h-auto max-w-full object-contain"
+          style={{ maxHeight: 'var(--stage-max)' }}
+          data-testid="result-image"
+          // React 18 knows no fetchPriority prop; the lowercase attribute passes through as it is.
+          {...{ fetchpriority: 'high' }}
+        />
+      </div>
+      {fullSize ? <FullSizeLink href={fullSize} /> : null}
     </div>
   )
 }
