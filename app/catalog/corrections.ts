@@ -10,7 +10,7 @@ export const EDITABLE_TOOLS = { 'background-remover': 'cutout', 'face-blurrer': 
 export type EditableTool = keyof typeof EDITABLE_TOOLS
 
 export function isEditable(tool: string): tool is EditableTool {
-  return tool in EDITABLE_TOOLS
+  return Object.hasOwn(EDITABLE_TOOLS, tool)
 }
 
 /** Where the web page for correcting a result lives. */

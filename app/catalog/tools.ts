@@ -160,8 +160,9 @@ export const TOOL_LIST: readonly ToolDefinition[] = [
   TOOLS['svg-converter'],
 ]
 
+/** Own keys only: `in` would take "valueOf" or "constructor" from Object.prototype for a tool. */
 export function isToolSlug(value: string): value is ToolSlug {
-  return value in TOOLS
+  return Object.hasOwn(TOOLS, value)
 }
 
 /** Spec §9. */

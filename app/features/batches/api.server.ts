@@ -8,7 +8,7 @@ import { config } from '~/config.server'
 import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
 import { callerRateKey, resolveCaller, type Caller } from '~/features/account/caller.server'
 import { consumeRateLimit } from '~/features/security/rate-limit.server'
-import { MEGABYTE, TOOLS, type ToolSlug } from '~/catalog/tools'
+import { isToolSlug, MEGABYTE, TOOLS, type ToolSlug } from '~/catalog/tools'
 import { ToolError, tooLarge } from '~/features/jobs/door.server'
 import { ALL_OPTION_FIELDS, TOOL_MESSAGE } from '~/features/tools/jobs-api.server'
 import { contentDisposition } from '~/http/headers'
@@ -89,8 +89,8 @@ export async function acceptBatch(request: Request): Promise<BatchSubmission> {
 
     const form = await readMultipartForm(request, batchFormLimits())
     const tool = form.fields.tool?.trim()
-    if (!tool || !(tool in TOOLS)) throw new ToolError(400, TOOL_MESSAGE)
-    const slug = tool as ToolSlug
+    if (!tool || !isToolSlug(tool)) throw new ToolError(400, TOOL_MESSAGE)
+    const slug = tool
     if (TOOLS[slug].signInRequired && caller.source !== 'user') throw new ToolError(401, SVG_SIGN_IN_MESSAGE)
     const missing = missingModel(slug)
     if (missing) throw new ToolError(503, missing.message)

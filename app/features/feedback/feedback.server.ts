@@ -159,7 +159,8 @@ export async function reportResult(jobId: string, accountId: string, rawNote: un
 export async function readCaseFile(jobId: string, name: string, now: Date = new Date()): Promise<Buffer | null> {
   const report = await readReport(jobId, now)
   if (!report) return null
-  return unpack<unknown>(report.packedCase).sections[name] ?? null
+  const { sections } = unpack<unknown>(report.packedCase)
+  return Object.hasOwn(sections, name) ? sections[name]! : null
 }
 
 /** A case as its folder's files: case.json and every file kept. Null when the report is gone. */

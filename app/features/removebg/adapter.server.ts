@@ -193,7 +193,7 @@ export async function toStudioForm(sent: RemoveBgRequest): Promise<{ form: Multi
   const typeLevel = (f.type_level ?? '1').trim().toLowerCase() || '1'
   if (!TYPE_LEVELS.includes(typeLevel)) throw invalid(`type_level must be one of ${TYPE_LEVELS.join(', ')}.`)
   const size = (f.size ?? 'preview').trim().toLowerCase() || 'preview'
-  const megapixels = SIZE_MEGAPIXELS[size]
+  const megapixels = Object.hasOwn(SIZE_MEGAPIXELS, size) ? SIZE_MEGAPIXELS[size] : undefined
   if (megapixels === undefined) throw invalid('size must be preview, full, auto, 50MP, medium, hd, 4k, small or regular.')
   if (f.roi !== undefined && f.roi.trim() !== '' && !WHOLE_IMAGE_ROI.test(f.roi.trim().toLowerCase())) {
     throw unsupported('roi other than the whole image ("0% 0% 100% 100%") cannot be honoured: crop the image before sending it.')

@@ -35,7 +35,7 @@ beforeAll(async () => {
     if (req.url === '/rocket.jpg') return void res.writeHead(200, { 'content-type': 'image/jpeg' }).end(ROCKET())
     res.writeHead(404).end()
   })
-  await new Promise<void>((resolve) => server.listen(4517, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })
 
@@ -113,6 +113,12 @@ describe('POST /api/v1.0/removebg: authentication and errors', () => {
     const answer = await post(multipart(who, { image_file: rocketFile(), size: 'gigantic' }))
     expectError(answer, 400, 'invalid_parameters')
     expect(answer.headers.get('X-Credits-Charged')).toBe('0')
+    expect(await getBalance(who.accountId)).toBe(50)
+  })
+
+  it('answers 400 for a size named like an object\'s own property ("constructor" is no size)', async () => {
+    const who = await keyed()
+    for (const size of ['constructor', '__proto__']) expectError(await post(multipart(who, { image_file: rocketFile(), size })), 400, 'invalid_parameters')
     expect(await getBalance(who.accountId)).toBe(50)
   })
 

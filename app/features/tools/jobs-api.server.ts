@@ -7,7 +7,7 @@
 // phone link costs most of a second.
 import { resolveCaller } from '~/features/account/caller.server'
 import { getBalance } from '~/features/credits/ledger.server'
-import { MEGABYTE, TOOLS, type ToolSlug } from '~/catalog/tools'
+import { isToolSlug, MEGABYTE, TOOLS, type ToolSlug } from '~/catalog/tools'
 import { CREDITS_CHARGED_HEADER } from '~/features/api-keys/environments'
 import { creditsCharged, findOwnedJob, isFinished, jobView, type ToolJobInfo } from '~/features/jobs/jobs.server'
 import { acceptToolRun } from '~/features/tools/submit.server'
@@ -73,8 +73,8 @@ export async function submitJob(request: Request): Promise<Response> {
     throw thrown
   }
   const tool = form.fields.tool?.trim() ?? null
-  if (!tool || !(tool in TOOLS)) return runErrorResponse(400, TOOL_MESSAGE)
-  const accepted = await acceptToolRun(request, tool as ToolSlug, form)
+  if (!tool || !isToolSlug(tool)) return runErrorResponse(400, TOOL_MESSAGE)
+  const accepted = await acceptToolRun(request, tool, form)
   if (!accepted.ok) return submissionResponse(accepted)
   const headers: Record<string, string> = { ...NO_STORE, ...accepted.headers, Location: jobUrl(accepted.job.id) }
   if (accepted.replayed) headers['Idempotent-Replayed'] = 'true'
