@@ -44,8 +44,37 @@ describe('a file is whole by its own structure (file-complete.ts)', () => {
     expect(isFileComplete(png, 'png')).toBe(true)
   })
 
+  it('a TIFF is whole when every directory and every strip or tile it names is in the file', async () => {
+    const image = sharp({ create: { width: 300, height: 200, channels: 3, background: '#c04020' } })
+    const pages = sharp(Buffer.alloc(300 * 400 * 3, 90), { raw: { width: 300, height: 400, channels: 3, pageHeight: 200 } } as never)
+    for (const [label, bytes] of [
+      ['stripped', await image.clone().tiff().toBuffer()],
+      ['deflated', await image.clone().tiff({ compression: 'deflate' }).toBuffer()],
+      ['tiled', await image.clone().tiff({ tile: true, tileWidth: 64, tileHeight: 64 }).toBuffer()],
+      ['JPEG in TIFF', await image.clone().tiff({ compression: 'jpeg' }).toBuffer()],
+      ['two pages', await pages.tiff().toBuffer()],
+    ] as const) {
+      expect(isFileComplete(bytes, 'tiff'), label).toBe(true)
+      for (const keep of [8, Math.floor(bytes.length / 2), bytes.length - 1]) {
+        expect(isFileComplete(bytes.subarray(0, keep), 'tiff'), `${label} cut to ${keep} of ${bytes.length} bytes`).toBe(false)
+      }
+    }
+  })
+
+  it('a TIFF whose directories loop, or that names no picture data, is not whole', async () => {
+    const bytes = Buffer.from(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).tiff().toBuffer())
+    const first = bytes.readUInt32LE(4)
+    const entries = bytes.readUInt16LE(first)
+    const looped = Buffer.from(bytes)
+    looped.writeUInt32LE(first, first + 2 + entries * 12)
+    expect(isFileComplete(looped, 'tiff'), 'a directory pointing back at itself').toBe(false)
+    const noData = Buffer.from(bytes)
+    for (let e = first + 2; e < first + 2 + entries * 12; e += 12) if (noData.readUInt16LE(e) === 273) noData.writeUInt16LE(65000, e)
+    expect(isFileComplete(noData, 'tiff'), 'no strip offsets').toBe(false)
+  })
+
   it('formats it does not walk are left to the decoder', () => {
     expect(isFileComplete(Buffer.from('GIF89a'), 'gif')).toBe(true)
-    expect(isFileComplete(Buffer.from('II*\0'), 'tiff')).toBe(true)
+    expect(isFileComplete(Buffer.from('II+\0\x08\0\0\0'), 'tiff'), 'BigTIFF').toBe(true)
   })
 })

@@ -2,7 +2,8 @@
 // end-of-image marker after the scan, a WebP the length its RIFF header states. The header alone (all that
 // is read before a run is charged) says nothing of the rest: a PNG that claims 16384×1 and then ends passed
 // the door, was charged, failed in the decoder and was refunded. This walk costs microseconds and refuses it
-// before the charge. Formats not listed (GIF, TIFF, AVIF) are left to the decoder, as before.
+// before the charge. A TIFF holds every strip or tile its directories point at. Formats not listed (GIF,
+// AVIF: no tool takes them) are left to the decoder, as before.
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
@@ -57,10 +58,81 @@ function webpIsComplete(bytes: Uint8Array): boolean {
   return view.getUint32(4, true) + 8 <= bytes.length
 }
 
+/** TIFF tags that point at the picture's data, in pairs: where each piece starts, and how long it is. */
+const TIFF_DATA_TAGS = [
+  [273, 279], // StripOffsets, StripByteCounts
+  [324, 325], // TileOffsets, TileByteCounts
+] as const
+/** Bytes per value of each classic TIFF field type (BYTE, ASCII, SHORT, LONG, RATIONAL, … IFD). */
+const TIFF_TYPE_SIZE: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4 }
+/** More directories than any real file has (a loop of directory offsets must end). */
+const TIFF_MAX_DIRECTORIES = 1024
+
+/**
+ * Every directory of a classic TIFF lies in the file, and every strip or tile it names ends inside it.
+ * BigTIFF (version 43) is left to the decoder.
+ */
+function tiffIsComplete(bytes: Uint8Array): boolean {
+  if (bytes.length < 8) return false
+  const little = bytes[0] === 0x49 && bytes[1] === 0x49
+  if (!little && !(bytes[0] === 0x4d && bytes[1] === 0x4d)) return false
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const u16 = (at: number) => view.getUint16(at, little)
+  const u32 = (at: number) => view.getUint32(at, little)
+  if (u16(2) === 43) return true
+  if (u16(2) !== 42) return false
+  /** Where a field's values start (inline when they fit in 4 bytes) and how many bytes; null when outside the file. */
+  const span = (entry: number): { start: number; size: number; count: number } | null => {
+    const size = TIFF_TYPE_SIZE[u16(entry + 2)]
+    // A type this reader does not know is skipped by decoders too: its length cannot be told.
+    if (size === undefined) return { start: entry + 8, size: 0, count: 0 }
+    const count = u32(entry + 4)
+    const start = count * size <= 4 ? entry + 8 : u32(entry + 8)
+    return start + count * size > bytes.length ? null : { start, size, count }
+  }
+  /** An offset or count field's values (BYTE, SHORT or LONG); null when outside the file or of another type. */
+  const values = (entry: number): number[] | null => {
+    const at = span(entry)
+    if (!at || ![1, 2, 4].includes(at.size)) return null
+    const { start, size, count } = at
+    return Array.from({ length: count }, (_, i) => (size === 1 ? bytes[start + i]! : size === 2 ? u16(start + i * 2) : u32(start + i * 4)))
+  }
+  const seen = new Set<number>()
+  let directory = u32(4)
+  if (directory === 0) return false
+  while (directory !== 0) {
+    if (seen.has(directory) || seen.size >= TIFF_MAX_DIRECTORIES || directory + 2 > bytes.length) return false
+    seen.add(directory)
+    const entries = u16(directory)
+    const end = directory + 2 + entries * 12
+    if (end + 4 > bytes.length) return false
+    const fields = new Map<number, number>()
+    for (let e = directory + 2; e < end; e += 12) {
+      if (!span(e)) return false
+      fields.set(u16(e), e)
+    }
+    let pieces = 0
+    for (const [offsetTag, countTag] of TIFF_DATA_TAGS) {
+      const offsetsAt = fields.get(offsetTag)
+      const countsAt = fields.get(countTag)
+      if (offsetsAt === undefined || countsAt === undefined) continue
+      const offsets = values(offsetsAt)
+      const counts = values(countsAt)
+      if (!offsets || !counts || offsets.length !== counts.length) return false
+      if (offsets.some((offset, i) => offset + counts[i]! > bytes.length)) return false
+      pieces += offsets.length
+    }
+    if (pieces === 0) return false
+    directory = u32(end)
+  }
+  return true
+}
+
 /** Whether the file is whole by its own structure; `format` is sharp's name for it (png, jpeg, webp, …). */
 export function isFileComplete(bytes: Uint8Array, format: string | undefined): boolean {
   if (format === 'png') return pngIsComplete(bytes)
   if (format === 'jpeg') return jpegIsComplete(bytes)
   if (format === 'webp') return webpIsComplete(bytes)
+  if (format === 'tiff') return tiffIsComplete(bytes)
   return true
 }

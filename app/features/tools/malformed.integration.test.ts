@@ -247,7 +247,7 @@ const PAGES: Record<Exclude<ToolSlug, 'svg-converter'>, { action: typeof blurPag
   'background-remover': { action: removePageAction, loader: removePageLoader, path: '/tools/background-remover' },
 }
 /** Formats whose structure the door walks to the end (file-complete.ts): a broken one never reaches a run. */
-const WALKED = new Set<CorpusFile['format']>(['png', 'jpeg', 'webp'])
+const WALKED = new Set<CorpusFile['format']>(['png', 'jpeg', 'webp', 'tiff'])
 
 /** Rows in an account's ledger: a refusal at the door writes none (a charge and its refund would be two). */
 async function ledgerRows(accountId: string): Promise<number> {
