@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto'
 import os from 'node:os'
 import sharp from 'sharp'
 import { correctCutout, maskPixels } from '../app/features/corrections/corrections.server'
+import { maskToRgba } from '../app/features/corrections/ui/brush-mask'
 import { keepCutout } from '../app/features/corrections/keep.server'
 import { unpack } from '../app/features/corrections/pack.server'
 import {
@@ -85,13 +86,14 @@ export async function benchCorrections(rounds = 3) {
   const { material } = out
   const key = randomBytes(32)
 
-  // A brush mask as the editor sends it: drawn on the 1024 px preview, a restoring and a removing stroke.
+  // A brush mask as the editor sends it: drawn on the 1024 px preview, a restoring and a removing stroke,
+  // put on the canvas as opaque grey RGBA (maskToRgba) and encoded as the canvas's PNG.
   const previewWidth = 1024
   const previewHeight = Math.round((1024 * height) / width)
   const maskData = Buffer.alloc(previewWidth * previewHeight, 128)
   for (let y = 100; y < 140; y++) maskData.fill(255, y * previewWidth + 100, y * previewWidth + 400)
   for (let y = 500; y < 530; y++) maskData.fill(0, y * previewWidth + 300, y * previewWidth + 700)
-  const maskPng = await sharp(maskData, { raw: { width: previewWidth, height: previewHeight, channels: 1 } }).png().toBuffer()
+  const maskPng = await sharp(Buffer.from(maskToRgba(maskData).buffer), { raw: { width: previewWidth, height: previewHeight, channels: 4 } }).png().toBuffer()
   const corrections = { edges: DEFAULT_EDGES, parts: {} }
 
   const rows = []
@@ -139,6 +141,8 @@ export async function benchCorrections(rounds = 3) {
       figures.editor.push((await timed(() => correct(`${jobId}-editor`))).ms)
       // As the run leaves it: its source unpacked and its pixels handed over (store.server.ts on insert).
       keepOpened(`${jobId}-run`, kept.value.opened as OpenedByRun)
+      // A correction is another request, after the run's answer has gone out: at least one turn of the loop.
+      await new Promise((resolve) => setImmediate(resolve))
       figures.afterRun.push((await timed(() => correct(`${jobId}-run`))).ms)
       // A neutral correction gives the run's bytes back, from storage and from the run's memory.
       forgetOpened()

@@ -212,6 +212,32 @@ function maskGrey(png: Buffer, maxPixels: number) {
 }
 
 /**
+ * One channel of `pixels` when they are opaque grey (one channel, or R = G = B with alpha 255: the
+ * editor's canvas sends this), where maskGrey's flattening and conversion give each value back
+ * unchanged; null for anything else, which maskGrey converts.
+ */
+function opaqueGrey(pixels: Buffer, channels: number, count: number): Buffer | null {
+  if (pixels.length !== count * channels) return null // 16 bits a sample
+  if (channels === 1) return pixels
+  if (channels < 3) return null
+  const grey = Buffer.allocUnsafe(count)
+  for (let i = 0, at = 0; i < count; i++, at += channels) {
+    const v = pixels[at]!
+    if (pixels[at + 1] !== v || pixels[at + 2] !== v || (channels === 4 && pixels[at + 3] !== 255)) return null
+    grey[i] = v
+  }
+  return grey
+}
+
+/** The mask's grey values at its own size: decoded once, converted only when it is not opaque grey already. */
+async function maskValues(png: Buffer, maxPixels: number): Promise<{ data: Buffer; info: { width: number; height: number } }> {
+  const decoded = await sharp(png, { limitInputPixels: maxPixels, failOn: 'error' }).raw().toBuffer({ resolveWithObject: true })
+  const grey = opaqueGrey(decoded.data, decoded.info.channels, decoded.info.width * decoded.info.height)
+  if (grey) return { data: grey, info: decoded.info }
+  return maskGrey(png, maxPixels).extractChannel(0).raw().toBuffer({ resolveWithObject: true })
+}
+
+/**
  * Stroked rows this close together (in the mask's own rows) are scaled as one box: every scaling
  * has its own cost, and the boxes, each with a pixel around it, must never overlap (a pixel
  * blended twice).
@@ -226,7 +252,7 @@ const STROKE_BAND_GAP = 16
  */
 export async function maskPixels(png: Buffer, width: number, height: number): Promise<MaskLayer[]> {
   try {
-    const { data: small, info } = await maskGrey(png, width * height).extractChannel(0).raw().toBuffer({ resolveWithObject: true })
+    const { data: small, info } = await maskValues(png, width * height)
     const bands = strokeBands(small, info.width, info.height)
     if (bands.length === 0) return []
     if (info.width === width && info.height === height) return [{ data: small, box: { x: 0, y: 0, width, height } }]
@@ -350,14 +376,13 @@ export async function correctCutout(
   mask: () => Promise<MaskLayer[]>,
   corrections: Pick<StoredCorrections, 'edges' | 'parts'>,
 ): Promise<{ bytes: Buffer; contentType: string; layout: CutoutLayout | null }> {
-  const [layer, opened] = await Promise.all([
-    mask(),
-    openCutout(jobId, source, { colours: true }).then((opened) => {
-      if (!opened) throw new ToolError(410, NO_SOURCE_MESSAGE)
-      return opened
-    }),
-  ])
-  return renderCorrectedCutout(opened, { edges: corrections.edges, parts: corrections.parts, mask: layer })
+  // The mask scales on the image threads while the cutout opens and its matte is copied; the render awaits it.
+  const layers = mask()
+  // Marked handled here: a source that is gone answers 410 before the mask is awaited.
+  layers.catch(() => {})
+  const opened = await openCutout(jobId, source, { colours: true })
+  if (!opened) throw new ToolError(410, NO_SOURCE_MESSAGE)
+  return renderCorrectedCutout(opened, { edges: corrections.edges, parts: corrections.parts, mask: layers })
 }
 
 async function storedMaskAtFullSize(jobId: string, facts: { width: number; height: number }): Promise<MaskLayer[]> {

@@ -48,4 +48,29 @@ describe('maskPixels', () => {
     expect(alpha[120 * 400 + 200]).toBe(100) // between them: left alone
     expect(await maskPixels(await sharp(maskWith(100, 75, []), { raw: { width: 100, height: 75, channels: 1 } }).png().toBuffer(), 400, 300)).toEqual([])
   })
+
+  it('reads the editor\'s opaque grey RGBA, a grey PNG, a grey with transparency and a colour mask alike', async () => {
+    const small = maskWith(100, 75, [
+      { x: 10, y: 5, width: 20, height: 4, value: 255 },
+      { x: 50, y: 50, width: 30, height: 5, value: 0 },
+      { x: 40, y: 30, width: 10, height: 3, value: 190 },
+    ])
+    const raw = (channels: 1 | 2 | 3 | 4, pixels: Uint8Array) => sharp(pixels, { raw: { width: 100, height: 75, channels } }).png().toBuffer()
+    const grey = await maskPixels(await raw(1, small), 400, 300)
+    // The canvas's PNG: every pixel R = G = B, alpha 255.
+    const rgba = new Uint8Array(small.length * 4)
+    small.forEach((v, i) => rgba.set([v, v, v, 255], i * 4))
+    expect(await maskPixels(await raw(4, rgba), 400, 300)).toEqual(grey)
+    // Transparent where the mask is 128: flattened over 128, the same strokes.
+    const seeThrough = new Uint8Array(small.length * 2)
+    small.forEach((v, i) => seeThrough.set(v === MASK_NEUTRAL ? [0, 0] : [v, 255], i * 2))
+    expect(await maskPixels(await raw(2, seeThrough), 400, 300)).toEqual(grey)
+    // A colour: converted to grey, not read as its red channel.
+    const colour = new Uint8Array(rgba)
+    colour.set([255, 0, 0, 255], (31 * 100 + 45) * 4)
+    const layers = await maskPixels(await raw(4, colour), 400, 300)
+    const band = layers.find((layer) => layer.box.y <= 31 * 4 && layer.box.y + layer.box.height > 31 * 4)!
+    const at = (31 * 4 + 1 - band.box.y) * band.box.width + (45 * 4 + 1 - band.box.x)
+    expect(band.data[at]).toBeLessThan(190)
+  })
 })

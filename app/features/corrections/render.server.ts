@@ -149,6 +149,14 @@ export interface OpenedCutout {
   photo?: Promise<RgbaImage>
   /** The model's matte at full size and its parts, once asked for. */
   modelParts?: Promise<{ model: Buffer; parts: PartPixels[] }>
+  /**
+   * A full-size buffer in shared memory that the last render's corrected alpha was made in, free
+   * again: the next correction copies the matte into it instead of into fresh memory (at 12 MP,
+   * 12 MB whose page faults cost more than the copy). Absent while a render holds it.
+   */
+  spareAlpha?: Uint8Array
+  /** How many renders are under way (each holds an alpha buffer of its own). */
+  rendering?: number
 }
 
 /** How long the last opened cutout stays in memory without a correction. */
@@ -165,6 +173,12 @@ function remember(opened: OpenedCutout): void {
   forgetOpened()
   lastOpened = { opened, timer: setTimeout(forgetOpened, OPENED_KEPT_MS) }
   lastOpened.timer.unref()
+  // The spare alpha buffer is made (and its pages touched) once the caller has gone on, off the path of
+  // the request that opened the cutout: a first correction then finds it ready (the editor opens the
+  // cutout for its photo preview long before a stroke is applied). Not while a render holds one.
+  setImmediate(() => {
+    if (!opened.spareAlpha && !opened.rendering) opened.spareAlpha = sharedCopy(opened.source.alpha)
+  })
 }
 
 /** What a run hands over in memory for a correction in its own process: the source unpacked, the colours as the run had them. */
@@ -232,21 +246,28 @@ export function modelParts(opened: OpenedCutout): Promise<{ model: Buffer; parts
 export interface CutoutCorrections {
   edges: EdgeSettings
   parts: Record<string, PartDecision>
-  /** The brush mask's strokes at full size, as boxes that do not overlap; none: no mask. */
-  mask: MaskLayer[]
+  /**
+   * The brush mask's strokes at full size, as boxes that do not overlap; none: no mask. May still be
+   * scaling on the image threads: the matte is copied meanwhile.
+   */
+  mask: MaskLayer[] | Promise<MaskLayer[]>
 }
 
-/** The refined matte with the corrections applied: parts, then the mask, then grow/shrink, then feather. */
-export async function correctedAlpha(opened: OpenedCutout, corrections: CutoutCorrections): Promise<Uint8Array> {
+/**
+ * The refined matte with the corrections applied: parts, then the mask, then grow/shrink, then feather.
+ * Made in `into` when given (a full-size buffer the caller owns), else in fresh shared memory.
+ */
+export async function correctedAlpha(opened: OpenedCutout, corrections: CutoutCorrections, into?: Uint8Array): Promise<Uint8Array> {
   const { source } = opened
   const { width, height } = source.meta
   // In shared memory, as the colours are: the encoder's threads read it there.
-  let alpha: Uint8Array = sharedCopy(source.alpha)
+  let alpha: Uint8Array = into ?? Buffer.from(new SharedArrayBuffer(source.alpha.length))
+  alpha.set(source.alpha)
   if (Object.keys(corrections.parts).length > 0) {
     const { model, parts } = await modelParts(opened)
     applyPartDecisions(alpha, model, parts, corrections.parts)
   }
-  for (const layer of corrections.mask) blendMask(alpha, width, layer)
+  for (const layer of await corrections.mask) blendMask(alpha, width, layer)
   if (corrections.edges.grow !== 0) growMatte(alpha, width, height, corrections.edges.grow)
   if (corrections.edges.feather > 0) {
     alpha = await sharp(alpha, { raw: { width, height, channels: 1 } })
@@ -270,10 +291,20 @@ export async function renderCorrectedCutout(
 ): Promise<{ bytes: Buffer; contentType: string; layout: CutoutLayout | null }> {
   const { renderCutout } = await import('~/features/tools/runners/background-remover.server')
   const { source } = opened
-  // The alpha is worked out while the photo decodes (when it is not open yet); both read only from here on.
-  const [alpha, colours] = await Promise.all([correctedAlpha(opened, corrections), coloursFor(opened, corrections.edges.decontaminate)])
-  const out = await renderCutout(source.meta.options, colours, alpha, source.upload, source.backgroundImage)
-  return { bytes: out.bytes, contentType: out.contentType, layout: out.layout }
+  // The spare alpha buffer is taken for this render (a correction rendering at the same time makes its own)
+  // and given back when the encoder has read it.
+  const buffer = opened.spareAlpha ?? Buffer.from(new SharedArrayBuffer(source.alpha.length))
+  opened.spareAlpha = undefined
+  opened.rendering = (opened.rendering ?? 0) + 1
+  try {
+    // The alpha is worked out while the photo decodes (when it is not open yet); both read only from here on.
+    const [alpha, colours] = await Promise.all([correctedAlpha(opened, corrections, buffer), coloursFor(opened, corrections.edges.decontaminate)])
+    const out = await renderCutout(source.meta.options, colours, alpha, source.upload, source.backgroundImage)
+    return { bytes: out.bytes, contentType: out.contentType, layout: out.layout }
+  } finally {
+    opened.rendering! -= 1
+    opened.spareAlpha = buffer
+  }
 }
 
 /** The blurred picture with exactly these boxes at the run's radius, in the run's format. */
