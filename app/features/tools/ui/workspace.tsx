@@ -15,6 +15,7 @@ import { useRootData, useViewer } from '~/features/layout/root-data'
 import { CompareSlider, type CompareImage } from '~/ui/compare-slider'
 import { useHydrated } from '~/ui/use-hydrated'
 import { browserCanShow, formatMegabytes } from './file-checks'
+import { FollowBeforeScripts } from './follow-before-scripts'
 import { JOB_REFRESH_SECONDS, reloadsWhileRunning, type ResultAddresses, type ToolPageResult } from './page-result'
 import { ProgressPanel } from './progress-panel'
 import { fetchSample, SAMPLES } from './samples'
@@ -277,11 +278,15 @@ export function ToolWorkspace(props: ToolWorkspaceProps) {
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-4 sm:px-6 sm:py-6">
       <ToolHero tool={tool} />
-      {/* Without JavaScript the page reloads itself while the job it was opened on runs; with it, use-tool-run follows the job. */}
+      {/* Without JavaScript the page reloads itself while the job it was opened on runs; with it, use-tool-run
+          follows the job, and until the scripts have come, a few lines in the page do (FollowBeforeScripts). */}
       {reloadsWhileRunning(job) ? (
-        <noscript>
-          <meta httpEquiv="refresh" content={String(JOB_REFRESH_SECONDS)} />
-        </noscript>
+        <>
+          <noscript>
+            <meta httpEquiv="refresh" content={String(JOB_REFRESH_SECONDS)} />
+          </noscript>
+          <FollowBeforeScripts jobId={job!.id} />
+        </>
       ) : null}
       <ToolForm
         label={props.formLabel}
