@@ -18,11 +18,12 @@ declare module '@remix-run/node' {
 const TOOL_ROUTE = /\/app\/routes\/tools\.[^/]+\.tsx/
 
 /**
- * Two chunks instead of dozens, without making any page load code it did not load before (decision 179):
+ * Two chunks instead of dozens (decisions 179 and 188):
  *   shell      everything the entry and the root route reach (React, Remix, the layout): every page loads
  *              all of it anyway, so one file costs no byte more than twenty;
  *   workspace  what two or more tool pages share and no other page uses (the workspace, its parts).
- * Anything else stays where Rollup puts it (a route's own code, code shared with other pages).
+ * Small groups of code shared by some pages join the shell (smallShared); anything else stays where Rollup
+ * puts it (a route's own code, larger code shared with other pages), so no page loads much it does not use.
  */
 function pageChunks(id: string, meta: ManualChunkMeta): string | undefined {
   const reach = reachability(meta)
@@ -30,11 +31,55 @@ function pageChunks(id: string, meta: ManualChunkMeta): string | undefined {
   if (!entries) return undefined
   if (entries.has('shell')) return 'shell'
   if (entries.size >= 2 && [...entries].every((entry) => TOOL_ROUTE.test(entry))) return 'workspace'
+  if (smallShared(meta).has(id)) return 'shell'
   // Everything else named as Rollup would group it (by the routes that use it): a module left unnamed
   // would be pulled into the chunk of the first named module that imports it (the workspace), and the
   // home page, which shares a few parts with the tools, would load the whole workspace.
-  if (entries.size >= 2) return `shared-${createHash('sha256').update([...entries].sort().join('\n')).digest('hex').slice(0, 8)}`
+  if (entries.size >= 2) return sharedGroup(entries)
   return undefined
+}
+
+function sharedGroup(entries: Set<string>): string {
+  return `shared-${createHash('sha256').update([...entries].sort().join('\n')).digest('hex').slice(0, 8)}`
+}
+
+/**
+ * A group of code shared by some pages but not all, smaller than this (source bytes, about a third of
+ * that compressed), goes into the shell instead of a file of its own (decision 188): on a 400 ms link a
+ * request costs more than a few kilobytes every page then carries. A tool page fetched 15 script files,
+ * ten of them under 1 KB compressed.
+ */
+const SMALL_SHARED_GROUP_BYTES = 8_000
+
+let smallCache: Set<string> | null = null
+/**
+ * The modules of the small shared groups that can join the shell: only those whose static imports all
+ * end in the shell (or in this set), so the shell never comes to import a chunk that some page did not
+ * load before (the workspace, a large shared group).
+ */
+function smallShared(meta: ManualChunkMeta): Set<string> {
+  if (smallCache) return smallCache
+  const reach = reachability(meta)
+  const groupBytes = new Map<string, number>()
+  const grouped = new Map<string, string>()
+  for (const [id, entries] of reach) {
+    if (entries.has('shell') || entries.size < 2 || [...entries].every((entry) => TOOL_ROUTE.test(entry))) continue
+    const group = sharedGroup(entries)
+    grouped.set(id, group)
+    groupBytes.set(group, (groupBytes.get(group) ?? 0) + (meta.getModuleInfo(id)?.code?.length ?? 0))
+  }
+  const small = new Set([...grouped].filter(([, group]) => groupBytes.get(group)! < SMALL_SHARED_GROUP_BYTES).map(([id]) => id))
+  const inShell = (id: string) => reach.get(id)?.has('shell') === true || small.has(id)
+  for (let changed = true; changed; ) {
+    changed = false
+    for (const id of small) {
+      if ((meta.getModuleInfo(id)?.importedIds ?? []).every(inShell)) continue
+      small.delete(id)
+      changed = true
+    }
+  }
+  smallCache = small
+  return small
 }
 
 let reachCache: Map<string, Set<string>> | null = null
