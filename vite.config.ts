@@ -16,6 +16,8 @@ declare module '@remix-run/node' {
 
 /** The tool pages: what they alone share is one chunk. */
 const TOOL_ROUTE = /\/app\/routes\/tools\.[^/]+\.tsx/
+/** The operator console's pages: what only they share never joins the shell every visitor loads. */
+const CONSOLE_ROUTE = /\/app\/routes\/console[._]/
 
 /**
  * Two chunks instead of dozens (decisions 179 and 188):
@@ -64,6 +66,7 @@ function smallShared(meta: ManualChunkMeta): Set<string> {
   const grouped = new Map<string, string>()
   for (const [id, entries] of reach) {
     if (entries.has('shell') || entries.size < 2 || [...entries].every((entry) => TOOL_ROUTE.test(entry))) continue
+    if ([...entries].every((entry) => CONSOLE_ROUTE.test(entry))) continue
     const group = sharedGroup(entries)
     grouped.set(id, group)
     groupBytes.set(group, (groupBytes.get(group) ?? 0) + (meta.getModuleInfo(id)?.code?.length ?? 0))
