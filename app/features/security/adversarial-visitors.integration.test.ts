@@ -1,51 +1,38 @@
 // Free credits a script cannot multiply (issue 19, decision 080): cookie-less calls to a real tool
-// endpoint through a real Express app with the studio's `trust proxy` setting and client-address
-// middleware. Every call drops its cookie, so each one asks for a new visitor; the free runs that
-// get through are counted from the answers (X-Credits-Charged) and bounded by the address budget.
-import { once } from 'node:events'
-import type { AddressInfo } from 'node:net'
+// endpoint through the studio's real HTTP path (server.ts's Express application, every middleware in its
+// order, with TRUST_PROXY as each test sets it). Every call drops its cookie, so each one asks for a new
+// visitor; the free runs that get through are counted from the answers (X-Credits-Charged) and bounded by
+// the address budget.
 import { randomBytes } from 'node:crypto'
-import express from 'express'
 import { Agent, FormData, fetch } from 'undici'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { config, parseTrustProxy, resetConfigForTests } from '~/config.server'
+import { config, resetConfigForTests } from '~/config.server'
 import { uniqueAddress } from '~/features/auth/testing.server'
 import { guestDailyBudget, signUpUrl } from '~/features/credits/visitor.server'
 import { stopBoss } from '~/features/queue/boss.server'
-import { passClientAddress } from '~/features/security/client-address.server'
 import { consumeRateLimit } from '~/features/security/rate-limit.server'
 import { TOOL_RUN_RATE } from '~/features/tools/submission.server'
-import { action as blurAction } from '~/routes/api.face-blur.blur'
+import * as blurRoute from '~/routes/api.face-blur.blur'
+import { startStudio, type RunningStudio } from '../../../tests/support/studio-server'
 import { fixture } from '../../../tests/support/tools'
 
-const servers: Array<{ close: () => void }> = []
-afterEach(() => {
-  for (const server of servers.splice(0)) server.close()
+const studios: RunningStudio[] = []
+afterEach(async () => {
+  for (const studio of studios.splice(0)) await studio.close()
+  delete process.env.TRUST_PROXY
+  resetConfigForTests()
 })
 afterAll(async () => {
   await stopBoss({ timeoutMs: 5_000 })
 })
 
-/** A studio-shaped Express app: trust proxy, the client-address header, then the blurrer's endpoint. */
+/** The studio's own app with `TRUST_PROXY=trustProxy`, serving the blurrer's endpoint. */
 async function startApp(trustProxy: string): Promise<string> {
-  const app = express()
-  app.set('trust proxy', parseTrustProxy(trustProxy))
-  app.use(passClientAddress)
-  app.post('/api/face-blur/blur/', async (req, res) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const headers = new Headers()
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value)
-    const request = new Request(`http://localhost${req.url}`, { method: 'POST', headers, body: Buffer.concat(chunks) })
-    const response = (await blurAction({ request, params: {}, context: {} })) as Response
-    res.status(response.status)
-    response.headers.forEach((value, name) => res.setHeader(name, value))
-    res.end(Buffer.from(await response.arrayBuffer()))
-  })
-  const server = app.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  servers.push(server)
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  process.env.TRUST_PROXY = trustProxy
+  resetConfigForTests()
+  const studio = await startStudio({ 'api/face-blur/blur': blurRoute })
+  studios.push(studio)
+  return studio.url
 }
 
 const face = fixture('photos/degraded-face-crop-64px.jpg')
