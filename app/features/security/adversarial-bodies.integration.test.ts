@@ -9,7 +9,6 @@ import { createVerifiedUser, uniqueAddress, uniqueEmail } from '~/features/auth/
 import { stopBoss } from '~/features/queue/boss.server'
 import { BODY_TOO_LARGE_MESSAGE, LENGTH_REQUIRED_MESSAGE, SMALL_BODY_LIMIT_BYTES } from '~/features/security/body-limit.server'
 import * as loginRoute from '~/routes/api.auth.login'
-import { action as login } from '~/routes/api.auth.login'
 import * as removeBgRoute from '~/routes/api.remove-bg'
 import { action as register } from '~/routes/api.auth.register'
 import { loader as balance } from '~/routes/api.credits.balance'
@@ -94,7 +93,7 @@ describe('JSON bodies of the wrong shape', () => {
     expect(answer.status).toBe(201)
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     for (const body of [[1, 2], null, 42, 'text']) {
-      const refused = await readResult(await login(routeArgs(jsonRequest('/api/auth/login/', body, { headers: { 'x-facet-client-ip': uniqueAddress() } }))))
+      const refused = await readResult(await loginRoute.action(routeArgs(jsonRequest('/api/auth/login/', body, { headers: { 'x-facet-client-ip': uniqueAddress() } }))))
       expect(refused.status).toBe(400)
     }
   })
