@@ -637,7 +637,13 @@ else
     sleep 1
   done
   if [ "$workers_seen" = 2 ]; then ok "the web role sees 2 worker processes in the queue"
-  else not_ok "the web role sees $workers_seen worker processes, expected 2: $(curl -sS "$base_url/healthz" | grep -o '"queue".*' | head -c 400)"; fi
+  else
+    not_ok "the web role sees $workers_seen worker processes, expected 2: $(curl -sS "$base_url/healthz" 2>&1 | head -c 600)"
+    for role in web worker-1 worker-2; do
+      echo "# $role: $(podman inspect --format '{{.State.Status}} exit {{.State.ExitCode}}' "$CHECK_NAME-$role" 2>&1)"
+      podman logs --tail 15 "$CHECK_NAME-$role" 2>&1 | sed 's/^/#   /'
+    done
+  fi
   podman stop -t 40 "$CHECK_NAME-worker-1" >/dev/null 2>>"$WORK_DIR/podman.log"
   exit_code="$(podman inspect --format '{{.State.ExitCode}}' "$CHECK_NAME-worker-1")"
   if [ "$exit_code" = 0 ]; then ok "podman stop: a worker drained and exited 0"
