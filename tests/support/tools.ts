@@ -8,6 +8,7 @@ import { createSession } from '~/features/auth/session.server'
 import { resolveCaller } from '~/features/account/caller.server'
 import { charge } from '~/features/credits/ledger.server'
 import { insertJob, type ToolJobInfo } from '~/features/jobs/jobs.server'
+import { PNG_INFLATED_AT_DOOR_BYTES, pngFilteredBytes } from '~/features/tools/file-complete.server'
 import { TOOL_JOB_QUEUE, toolQueues } from '~/features/jobs/queue.server'
 import { reserveSlotHere } from '~/features/jobs/worker.server'
 import { expect, vi } from 'vitest'
@@ -16,14 +17,17 @@ import { BASE, formRequest } from './requests'
 export const fixture = (path: string) => readFileSync(`tests/fixtures/${path}`)
 
 /**
- * A PNG whose header claims twice the rows its data holds: whole by its structure, so it passes the door's
- * checks (type, pixel limits, file-complete.ts) and is charged, but its pixels end early and it fails in its
- * run ("damaged or truncated"), refunded. A file cut short is refused at the door instead, uncharged.
+ * A PNG whose header claims twice the rows its data holds: whole by its structure, and too large for the door
+ * to inflate its pixels (PNG_INFLATED_AT_DOOR_BYTES), so it passes the door's checks (type, pixel limits,
+ * file-complete.server.ts) and is charged, but its pixels end early and it fails in its run ("damaged or
+ * truncated"), refunded. A file cut short, or a small one claiming more pixels, is refused at the door instead.
  */
 export function pngEndingEarly(path = 'photos/noface-coffee.png'): Buffer {
   const out = Buffer.from(fixture(path))
   out.writeUInt32BE(out.readUInt32BE(20) * 2, 20)
   out.writeUInt32BE(crc32(out.subarray(12, 29)), 29)
+  const claimed = { width: out.readUInt32BE(16), height: out.readUInt32BE(20), bitDepth: out[24]!, colourType: out[25]!, interlaced: out[28] === 1 }
+  if ((pngFilteredBytes(claimed) ?? 0) <= PNG_INFLATED_AT_DOOR_BYTES) throw new Error(`${path} is small enough for the door to find its pixels missing`)
   return out
 }
 

@@ -6,7 +6,7 @@ import { fileTypeFromBuffer } from 'file-type'
 import sharp, { type Metadata } from 'sharp'
 import { MEGABYTE, TOOLS, type ToolSlug } from '../../catalog/tools'
 import { badRequest, tooLarge, ToolError, unsupportedType } from '../jobs/errors.server'
-import { isFileComplete } from './file-complete'
+import { isFileComplete } from './file-complete.server'
 import type { RgbaImage } from './image'
 
 /** Largest decoded input: 40 megapixels is 160 MB of RGBA, and a 12 MP phone photo fits easily. */
@@ -313,7 +313,7 @@ export interface ImageHeader {
 const DAMAGED_FILE_MESSAGE = 'The image could not be read: the file is damaged or truncated.'
 
 /**
- * Reads only the header (and walks the file's structure to its end, file-complete.ts): a small file that
+ * Reads only the header (and walks the file's structure to its end, file-complete.server.ts): a small file that
  * claims 30000×30000 pixels, or one that stops short, is refused here, never decoded.
  */
 export async function readImageHeader(bytes: Buffer): Promise<ImageHeader> {

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { isFileComplete } from './file-complete'
+import { crc32 } from 'node:zlib'
+import { isFileComplete, PNG_INFLATED_AT_DOOR_BYTES, pngFilteredBytes } from './file-complete.server'
 
 const photos = path.join(process.env.FIXTURES_DIR ?? 'tests/fixtures', 'photos')
 const fixtures = readdirSync(photos).filter((name) => /\.(png|jpe?g)$/i.test(name))
@@ -42,6 +43,40 @@ describe('a file is whole by its own structure (file-complete.ts)', () => {
     const iend = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82])
     expect(isFileComplete(Buffer.concat([headerOnly, iend]), 'png'), 'IEND without IDAT').toBe(false)
     expect(isFileComplete(png, 'png')).toBe(true)
+  })
+
+  it('a small PNG whose data holds fewer pixels than its header claims is not whole; every kind of sound PNG is', async () => {
+    const rgb = { create: { width: 64, height: 48, channels: 3 as const, background: '#c04020' } }
+    const rgba = { create: { width: 64, height: 48, channels: 4 as const, background: { r: 10, g: 200, b: 30, alpha: 0.5 } } }
+    for (const [label, bytes] of [
+      ['RGB', await sharp(rgb).png().toBuffer()],
+      ['RGBA', await sharp(rgba).png().toBuffer()],
+      ['interlaced (Adam7)', await sharp(rgb).png({ progressive: true }).toBuffer()],
+      ['interlaced RGBA', await sharp(rgba).png({ progressive: true }).toBuffer()],
+      ['palette', await sharp(rgba).png({ palette: true }).toBuffer()],
+      ['palette, 2 bits', await sharp(rgb).png({ palette: true, colours: 4 }).toBuffer()],
+      ['16-bit', await sharp(rgb).toColourspace('rgb16').png().toBuffer()],
+      ['grey', await sharp(rgb).greyscale().png().toBuffer()],
+      ['grey + alpha', await sharp(rgba).toColourspace('b-w').png().toBuffer()],
+      ['odd size, interlaced', await sharp({ create: { width: 13, height: 7, channels: 3, background: '#123456' } }).png({ progressive: true }).toBuffer()],
+    ] as const) {
+      expect(isFileComplete(bytes, 'png'), label).toBe(true)
+      // The same data under a header claiming more rows, or wider rows: every chunk whole, the pixels short.
+      for (const [width, height] of [[64, 96], [16384, 1]]) {
+        const claiming = Buffer.from(bytes)
+        claiming.writeUInt32BE(width, 16)
+        claiming.writeUInt32BE(height, 20)
+        claiming.writeUInt32BE(crc32(claiming.subarray(12, 29)), 29)
+        expect(isFileComplete(claiming, 'png'), `${label} claiming ${width}×${height}`).toBe(false)
+      }
+    }
+  })
+
+  it('a PNG too large to inflate at the door is left to the decoder', () => {
+    // 600 × 1,000 RGB: 1.8 MB of filtered pixels, over PNG_INFLATED_AT_DOOR_BYTES.
+    expect(pngFilteredBytes({ width: 600, height: 1000, bitDepth: 8, colourType: 2, interlaced: false })).toBeGreaterThan(PNG_INFLATED_AT_DOOR_BYTES)
+    // 13 × 7 RGB in Adam7's passes (columns × rows, each row a filter byte and 3 bytes a pixel): 2×1, 2×1, 4×1, 3×2, 7×2, 6×4, 13×3.
+    expect(pngFilteredBytes({ width: 13, height: 7, bitDepth: 8, colourType: 2, interlaced: true })).toBe(7 + 7 + 13 + 2 * 10 + 2 * 22 + 4 * 19 + 3 * 40)
   })
 
   it('a TIFF is whole when every directory and every strip or tile it names is in the file', async () => {
