@@ -8,6 +8,8 @@ import { createServer, type AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { sql } from 'kysely'
+import { createPostgresHandle } from '~/db/db.server'
 
 const run = promisify(execFile)
 
@@ -70,6 +72,14 @@ export class PrivatePostgres {
     this.port = await freePort()
     await this.start()
     return this.url('postgres')
+  }
+
+  /** Makes the cluster (create) with one database of the studio's own, and answers that database's URL. */
+  async createWithDatabase(database: string): Promise<string> {
+    const admin = createPostgresHandle(await this.create(), 1)
+    await sql.raw(`CREATE DATABASE ${database}`).execute(admin.db)
+    await admin.db.destroy()
+    return this.url(database)
   }
 
   url(database: string): string {

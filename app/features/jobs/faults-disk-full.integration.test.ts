@@ -76,10 +76,7 @@ function fill(leaveBytes: number): void {
 describe.runIf(onPostgres && !unavailable)('the disk full when a result is stored (a tablespace on a tiny tmpfs, real processes)', () => {
   beforeAll(async () => {
     cluster = new PrivatePostgres('diskfull')
-    const admin = createPostgresHandle(await cluster.create(), 1)
-    await sql`CREATE DATABASE facet`.execute(admin.db)
-    await admin.db.destroy()
-    url = cluster.url('facet')
+    url = await cluster.createWithDatabase('facet')
     mountPoint = path.join(cluster.folder, 'results-disk')
     mkdirSync(mountPoint)
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4M', 'tmpfs', mountPoint])

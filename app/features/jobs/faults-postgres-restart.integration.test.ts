@@ -63,10 +63,7 @@ const webReady = async () => readResult(await readyz())
 describe.runIf(onPostgres && !unavailable)('PostgreSQL restarted mid-run, real processes (a private cluster)', () => {
   beforeAll(async () => {
     cluster = new PrivatePostgres('restart')
-    const admin = createPostgresHandle(await cluster.create(), 1)
-    await sql`CREATE DATABASE facet`.execute(admin.db)
-    await admin.db.destroy()
-    url = cluster.url('facet')
+    url = await cluster.createWithDatabase('facet')
     process.env.WORKER_CONCURRENCY = '0'
     process.env.RESULTS_KEY = resultsKey
     process.env.JOB_HEARTBEAT_SECONDS = heartbeatSeconds
