@@ -6,13 +6,12 @@
 // and 95th percentile, how many exceed 50 ms, and Chromium's long-animation-frame entries with the
 // script time in them. Reported, never judged. Needs the production build (`npm run build`).
 //   npm run bench -- brush     or     npx tsx bench/brush.ts     (BENCH_PORT, default 4192; 4190 is on the Fetch standard's list of blocked ports, which Node's fetch and Chromium refuse)
-import { spawn } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type Page } from '@playwright/test'
 import sharp from 'sharp'
-import { PHOTOS, runAsScript } from './support'
+import { PHOTOS, runAsScript, spawnStudio, type SpawnedStudio } from './support'
 
 const PORT = Number(process.env.BENCH_PORT ?? 4192)
 const BASE = `http://127.0.0.1:${PORT}`
@@ -25,42 +24,12 @@ const BRUSH_SIZE = 120
 /** What a trace records: the renderer's tasks, painting and rasterising (image decodes among them), and garbage collection. */
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8', 'disabled-by-default-v8.gc', 'toplevel', 'benchmark', 'blink.user_timing']
 
-async function startStudio(): Promise<{ stop(): void }> {
+async function startStudio(): Promise<SpawnedStudio> {
   rmSync(DATA_DIR, { recursive: true, force: true })
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(PORT),
-      PUBLIC_URL: BASE,
-      DATA_DIR,
-      LOG_LEVEL: 'warn',
-      GUEST_IDENTITIES_PER_ADDRESS: '1000',
-      E2E: '1',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
-  const stop = () => {
-    if (child.exitCode === null) child.kill('SIGTERM')
-  }
-  // Ready when /healthz answers (the signal), polled.
-  const deadline = Date.now() + WAIT_MS
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the studio exited with ${child.exitCode}`)
-    const ok = await fetch(`${BASE}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (ok) {
-      console.log(`studio ready on ${BASE}`)
-      return { stop }
-    }
-    if (Date.now() > deadline) {
-      stop()
-      throw new Error('the studio did not start')
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(PORT), PUBLIC_URL: BASE, DATA_DIR, LOG_LEVEL: 'warn', GUEST_IDENTITIES_PER_ADDRESS: '1000', E2E: '1' }
+  const studio = await spawnStudio(env, { waitMs: WAIT_MS })
+  console.log(`studio ready on ${BASE}`)
+  return studio
 }
 
 type Frames = { frames: number; maxFrameMs: number; p95FrameMs: number; framesOver50Ms: number; longAnimationFrames: unknown[] }
@@ -205,7 +174,7 @@ export async function benchBrush() {
     return report
   } finally {
     await browser.close()
-    studio.stop()
+    await studio.stop()
   }
 }
 

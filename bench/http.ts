@@ -15,7 +15,7 @@
 // TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test (a database of the run's own is
 // created there and dropped after); unreachable, that half is reported as skipped. BENCH_DATABASES=pglite
 // (or postgres) measures one.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -27,7 +27,7 @@ import { runnerFor } from '../app/features/tools/runners/index.server'
 import '../app/features/wiring.server'
 import type { ToolSlug } from '../app/catalog/tools'
 import { FIXTURES, sharpDensityFor } from './svg'
-import { freePort, percentile, runAsScript } from './support'
+import { freePort, percentile, runAsScript, spawnStudio } from './support'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15)
 /** BENCH_TOOLS=svg-converter,face-blurrer: the small-run cases measured (default: every tool). */
@@ -72,28 +72,17 @@ export async function startStudio(databaseUrl: string | null, extraEnv: Record<s
   const { token } = JSON.parse(prepared.trim().split('\n').pop()!) as { token: string }
   // BENCH_SERVER_NODE_OPTIONS: node options for the server alone (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
   const nodeOptions = env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []
-  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'server.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const base = `http://127.0.0.1:${port}`
+  const studio = await spawnStudio(env, { waitMs: 300_000, nodeOptions }).catch((error: Error) => {
+    rmSync(dataDir, { recursive: true, force: true })
+    throw error
+  })
   const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM')
-    await exited
+    await studio.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
-  const giveUp = Date.now() + 300_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`)
-    const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false)
-    if (up) break
-    if (Date.now() > giveUp) {
-      await stop()
-      throw new Error('the server did not start in 5 minutes')
-    }
-    await new Promise((r) => setTimeout(r, 100))
-  }
   return {
-    base,
-    pid: child.pid!,
+    base: studio.base,
+    pid: studio.child.pid!,
     token,
     stop,
   }

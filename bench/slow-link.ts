@@ -15,14 +15,13 @@
 //   npm run bench -- slow-link     or     npx tsx bench/slow-link.ts
 //   SLOW_LINK_REPS=3 SLOW_LINK_TOOLS=background-remover,face-blurrer SLOW_LINK_PAGES=0 BENCH_PORT=4126
 //   SLOW_LINK_TOOLS=none SLOW_LINK_RUNNING=1 BENCH_PORT=3000 (pages only, on a studio already running)
-import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { DEFAULT_PAGES } from '../scripts/page-weight'
-import { PHOTOS, runAsScript } from './support'
+import { PHOTOS, runAsScript, spawnStudio, type SpawnedStudio } from './support'
 
 const PORT = Number(process.env.BENCH_PORT ?? 4126)
 const BASE = `http://127.0.0.1:${PORT}`
@@ -68,9 +67,9 @@ const TOOL_CASES: ToolCase[] = [
   { slug: 'svg-converter', account: true, file: async () => ({ name: 'browser.svg', mimeType: 'image/svg+xml', buffer: readFileSync(path.join(SVG_DIR, 'tango-internet-web-browser.svg')) }) },
 ]
 
-async function startStudio(dataDir: string): Promise<{ stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: {
+function startStudio(dataDir: string): Promise<SpawnedStudio> {
+  return spawnStudio(
+    {
       ...process.env,
       NODE_ENV: 'production',
       PORT: String(PORT),
@@ -84,25 +83,8 @@ async function startStudio(dataDir: string): Promise<{ stop(): void }> {
       // The figures are the link's: a run slowed by a loaded machine must not fail for its time limit.
       TOOL_TIMEOUT_MS: '600000',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
-  const stop = () => {
-    if (child.exitCode === null) child.kill('SIGTERM')
-  }
-  const deadline = Date.now() + START_WAIT_MS
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the studio exited with ${child.exitCode}`)
-    const ok = await fetch(`${BASE}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (ok) return { stop }
-    if (Date.now() > deadline) {
-      stop()
-      throw new Error('the studio did not start')
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
+    { waitMs: START_WAIT_MS },
+  )
 }
 
 /** A signed-in account's cookies (the converter needs one): registered and verified through the API. */
@@ -263,7 +245,7 @@ async function hydrateOnce(browser: Browser, pagePath: string) {
 export async function benchSlowLink() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'facet-slow-link-'))
   // SLOW_LINK_RUNNING=1: a studio already serves BENCH_PORT (pages only: the converter's account needs our DATA_DIR).
-  const studio = process.env.SLOW_LINK_RUNNING === '1' ? { stop() {} } : await startStudio(dataDir)
+  const studio = process.env.SLOW_LINK_RUNNING === '1' ? { stop: async () => {} } : await startStudio(dataDir)
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] })
   const wantedTools = process.env.SLOW_LINK_TOOLS?.split(',').filter(Boolean)
   const tools = TOOL_CASES.filter((t) => !wantedTools || wantedTools.includes(t.slug))
@@ -335,7 +317,7 @@ export async function benchSlowLink() {
     return report
   } finally {
     await browser.close()
-    studio.stop()
+    await studio.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }

@@ -1,5 +1,6 @@
 // What the bench scripts share: the test photos at a chosen size, running a bench as a script, a free
 // loopback port, and a process's memory read from /proc.
+import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
@@ -83,4 +84,41 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
   return sorted[rank]!
+}
+
+/** The production server (server.ts, a built app) as a bench runs it. */
+export interface SpawnedStudio {
+  child: ChildProcess
+  /** Its address: PUBLIC_URL, else 127.0.0.1 on PORT. */
+  base: string
+  /** SIGTERM, then its exit. */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts server.ts with `env` (NODE_ENV, PORT, DATA_DIR and the rest are the caller's) and answers once
+ * /healthz does (the signal, polled); gives up after `waitMs`, or at once when the process exits.
+ */
+export async function spawnStudio(env: NodeJS.ProcessEnv, { waitMs, nodeOptions = [] }: { waitMs: number; nodeOptions?: string[] }): Promise<SpawnedStudio> {
+  const base = env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'server.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM')
+    await exited
+  }
+  const deadline = Date.now() + waitMs
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the studio exited with ${child.exitCode}`)
+    const up = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) return { child, base, stop }
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`the studio did not start in ${Math.round(waitMs / 1000)} s`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
 }
