@@ -157,6 +157,14 @@ app.post('/facet-webhook', express.raw({ type: 'application/json' }), (req, res)
 # → {"token": "…", "user": {…}, "credits": {"balance": 50}}
 curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
 
+  const channels = `export FACET_API_KEY=fs_live_…   # Developers, in your dashboard
+curl --fail-with-body ${facts.origin}/api/remove-bg/ -H "Authorization: Bearer $FACET_API_KEY" \\
+  -F "image=@photo.jpg" -o cut.png                                                # HTTP
+# From the studio's folder (npm install done), with FACET_URL=${facts.origin}:
+npx tsx packages/sdk/examples/remove-background.ts photo.jpg cut.png              # SDK
+npx facet remove-bg photo.jpg -o cut.png                                          # command line
+npm run --silent mcp                                                              # MCP over stdio (below)`
+
   const mcpHttp = `{
   "mcpServers": {
     "facet-studio": {
@@ -244,6 +252,8 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
             <p>Remove the background of a product photo. The answer is the PNG itself; the headers carry your balance and the credits the call took.</p>
             <CodeBlock label="curl">{curl}</CodeBlock>
             <CodeBlock label="JavaScript (Node 18 or newer)">{javascript}</CodeBlock>
+            <p>The same first call in each channel: HTTP, the SDK, the command line and an agent&apos;s MCP server.</p>
+            <CodeBlock label="Each channel">{channels}</CodeBlock>
           </Section>
 
           <Section id="tools" title="Tools">
@@ -387,7 +397,8 @@ curl ${facts.origin}/api/auth/profile/ -H "Authorization: Token $TOKEN"`
               authenticates with an API key (a test key runs in test mode), and each run is the API&apos;s own: the same limits, team (<code>X-Team</code> or a{' '}
               <code>team</code> argument), idempotency (<code>idempotency_key</code>) and ledger. Every paid tool takes <code>max_credits</code> and refuses, charging
               nothing, when the run would cost more; every answer says what it charged and what is left. Images go in as base64 (or <code>image_url</code>, a public
-              address the studio fetches) and come back as image content.
+              address the studio fetches) and come back as image content with <code>result_url</code>, a link that opens the result for an hour without a key;{' '}
+              <code>return_image: false</code> answers the link alone, for results too large to carry in a message.
             </p>
             <CodeBlock label="MCP client, over HTTP">{mcpHttp}</CodeBlock>
             <CodeBlock label="MCP client, as a process (stdio)">{mcpStdio}</CodeBlock>

@@ -9,9 +9,12 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { getDb } from '~/db/db.server'
 import { createApiKey } from '~/features/api-keys/keys.server'
 import { createVerifiedUser, uniqueAddress } from '~/features/auth/testing.server'
-import { ensureUserAccount } from '~/features/credits/ledger.server'
+import { ensureUserAccount, grant } from '~/features/credits/ledger.server'
 import { stopBoss } from '~/features/queue/boss.server'
+import { teamAccount } from '~/features/teams/membership.server'
+import { createTeam } from '~/features/teams/teams.server'
 import { action, loader } from '~/routes/mcp'
+import { loader as resultLoader } from '~/routes/api.results.$id'
 import { fixture } from '../../../tests/support/tools'
 import { routeArgs } from '../../../tests/support/requests'
 import { MCP_MAX_BODY_BYTES } from '~/catalog/mcp'
@@ -37,14 +40,22 @@ async function keyed(environment: 'live' | 'test') {
   const made = await createApiKey(user.id, { name: `mcp ${environment}`, environment })
   if (!made.ok) throw new Error('no key')
   const accountId = await ensureUserAccount(user.id)
-  return { accountId, key: made.key.key }
+  return { accountId, key: made.key.key, userId: user.id }
 }
 
-async function connect(key: string | null) {
+/** A team owned by the key's user, its account funded with `credits`. */
+async function fundedTeam(ownerId: string, credits: number) {
+  const team = await createTeam(ownerId, `MCP ${Math.random().toString(36).slice(2, 8)}`)
+  const account = await teamAccount(team.id)
+  await grant({ accountId: account!.accountId, amount: credits, kind: 'adjustment', description: 'Team budget' })
+  return { id: team.id, accountId: account!.accountId }
+}
+
+async function connect(key: string | null, headers: Record<string, string> = {}) {
   const client = new Client({ name: 'facet-test', version: '1.0.0' })
   const transport = new StreamableHTTPClientTransport(new URL(MCP_URL), {
     fetch: studio,
-    requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : {},
+    requestInit: { headers: key ? { Authorization: `Bearer ${key}`, ...headers } : headers },
   })
   await client.connect(transport)
   return client
@@ -126,6 +137,28 @@ describe('the MCP server', () => {
     expect(told.credits_remaining).toBe(before - 1)
     expect(await balanceOf(accountId)).toBe(before - 1)
     expect(await ledgerRows(accountId)).toBe(1)
+    expect(told.result_url).toMatch(new RegExp(`/api/results/[^/?]+\\?expires=\\d+&signature=`))
+    await client.close()
+  })
+
+  it('answers the link alone when asked (return_image: false), and the link opens the result with no key', async () => {
+    const { accountId, key } = await keyed('live')
+    const client = await connect(key)
+    const before = await toldBalance(client)
+    const result = await client.callTool({ name: 'remove_background', arguments: { image: rocket(), return_image: false } })
+    expect(result.isError ?? false).toBe(false)
+    const content = result.content as Array<{ type: string }>
+    expect(content.map((c) => c.type)).toEqual(['text'])
+    const told = facts(result)
+    expect(told).toMatchObject({ credits_charged: 1, credits_remaining: before - 1, job_id: expect.any(String) })
+    const link = new URL(told.result_url)
+    const id = /\/api\/results\/([^/]+)$/.exec(link.pathname)![1]!
+    const opened = (await resultLoader(routeArgs(new Request(link), { id }))) as Response
+    expect(opened.status).toBe(200)
+    expect(opened.headers.get('Content-Type')).toBe('image/png')
+    const meta = await sharp(Buffer.from(await opened.arrayBuffer())).metadata()
+    expect([meta.width, meta.height, meta.channels]).toEqual([640, 427, 4])
+    expect(await balanceOf(accountId)).toBe(before - 1)
     await client.close()
   })
 
@@ -192,6 +225,35 @@ describe('the MCP server', () => {
     expect(facts(notAnImage).status).toBe(415)
     expect(await balanceOf(accountId)).toBe(before)
     await client.close()
+  })
+
+  it('works as a team, by argument or by the X-Team header: the team pays and is told; a team not the caller\'s is refused, charging nothing', async () => {
+    const { accountId, key, userId } = await keyed('live')
+    const team = await fundedTeam(userId, 20)
+    const client = await connect(key)
+    const own = await toldBalance(client)
+    expect(facts(await client.callTool({ name: 'get_balance', arguments: { team: team.id } }))).toMatchObject({ balance: 20 })
+    const run = await client.callTool({ name: 'remove_background', arguments: { image: rocket(), team: team.id, max_credits: 1 } })
+    expect(run.isError ?? false).toBe(false)
+    expect(facts(run)).toMatchObject({ credits_charged: 1, credits_remaining: 19 })
+    expect(await balanceOf(team.accountId)).toBe(19)
+    expect(await ledgerRows(team.accountId)).toBe(1)
+
+    const stranger = await keyed('live')
+    const notTheirs = await fundedTeam(stranger.userId, 20)
+    const refused = await client.callTool({ name: 'blur_faces', arguments: { image: rocket(), blur: '24', team: notTheirs.id } })
+    expect(refused.isError).toBe(true)
+    expect(facts(refused)).toMatchObject({ status: 403 })
+    expect(await balanceOf(notTheirs.accountId)).toBe(20)
+    await client.close()
+
+    const asTeam = await connect(key, { 'X-Team': team.id })
+    expect(await toldBalance(asTeam)).toBe(19)
+    expect(facts(await asTeam.callTool({ name: 'remove_background', arguments: { image: rocket() } }))).toMatchObject({ credits_charged: 1, credits_remaining: 18 })
+    await asTeam.close()
+    expect(await balanceOf(team.accountId)).toBe(18)
+    expect(await balanceOf(accountId)).toBe(own)
+    expect(await ledgerRows(accountId)).toBe(0)
   })
 
   it('starts a batch and follows it', async () => {

@@ -12,7 +12,7 @@ import { fileTooLargeMessage } from '~/features/tools/upload.server'
 import { TOOLS, type ToolSlug } from '~/catalog/tools'
 import { MAX_BATCH_FILES } from '~/catalog/batches'
 import { config } from '~/config.server'
-import { balance, batchStatus, creditsOf, reportWrongResult, runTool, startBatch, storedResult, type McpCaller, type McpFile } from './studio-calls.server'
+import { balance, batchStatus, creditsOf, jobStatus, reportWrongResult, runTool, startBatch, storedResult, type CallOptions, type McpCaller, type McpFile } from './studio-calls.server'
 import { NOTE_MAX_CHARS, REPORT_HINT } from '~/catalog/feedback'
 import { MCP_TOOL_NAMES, mcpMessages } from './messages'
 
@@ -53,6 +53,13 @@ const metering = {
   max_credits: z.number().int().min(0).optional().describe('The most this call may cost. A run that would cost more is refused and nothing is charged.'),
   idempotency_key: z.string().min(1).max(255).optional().describe('As the API\'s Idempotency-Key: the same key and request never run or charge twice.'),
   team: z.string().min(1).optional().describe('Work as this team (its id), as X-Team on the API: the team pays.'),
+}
+
+const delivery = {
+  return_image: z
+    .boolean()
+    .optional()
+    .describe('false: answer result_url (a link anyone holding it can open for an hour) without the image itself, for results too large to carry in a message. Default true: both.'),
 }
 
 function text(value: unknown): CallToolResult['content'][number] {
@@ -104,15 +111,28 @@ async function errorOf(response: Response): Promise<string> {
   return body?.error ?? `The studio answered ${response.status}.`
 }
 
-/** A tool's answer: the image itself, and a line of facts (charge, balance, links). */
-async function answerOf(caller: McpCaller, response: Response): Promise<CallToolResult> {
+/** The job's result as a signed link (GET /api/jobs/<id>/'s signed_result_url), absolute. */
+async function signedLinkOf(caller: McpCaller, jobId: string, options: CallOptions): Promise<string | null> {
+  const response = await jobStatus(caller, jobId, options)
+  if (!response.ok) return null
+  const link = ((await response.json()) as { signed_result_url?: string | null }).signed_result_url
+  return link ? new URL(link, config().PUBLIC_URL).toString() : null
+}
+
+/**
+ * A tool's answer: the image itself (unless the agent asked for the link only), and a line of facts
+ * (charge, balance, the job and a signed link to its result).
+ */
+async function answerOf(caller: McpCaller, response: Response, options: CallOptions & { returnImage: boolean }): Promise<CallToolResult> {
   const credits = creditsOf(response)
   if (!response.ok) return refused(await errorOf(response), { status: response.status, credits_charged: credits.charged, credits_remaining: credits.remaining })
   const jobId = response.headers.get('X-Facet-Job-Id')
+  const resultUrl = jobId ? await signedLinkOf(caller, jobId, options) : null
   const facts: Record<string, unknown> = {
     credits_charged: credits.charged,
     credits_remaining: credits.remaining,
     ...(jobId ? { job_id: jobId, job_url: new URL(`/api/jobs/${jobId}/`, config().PUBLIC_URL).toString() } : {}),
+    ...(resultUrl ? { result_url: resultUrl } : {}),
     ...(response.headers.get('X-Facet-Note') ? { note: response.headers.get('X-Facet-Note') } : {}),
     ...(response.headers.get('X-Facet-Model') ? { model: response.headers.get('X-Facet-Model') } : {}),
     ...(response.headers.get('X-Faces-Found') ? { faces_found: Number(response.headers.get('X-Faces-Found')) } : {}),
@@ -123,9 +143,13 @@ async function answerOf(caller: McpCaller, response: Response): Promise<CallTool
     // The restorer answers a link to its stored result (spec §7): the image is read from there.
     const body = (await response.json()) as { restored_url?: string }
     if (!body.restored_url) return { content: [text({ ...body, ...facts })] }
-    const result = await storedResult(caller, body.restored_url)
     facts.result_url = new URL(body.restored_url, config().PUBLIC_URL).toString()
+    const result = options.returnImage ? await storedResult(caller, body.restored_url, options) : null
     return { content: [...(result ? [{ type: 'image' as const, data: result.bytes.toString('base64'), mimeType: result.contentType }] : []), text({ ...body, ...facts })] }
+  }
+  if (!options.returnImage && resultUrl) {
+    await response.body?.cancel()
+    return { content: [text(facts)] }
   }
   const bytes = Buffer.from(await response.arrayBuffer())
   if (!type.startsWith('image/')) return { content: [{ type: 'resource', resource: { uri: 'facet:result', mimeType: type, blob: bytes.toString('base64') } }, text(facts)] }
@@ -144,7 +168,7 @@ export function buildStudioMcpServer(caller: McpCaller): McpServer {
       {
         title: api.tool.name,
         description: `${api.tool.description} ${mcpMessages.priceLine(price(caller, tool))} ${api.answer}`,
-        inputSchema: { ...fileInput(tool), ...options.schemas, ...metering },
+        inputSchema: { ...fileInput(tool), ...options.schemas, ...metering, ...delivery },
       },
       async (args: Record<string, unknown>) => {
         const over = overBudget(caller, tool, 1, args.max_credits as number | undefined)
@@ -152,8 +176,9 @@ export function buildStudioMcpServer(caller: McpCaller): McpServer {
         const file = await fileFrom(tool, args as FileArgs)
         if (typeof file === 'string') return refused(file)
         const fields = Object.fromEntries(options.fields.flatMap((f) => (typeof args[f.name] === 'string' ? [[f.name, args[f.name] as string]] : [])))
-        const response = await runTool(caller, tool, file, fields, { team: args.team as string | undefined, idempotencyKey: args.idempotency_key as string | undefined })
-        return answerOf(caller, response)
+        const team = args.team as string | undefined
+        const response = await runTool(caller, tool, file, fields, { team, idempotencyKey: args.idempotency_key as string | undefined })
+        return answerOf(caller, response, { team, returnImage: args.return_image !== false })
       },
     )
   }
