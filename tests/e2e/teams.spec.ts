@@ -295,3 +295,35 @@ test('signed out, /teams goes to sign in and comes back', async ({ page }) => {
   await page.goto('/teams')
   await expect(page).toHaveURL(/\/login\?from=%2Fteams$/)
 })
+
+test('a capped member sends three runs at once: one is delivered and charged, the others are the cap\'s 402, never a 500 @js-only', async ({ page }) => {
+  // Short runs go inline and are charged at their outcome, where the cap is read again: the
+  // production server once answered that refusal 500 (decision 189). Whichever path each run
+  // takes, the answers are the same.
+  await signInNewUser(page)
+  const teamName = `Cap race ${Date.now()}`
+  const created = await page.request.post('/api/teams/', { data: { name: teamName } })
+  expect(created.status(), await created.text()).toBe(201)
+  const teamId = ((await created.json()) as { id: string }).id
+  const moved = await page.request.post(`/api/teams/${teamId}/transfers/`, { data: { amount: 10 } })
+  expect(moved.status(), await moved.text()).toBe(201)
+  const me = (await (await page.request.get('/api/auth/profile/')).json()) as { id: string }
+  const capped = await page.request.patch(`/api/teams/${teamId}/members/${me.id}/`, { data: { cap: 1 } })
+  expect(capped.status(), await capped.text()).toBe(200)
+
+  const svg = await readFile(fixture('svg/tango-user-home.svg'))
+  const run = () =>
+    page.request.post('/api/svg2image/convert/', {
+      headers: { 'X-Team': teamId },
+      multipart: { svg: { name: 'home.svg', mimeType: 'image/svg+xml', buffer: svg }, format: 'png', scale: '1' },
+    })
+  const answers = await Promise.all([run(), run(), run()])
+  const statuses = answers.map((answer) => answer.status()).sort()
+  expect(statuses, (await Promise.all(answers.map((answer) => answer.text()))).join('\n')).toEqual([200, 402, 402])
+  for (const refused of answers.filter((answer) => answer.status() === 402)) {
+    expect(refused.headers()['x-credits-charged']).toBe('0')
+    expect(((await refused.json()) as { error: string }).error).toBe(capMessage(1, teamName, 1))
+  }
+  const team = (await (await page.request.get(`/api/teams/${teamId}/`)).json()) as { balance: number }
+  expect(team.balance).toBe(9)
+})

@@ -2,7 +2,23 @@
 // `outcome` is what tool_runs records ('rejected' for bad input, 'failed' when the run broke).
 export type RunOutcome = 'success' | 'failed' | 'no_face' | 'rejected'
 
+/**
+ * server.ts (run by tsx) and the Vite-built bundle each hold a copy of this module, and a run can
+ * cross them: the inline path of the bundle's routes ends through the tool registry the other copy
+ * handed in (utils/singleton.server.ts). So a ToolError is known by a brand both copies share, not
+ * by which copy's class made it; otherwise a refusal thrown by one copy (a 402 at the outcome) was a
+ * 500 to the other's `instanceof`. Subclasses keep the ordinary check.
+ */
+const TOOL_ERROR_BRAND = Symbol.for('facet-studio.ToolError')
+
 export class ToolError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== ToolError) return Function.prototype[Symbol.hasInstance].call(this, value)
+    return typeof value === 'object' && value !== null && (value as { [TOOL_ERROR_BRAND]?: unknown })[TOOL_ERROR_BRAND] === true
+  }
+
+  readonly [TOOL_ERROR_BRAND] = true
+
   constructor(
     readonly status: number,
     message: string,

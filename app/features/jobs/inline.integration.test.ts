@@ -10,7 +10,12 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { resetConfigForTests } from '~/config.server'
 import { getDb } from '~/db/db.server'
-import { charge, getBalance } from '~/features/credits/ledger.server'
+import { charge, getBalance, grant } from '~/features/credits/ledger.server'
+import { chargeRun } from '~/features/account/charge.server'
+import { teamAccount } from '~/features/teams/membership.server'
+import { createTeam } from '~/features/teams/teams.server'
+import * as convertRoute from '~/routes/api.svg2image.convert'
+import { startStudio } from '../../../tests/support/studio-server'
 import { metricsText } from '~/features/observability/metrics.server'
 import { stopBoss } from '~/features/queue/boss.server'
 import { toolCost } from '~/features/tools/costs.server'
@@ -46,6 +51,8 @@ const onMark = (message: unknown) => {
 const endings = new Map<string, ToolJobInfo>()
 /** An account whose whole balance is spent as its run starts (by another charge of the ledger). */
 let drainAccount: string | null = null
+/** Other spending as a run of this account starts (a team member's cap used by another run). */
+const spendAtStart = new Map<string, () => Promise<void>>()
 
 beforeAll(async () => {
   process.env.WORKER_CONCURRENCY = '1'
@@ -56,6 +63,7 @@ beforeAll(async () => {
     name: 'inline-test',
     ended: async (job) => void endings.set(job.id, job),
     starting: async (job) => {
+      await spendAtStart.get(job.account_id)?.()
       if (job.account_id !== drainAccount) return undefined
       const balance = await getBalance(job.account_id)
       const spent = await charge({
@@ -237,6 +245,52 @@ describe('short runs inline', () => {
       await ledgerMatches(user.accountId)
     } finally {
       drainAccount = null
+    }
+  }, 120_000)
+
+  it('through the real HTTP path, an outcome charge refused for a balance or a cap spent meanwhile is a 402 with its words, never a 500', async () => {
+    const studio = await startStudio({ 'api/svg2image/convert': convertRoute })
+    const post = (caller: TestCaller, headers: Record<string, string> = {}) => {
+      const form = new FormData()
+      form.set('svg', icon())
+      form.set('format', 'png')
+      form.set('scale', '1')
+      return fetch(`${studio.url}/api/svg2image/convert/`, { method: 'POST', headers: { authorization: caller.headers.authorization!, ...headers }, body: form })
+    }
+    try {
+      const user = await newUser()
+      drainAccount = user.accountId
+      const drained = await post(user)
+      drainAccount = null
+      expect(drained.status, await drained.clone().text()).toBe(402)
+      expect(drained.headers.get('x-credits-charged')).toBe('0')
+      expect((await drained.json()).error).toMatch(/credit/i)
+      expect(await balanceOf(user)).toBe(0)
+      await ledgerMatches(user.accountId)
+
+      // A capped team member: the door sees the cap unused; another run uses it while this one runs.
+      const member = await newUser()
+      const { user_id: memberId } = await getDb().selectFrom('credit_accounts').select('user_id').where('id', '=', member.accountId).executeTakeFirstOrThrow()
+      const team = await createTeam(memberId!, `Inline ${randomUUID().slice(0, 6)}`)
+      const teamAccountId = (await teamAccount(team.id))!.accountId
+      await grant({ accountId: teamAccountId, amount: 20, kind: 'adjustment', description: 'Team budget' })
+      const cost = toolCost('svg-converter')
+      await getDb().updateTable('team_members').set({ monthly_cap: cost }).where('team_id', '=', team.id).where('user_id', '=', memberId!).execute()
+      spendAtStart.set(teamAccountId, async () => {
+        spendAtStart.delete(teamAccountId)
+        const spent = await chargeRun({ accountId: teamAccountId, userId: memberId!, teamId: team.id, amount: cost, toolSlug: 'svg_converter', idempotencyKey: `cap:${randomUUID()}` }, getDb())
+        if (!spent.ok) throw new Error('the cap was not used')
+      })
+      const capped = await post(member, { 'x-team': team.id })
+      expect(capped.status, await capped.clone().text()).toBe(402)
+      expect(capped.headers.get('x-credits-charged')).toBe('0')
+      expect((await capped.json()).error).toMatch(/monthly cap/i)
+      expect(await getBalance(teamAccountId)).toBe(20 - cost)
+      await ledgerMatches(teamAccountId)
+    } finally {
+      drainAccount = null
+      spendAtStart.clear()
+      await studio.close()
     }
   }, 120_000)
 
