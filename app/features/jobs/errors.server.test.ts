@@ -23,8 +23,8 @@ describe('ToolError across the two copies of its module', () => {
     const other = await otherCopy()
     expect(new Error('plain') instanceof ToolError).toBe(false)
     expect(Object.assign(new Error('look-alike'), { status: 402 }) instanceof ToolError).toBe(false)
-    expect(null instanceof ToolError).toBe(false)
-    expect('ToolError' instanceof ToolError).toBe(false)
+    const notObjects: unknown[] = [null, 'ToolError', 402]
+    for (const value of notObjects) expect((value as object) instanceof ToolError).toBe(false)
     expect(new ToolError(500, 'broke') instanceof RunTimeoutError).toBe(false)
     expect(new RunTimeoutError(1000) instanceof RunTimeoutError).toBe(true)
     expect(new other.ToolError(500, 'broke') instanceof Error).toBe(true)
