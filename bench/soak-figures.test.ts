@@ -50,6 +50,25 @@ describe('slopes and growth', () => {
     expect(creeping.verdict).toBe('no growth')
   })
 
+  it('says "steps only" for a process flat between a few first uses (a worker of the quiet soak: models made late)', () => {
+    const stepAt = (s: number) => (s >= 180 ? 186 : 0) + (s >= 480 ? 82 : 0) + (s >= 540 ? 19 : 0)
+    const trend = memoryTrend(at.map((s, i) => ({ at: s, mb: 213 + stepAt(s) + (i % 2 ? 0.3 : -0.3) })), 60, 600)
+    expect(trend.verdict).toBe('steps only')
+    expect(trend.steps.map((step) => step.at)).toEqual([180, 480, 540])
+    // Each step as the two samples around it see it: within the samples' own breathing (±0.3 MB each).
+    trend.steps.forEach((step, i) => expect(Math.abs(step.mb - [186, 82, 19][i]!)).toBeLessThan(1))
+    expect(Math.abs(trend.secondHalfGrowthBetweenStepsMb!)).toBeLessThan(1)
+  })
+
+  it('says "growth" for a leak in big pieces (a step every 30 s) and for a rise between steps', () => {
+    const pieces = memoryTrend(at.map((s) => ({ at: s, mb: 300 + Math.floor(s / 30) * 20 })), 60, 600)
+    expect(pieces.verdict).toBe('growth')
+    const between = memoryTrend(at.map((s) => ({ at: s, mb: 300 + (s >= 400 ? 100 : 0) + (s / 60) * 3 })), 60, 600)
+    expect(between.steps).toHaveLength(1)
+    expect(between.secondHalfGrowthBetweenStepsMb).toBeGreaterThan(10)
+    expect(between.verdict).toBe('growth')
+  })
+
   it('gives no verdict on too few samples', () => {
     expect(memoryTrend([{ at: 0, mb: 1 }], 60, 600).verdict).toBe('too few samples')
   })

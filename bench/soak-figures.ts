@@ -61,11 +61,79 @@ export interface MemoryTrend {
   secondHalfGrowthMb: number | null
   /** The samples' own spread about the line (MB): the noise. */
   secondHalfNoiseMb: number | null
-  verdict: 'no growth' | 'growth' | 'too few samples'
+  /** Rises of more than STEP_MB from one sample to the next after the warm-up: when (s) and how much (MB). */
+  steps: Array<{ at: number; mb: number }>
+  /** The second half's growth with those steps taken out (MB): what rises between them. */
+  secondHalfGrowthBetweenStepsMb: number | null
+  verdict: 'no growth' | 'steps only' | 'growth' | 'too few samples'
 }
 
 /** Growth over the second half below this is an allocator's or a page's step, not a trend (MB). */
 export const GROWTH_FLOOR_MB = 1
+
+/**
+ * A rise between two samples (5 s apart) larger than this is a step: a model's session made on its
+ * first use in the process, or the allocator keeping the buffers of the largest image seen so far.
+ * Flat between steps is no leak; a leak rises between them, or steps again and again.
+ */
+export const STEP_MB = 16
+
+/** At most this many steps in the second half still read as first uses, not as a leak in big pieces. */
+export const MAX_STEPS_IN_SECOND_HALF = 3
+
+/** What a slope adds over the half (MB) and whether that is growth: a rise past its noise and past GROWTH_FLOOR_MB. */
+function growthOf(slope: Slope | null, halfMinutes: number): { growth: number | null; grows: boolean | null } {
+  if (!slope) return { growth: null, grows: null }
+  const growth = slope.perMinute * halfMinutes
+  // A significant fall is not growth: only a rise past its noise is.
+  return { growth, grows: !(slope.perMinute <= 2 * slope.standardError || growth < GROWTH_FLOOR_MB) }
+}
+
+/** Where a process's memory rose by more than STEP_MB from one sample to the next, and the runs of samples between. */
+function splitAtSteps(samples: MemorySample[]): { steps: MemorySample[]; segments: MemorySample[][] } {
+  const steps: MemorySample[] = []
+  const segments: MemorySample[][] = []
+  samples.forEach((sample, i) => {
+    const rise = i > 0 ? sample.mb - samples[i - 1]!.mb : 0
+    if (i === 0 || rise > STEP_MB) {
+      if (i > 0) steps.push({ at: sample.at, mb: rise })
+      segments.push([])
+    }
+    segments[segments.length - 1]!.push(sample)
+  })
+  return { steps, segments }
+}
+
+/**
+ * The slope shared by several runs of samples, each about its own level (a pooled within-segment
+ * least-squares line): what memory does between steps, whatever the steps' sizes.
+ */
+export function pooledSlopeOf(segments: MemorySample[][]): Slope | null {
+  const used = segments.filter((segment) => segment.length >= 2)
+  const n = used.reduce((sum, segment) => sum + segment.length, 0)
+  const freedom = n - used.length - 1
+  if (used.length === 0 || freedom < 1) return null
+  let sxx = 0
+  let sxy = 0
+  for (const segment of used) {
+    const mx = segment.reduce((sum, s) => sum + s.at / 60, 0) / segment.length
+    const my = segment.reduce((sum, s) => sum + s.mb, 0) / segment.length
+    for (const s of segment) {
+      sxx += (s.at / 60 - mx) ** 2
+      sxy += (s.at / 60 - mx) * (s.mb - my)
+    }
+  }
+  if (sxx === 0) return null
+  const slope = sxy / sxx
+  let sse = 0
+  for (const segment of used) {
+    const mx = segment.reduce((sum, s) => sum + s.at / 60, 0) / segment.length
+    const my = segment.reduce((sum, s) => sum + s.mb, 0) / segment.length
+    for (const s of segment) sse += (s.mb - (my + slope * (s.at / 60 - mx))) ** 2
+  }
+  const residualSd = Math.sqrt(sse / freedom)
+  return { perMinute: slope, standardError: residualSd / Math.sqrt(sxx), residualSd, samples: n }
+}
 
 /**
  * A process's memory over the soak. "no growth" only when the second half's slope is within noise:
@@ -78,15 +146,17 @@ export function memoryTrend(samples: MemorySample[], warmUpEndsAt: number, loadE
   const afterWarmUp = samples.filter((s) => s.at >= warmUpEndsAt && s.at <= loadEndsAt)
   const halfway = warmUpEndsAt + (loadEndsAt - warmUpEndsAt) / 2
   const secondHalf = afterWarmUp.filter((s) => s.at >= halfway)
-  const toPoints = (list: MemorySample[]) => list.map((s) => ({ minute: s.at / 60, value: s.mb }))
-  const whole = slopeOf(toPoints(afterWarmUp))
-  const half = slopeOf(toPoints(secondHalf))
+  const whole = slopeOf(afterWarmUp.map((s) => ({ minute: s.at / 60, value: s.mb })))
   const halfMinutes = (loadEndsAt - halfway) / 60
-  const growth = half ? half.perMinute * halfMinutes : null
+  const half = slopeOf(secondHalf.map((s) => ({ minute: s.at / 60, value: s.mb })))
+  const { growth, grows: rises } = growthOf(half, halfMinutes)
+  const { steps, segments } = splitAtSteps(afterWarmUp)
+  const between = growthOf(pooledSlopeOf(segments.map((segment) => segment.filter((s) => s.at >= halfway))), halfMinutes)
+  const stepsInSecondHalf = steps.filter((step) => step.at >= halfway).length
   let verdict: MemoryTrend['verdict'] = 'too few samples'
-  if (half && growth !== null) {
-    // A significant fall is not growth: only a rise past its noise is.
-    verdict = half.perMinute <= 2 * half.standardError || growth < GROWTH_FLOOR_MB ? 'no growth' : 'growth'
+  if (rises !== null) {
+    if (!rises) verdict = 'no growth'
+    else verdict = between.grows === false && stepsInSecondHalf <= MAX_STEPS_IN_SECOND_HALF ? 'steps only' : 'growth'
   }
   return {
     startMb: first ? round(first.mb) : 0,
@@ -98,6 +168,8 @@ export function memoryTrend(samples: MemorySample[], warmUpEndsAt: number, loadE
     slopeSecondHalfStandardErrorMbPerMin: half ? round(half.standardError, 2) : null,
     secondHalfGrowthMb: growth === null ? null : round(growth),
     secondHalfNoiseMb: half ? round(half.residualSd) : null,
+    steps: steps.map((step) => ({ at: round(step.at), mb: round(step.mb) })),
+    secondHalfGrowthBetweenStepsMb: between.growth === null ? null : round(between.growth),
     verdict,
   }
 }

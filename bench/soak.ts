@@ -27,7 +27,7 @@ import { migrateToLatest } from '../app/db/migrate.server'
 import { createApiKey } from '../app/features/api-keys/keys.server'
 import { ensureUserAccount, grant } from '../app/features/credits/ledger.server'
 import { buildForBench } from './http'
-import { checkLedger, classifyAnswer, latencyFigures, memoryTrend, type Caller, type MemorySample } from './soak-figures'
+import { checkLedger, classifyAnswer, latencyFigures, memoryTrend, type Caller, type MemorySample, type MemoryTrend } from './soak-figures'
 import { soakCases, type SoakCase } from './soak-mix'
 import { freePort, processTree, runAsScript, statusKb } from './support'
 
@@ -406,10 +406,13 @@ export async function benchSoak(argv: string[] = process.argv.slice(2)): Promise
 
     const trends = Object.fromEntries([...memory].map(([name, samples]) => [name, memoryTrend(samples, warmUpS, loadEndsAt)]))
     const heapTrends = Object.fromEntries([...heap].map(([name, samples]) => [name, memoryTrend(samples.sort((a, b) => a.at - b.at), warmUpS, loadEndsAt)]))
+    // A step (a rise past STEP_MB between two samples) printed as "when s +MB".
+    const tableOf = (trendsOf: Record<string, MemoryTrend>) =>
+      Object.entries(trendsOf).map(([name, t]) => ({ process: name, ...t, steps: t.steps.map((step) => `${step.at} s +${step.mb}`).join(', ') || '-' }))
     console.log('Resident memory (MB, with child processes):')
-    console.table(Object.entries(trends).map(([name, t]) => ({ process: name, ...t })))
+    console.table(tableOf(trends))
     console.log('V8 heap in use (MB):')
-    console.table(Object.entries(heapTrends).map(([name, t]) => ({ process: name, ...t })))
+    console.table(tableOf(heapTrends))
 
     const ledger = await checkLedger(handle.db)
     const failedJobs = await handle.db
