@@ -1,7 +1,7 @@
 // A run is a job (issue 10): the page follows its real progress and the result arrives, with
 // JavaScript (polling GET /api/jobs/<id>/) and without it (the page at ?job=<id> reloads itself).
 // The enhancer on a 300×300 photo runs tile by tile for a few seconds, so progress has room to move.
-import { type Page } from '@playwright/test'
+import { type Page, type Request } from '@playwright/test'
 import sharp from 'sharp'
 import { fixture, isNoJs } from './support/tools'
 import { expect, test, UNTIL_TEST_TIMEOUT } from './support/test'
@@ -117,6 +117,40 @@ test('with JavaScript whose scripts have not come, a run tapped early is followe
   expect(pages[0]).toContain('d.dataset.hydrated')
   expect(pages.length).toBeGreaterThan(1)
   for (const route of held.splice(0)) await route.abort().catch(() => {})
+})
+
+test('with JavaScript whose scripts have not come, a run sent stops the page\'s unfinished downloads at once, before its answer', async ({ page }, info) => {
+  test.skip(isNoJs(info), 'without JavaScript there are no scripts to stop')
+  test.setTimeout(240_000)
+  // Decision 192: on a slow link the page's scripts would otherwise share the link with the upload until
+  // the next page arrived. Here they never arrive, and the upload is answered only once every one of them
+  // has been stopped: without the stop they would end only when the answer's page came, and the run would
+  // never be answered.
+  const heldScripts = new Set<Request>()
+  /** The tool page's own scripts, held when the run is sent (the answer's page asks for its own). */
+  let ofThePage: Set<Request> | null = null
+  const stopped = new Set<Request>()
+  let everyScriptStopped!: () => void
+  const scriptsStopped = new Promise<void>((resolve) => (everyScriptStopped = resolve))
+  await page.route(/\/assets\/.*\.js(\?.*)?$/, (route) => void heldScripts.add(route.request()))
+  page.on('requestfailed', (request) => {
+    if (!ofThePage?.has(request)) return
+    stopped.add(request)
+    if (stopped.size === ofThePage.size) everyScriptStopped()
+  })
+  await page.route(/\/tools\/face-restorer(\?.*)?$/, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue()
+    await scriptsStopped
+    await route.continue()
+  })
+  await page.mainFrame().goto('/tools/face-restorer', { waitUntil: 'domcontentloaded' })
+  await page.getByTestId('file-input').setInputFiles(fixture('photos/degraded-face-astronaut-128px-q35.jpg'))
+  ofThePage = new Set(heldScripts)
+  expect(ofThePage.size).toBeGreaterThan(0)
+  await page.getByTestId('process-button').click()
+  await expect(page).toHaveURL(/[?&]job=[0-9a-f-]{36}/, { timeout: 60_000 })
+  expect(stopped.size).toBe(ofThePage.size)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(0)
 })
 
 test('with JavaScript, a page reloaded while its blur runs shows the blurred picture and its download at the end', async ({ page }, info) => {

@@ -4,6 +4,7 @@
 import { Form } from '@remix-run/react'
 import type { FormEvent, ReactNode } from 'react'
 import { useHydrated } from '~/ui/use-hydrated'
+import { RUN_FORM_ATTRIBUTE, SubmitBeforeScripts } from './submit-before-scripts'
 
 export function ToolForm({ onRun, label, children }: { onRun: (form: FormData) => void; label: string; children: ReactNode }) {
   const hydrated = useHydrated()
@@ -12,8 +13,19 @@ export function ToolForm({ onRun, label, children }: { onRun: (form: FormData) =
     onRun(new FormData(event.currentTarget))
   }
   return (
-    <Form method="post" encType="multipart/form-data" onSubmit={submit} aria-label={label} className="space-y-4" data-enhanced={hydrated ? 'true' : 'false'}>
-      {children}
-    </Form>
+    <>
+      <SubmitBeforeScripts />
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        onSubmit={submit}
+        aria-label={label}
+        className="space-y-4"
+        data-enhanced={hydrated ? 'true' : 'false'}
+        {...{ [RUN_FORM_ATTRIBUTE]: '' }}
+      >
+        {children}
+      </Form>
+    </>
   )
 }
