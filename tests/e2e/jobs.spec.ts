@@ -115,6 +115,8 @@ test('with JavaScript whose scripts have not come, a run tapped early is followe
   const pages = await Promise.all(received)
   // The job's page arrived unfinished, carrying the follower; it was reloaded once the job had ended.
   expect(pages[0]).toContain('d.dataset.hydrated')
+  // A page following the user's run shows no demo ("Upload your own to see it enhanced") and fetches none of its pictures.
+  expect(pages[0]).not.toContain('data-testid="demo-preview"')
   expect(pages.length).toBeGreaterThan(1)
   for (const route of held.splice(0)) await route.abort().catch(() => {})
 })

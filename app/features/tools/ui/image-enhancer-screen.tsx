@@ -68,9 +68,10 @@ export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number
     </>
   ) : null
 
-  // The spec's demo: what the enhancer does, while nothing is uploaded.
+  // The spec's demo: what the enhancer does, while nothing is uploaded (not on a page following a run
+  // of the user's: its words would be wrong, and its pictures would share a slow link with the result).
   const demo =
-    run.file || pageOk ? null : (
+    run.file || pageOk || run.status !== 'idle' ? null : (
       <div data-testid="demo-preview">
         <CompareSlider
           before={{ src: DEMO_IMAGES.before, alt: 'Demo photo before enhancement', label: 'Before' }}
