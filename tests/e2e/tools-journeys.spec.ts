@@ -25,7 +25,7 @@ test('background remover: transparent cutout and a coloured download', async ({ 
     await page.getByTitle('#10b981').click()
     await expect(page.getByRole('radio', { name: '#10b981' })).toBeChecked()
     await page.getByTestId('process-button').click()
-    await expect(page.getByTestId('download-box')).toContainText('Cutout ready')
+    await expect(page.getByTestId('download-box')).toContainText('Cutout ready', UNTIL_TEST_TIMEOUT)
     const file = await clickDownload(page, page.getByTestId('download-link'))
     expect(file).toMatchObject({ name: 'cutout-10b981.png', format: 'png', width: 220, height: 203 })
     expect((await pixelAt(file.bytes, 0, 0)).slice(0, 3)).toEqual([16, 185, 129])
@@ -56,7 +56,7 @@ test('background remover: transparent cutout and a coloured download', async ({ 
   await expect(page.getByTestId('file-summary')).toContainText('product-router-alpha-groundtruth.png')
   await expect(page.getByTestId('status-badge')).toHaveText(/Ready/)
   await page.getByTestId('process-button').click()
-  await expect(page.getByTestId('download-box')).toContainText('Cutout ready')
+  await expect(page.getByTestId('download-box')).toContainText('Cutout ready', UNTIL_TEST_TIMEOUT)
   await expect(page.getByTestId('progress-percent')).toHaveText('100%')
   await expect(page.getByTestId('progress-message')).toHaveText('Cutout ready')
   await expect(page.getByTestId('credits-remaining')).toContainText('4')
@@ -88,7 +88,7 @@ test('background remover: the model select, and which model made the cutout', as
   await expect(page.getByLabel('Model')).toHaveValue('auto')
   await page.getByLabel('Model').selectOption({ label: 'Best quality (BiRefNet-lite or ISNet)' })
   await page.getByTestId('process-button').click()
-  await expect(page.getByTestId('download-box')).toContainText('Cutout ready')
+  await expect(page.getByTestId('download-box')).toContainText('Cutout ready', UNTIL_TEST_TIMEOUT)
   await expect(page.getByTestId('model-used')).toHaveText(
     'Cut out by U²-Netp. model=quality: no quality model (BiRefNet-lite, ISNet general-use) is installed on this server, so U²-Netp was used.',
   )
@@ -195,7 +195,7 @@ test('SVG converter: a signed-in user exports WebP at 2×', async ({ page }, inf
   await page.getByLabel('Scale').selectOption('2')
   if (!isNoJs(info)) await expect(page.getByTestId('transparent-switch')).toBeChecked()
   await page.getByTestId('process-button').click()
-  await expect(page.getByTestId('download-box')).toContainText('Export ready')
+  await expect(page.getByTestId('download-box')).toContainText('Export ready', UNTIL_TEST_TIMEOUT)
   if (!isNoJs(info)) {
     await expect(page.getByTestId('status-badge')).toHaveText(/ready/)
     await expect(page.getByText('Conversion complete')).toBeVisible()
@@ -218,7 +218,7 @@ test('SVG converter: PNG on a solid background colour', async ({ page }, info) =
     await page.getByTestId('svg-background').fill('#000000')
   }
   await page.getByTestId('process-button').click()
-  await expect(page.getByTestId('download-box')).toContainText('Export ready')
+  await expect(page.getByTestId('download-box')).toContainText('Export ready', UNTIL_TEST_TIMEOUT)
   const file = await clickDownload(page, page.getByTestId('download-link'))
   expect(file).toMatchObject({ name: 'tango-user-home.png', format: 'png' })
   // The corner is outside the icon: it carries the chosen background, fully opaque.
