@@ -113,24 +113,21 @@ export function pooledSlopeOf(segments: MemorySample[][]): Slope | null {
   const n = used.reduce((sum, segment) => sum + segment.length, 0)
   const freedom = n - used.length - 1
   if (used.length === 0 || freedom < 1) return null
-  let sxx = 0
-  let sxy = 0
-  for (const segment of used) {
+  // Each segment about its own means: the steps between segments take no part in the slope.
+  const centred = used.map((segment) => {
     const mx = segment.reduce((sum, s) => sum + s.at / 60, 0) / segment.length
     const my = segment.reduce((sum, s) => sum + s.mb, 0) / segment.length
-    for (const s of segment) {
-      sxx += (s.at / 60 - mx) ** 2
-      sxy += (s.at / 60 - mx) * (s.mb - my)
-    }
+    return segment.map((s) => ({ x: s.at / 60 - mx, y: s.mb - my }))
+  })
+  let sxx = 0
+  let sxy = 0
+  for (const { x, y } of centred.flat()) {
+    sxx += x * x
+    sxy += x * y
   }
   if (sxx === 0) return null
   const slope = sxy / sxx
-  let sse = 0
-  for (const segment of used) {
-    const mx = segment.reduce((sum, s) => sum + s.at / 60, 0) / segment.length
-    const my = segment.reduce((sum, s) => sum + s.mb, 0) / segment.length
-    for (const s of segment) sse += (s.mb - (my + slope * (s.at / 60 - mx))) ** 2
-  }
+  const sse = centred.flat().reduce((sum, { x, y }) => sum + (y - slope * x) ** 2, 0)
   const residualSd = Math.sqrt(sse / freedom)
   return { perMinute: slope, standardError: residualSd / Math.sqrt(sxx), residualSd, samples: n }
 }

@@ -7,7 +7,8 @@ import { creditBalance } from '~/features/account/balance.server'
 import { readBatch, submitBatch } from '~/features/batches/api.server'
 import { submissionResponse } from '~/features/jobs/answer.server'
 import { runToolSubmission } from '~/features/tools/submit.server'
-import { readJob } from '~/features/tools/jobs-api.server'
+import { findJob } from '~/features/jobs/jobs.server'
+import { signedResultUrl } from '~/features/jobs/result-links.server'
 import { postFeedback } from '~/features/feedback/api.server'
 import { feedbackApiPath } from '~/catalog/feedback'
 import { readResult, type StoredResult } from '~/features/jobs/results.server'
@@ -81,8 +82,14 @@ export function batchStatus(caller: McpCaller, id: string, options: CallOptions 
   return readBatch(new Request(apiUrl(`/api/batches/${encodeURIComponent(id)}/`), { headers: headersFor(caller, options) }), id)
 }
 
-export function jobStatus(caller: McpCaller, id: string, options: CallOptions = {}): Promise<Response> {
-  return readJob(new Request(apiUrl(`/api/jobs/${encodeURIComponent(id)}/`), { headers: headersFor(caller, options) }), id)
+/**
+ * The signed link to a run's result (decision 174), as GET /api/jobs/<id>/ gives it in signed_result_url, made
+ * absolute; null while the job has no result. The job is the one the run's own answer named
+ * (X-Facet-Job-Id), so no owner check is owed, and nothing else of the job's status is read.
+ */
+export async function signedResultLinkOf(jobId: string): Promise<string | null> {
+  const job = await findJob(jobId)
+  return job?.result_id ? apiUrl(signedResultUrl(job.result_id)) : null
 }
 
 /** POST /api/jobs/<id>/feedback/: the job's result reported as wrong, with an optional note (decision 175). */

@@ -12,7 +12,7 @@ import { fileTooLargeMessage } from '~/features/tools/upload.server'
 import { TOOLS, type ToolSlug } from '~/catalog/tools'
 import { MAX_BATCH_FILES } from '~/catalog/batches'
 import { config } from '~/config.server'
-import { balance, batchStatus, creditsOf, jobStatus, reportWrongResult, runTool, startBatch, storedResult, type CallOptions, type McpCaller, type McpFile } from './studio-calls.server'
+import { balance, batchStatus, creditsOf, reportWrongResult, signedResultLinkOf, runTool, startBatch, storedResult, type CallOptions, type McpCaller, type McpFile } from './studio-calls.server'
 import { NOTE_MAX_CHARS, REPORT_HINT } from '~/catalog/feedback'
 import { MCP_TOOL_NAMES, mcpMessages } from './messages'
 
@@ -111,14 +111,6 @@ async function errorOf(response: Response): Promise<string> {
   return body?.error ?? `The studio answered ${response.status}.`
 }
 
-/** The job's result as a signed link (GET /api/jobs/<id>/'s signed_result_url), absolute. */
-async function signedLinkOf(caller: McpCaller, jobId: string, options: CallOptions): Promise<string | null> {
-  const response = await jobStatus(caller, jobId, options)
-  if (!response.ok) return null
-  const link = ((await response.json()) as { signed_result_url?: string | null }).signed_result_url
-  return link ? new URL(link, config().PUBLIC_URL).toString() : null
-}
-
 /**
  * A tool's answer: the image itself (unless the agent asked for the link only), and a line of facts
  * (charge, balance, the job and a signed link to its result).
@@ -127,7 +119,7 @@ async function answerOf(caller: McpCaller, response: Response, options: CallOpti
   const credits = creditsOf(response)
   if (!response.ok) return refused(await errorOf(response), { status: response.status, credits_charged: credits.charged, credits_remaining: credits.remaining })
   const jobId = response.headers.get('X-Facet-Job-Id')
-  const resultUrl = jobId ? await signedLinkOf(caller, jobId, options) : null
+  const resultUrl = jobId ? await signedResultLinkOf(jobId) : null
   const facts: Record<string, unknown> = {
     credits_charged: credits.charged,
     credits_remaining: credits.remaining,
