@@ -1,6 +1,6 @@
 // Every setting the studio reads from its environment, validated once. Nothing else reads process.env.
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -22,7 +22,7 @@ const schema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
-  SESSION_SECRET: z.string().min(32).optional(),
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   RESULTS_KEY: z
     .string()
     .regex(/^[0-9a-f]{64}$/i, 'RESULTS_KEY must be 64 hex characters (32 bytes)')
@@ -178,12 +178,32 @@ export function parseTrustProxy(raw: string): TrustProxy {
 
 // A secret the operator did not set is generated once and kept in the data folder, so sessions
 // and stored results survive restarts. Several instances sharing one database must set it.
-function persistentSecret(dataDir: string, name: string, make: () => string): string {
+/**
+ * A secret kept in DATA_DIR when the environment sets none. A studio's web and worker processes start
+ * together on one folder, and each must end up with the same value: the file is written aside and then
+ * hard-linked into place, which fails if another process got there first (its value is then the one
+ * read). Written in place, a second process could read it half-written (an empty key: every result
+ * sealed with it failed) or write its own over it.
+ */
+function persistentSecret(dataDir: string, name: string, make: () => string, check: z.ZodTypeAny): string {
   const file = path.join(dataDir, name)
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  mkdirSync(dataDir, { recursive: true })
-  const value = make()
-  writeFileSync(file, value + '\n', { mode: 0o600 })
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true })
+    const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`
+    writeFileSync(draft, make() + '\n', { mode: 0o600 })
+    try {
+      linkSync(draft, file)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    } finally {
+      rmSync(draft, { force: true })
+    }
+  }
+  const value = readFileSync(file, 'utf8').trim()
+  const checked = check.safeParse(value)
+  if (!checked.success) {
+    throw new Error(`Invalid configuration: ${file}: ${checked.error.issues[0]?.message} (remove the file to have a new one made)`)
+  }
   return value
 }
 
@@ -212,9 +232,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     PUBLIC_URL: c.PUBLIC_URL ?? defaultPublicUrl(c.HOST, c.PORT),
     dataDir,
     modelsDir: path.resolve(c.MODELS_DIR),
-    sessionSecret: c.SESSION_SECRET ?? persistentSecret(dataDir, 'session-secret', () => randomBytes(32).toString('hex')),
+    sessionSecret:
+      c.SESSION_SECRET ??
+      persistentSecret(dataDir, 'session-secret', () => randomBytes(32).toString('hex'), schema.shape.SESSION_SECRET.unwrap()),
     resultsKey: Buffer.from(
-      c.RESULTS_KEY ?? persistentSecret(dataDir, 'results-key', () => randomBytes(32).toString('hex')),
+      c.RESULTS_KEY ?? persistentSecret(dataDir, 'results-key', () => randomBytes(32).toString('hex'), schema.shape.RESULTS_KEY.unwrap()),
       'hex',
     ),
     workerConcurrency: c.WORKER_CONCURRENCY ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),

@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseTrustProxy, publicUrlWarning, readConfig } from './config.server'
 
@@ -56,5 +60,74 @@ describe('PUBLIC_URL unset', () => {
     expect(publicUrlWarning({ ...base, PORT: 8080, NODE_ENV: 'development' }, false)).toBeNull()
     expect(publicUrlWarning({ ...base, HOST: '127.0.0.1' }, false)).toBeNull()
     expect(publicUrlWarning({ ...base, HOST: '10.0.0.5' }, false)).toBeNull()
+  })
+})
+
+describe('secrets kept in DATA_DIR when the environment sets none', () => {
+  // A process that loads the configuration module, says it is ready, and when told to go reads the
+  // configuration of each of FOLDERS new folders in turn: started together, the processes reach each
+  // folder's secret files at about the same moment, as a studio's web and worker processes do.
+  const FOLDERS = 20
+  const readerScript = `
+    const { readConfig } = await import(${JSON.stringify(path.resolve('app/config.server.ts'))})
+    process.stdout.write('ready\\n')
+    process.stdin.once('data', () => {
+      const seen = []
+      for (let i = 0; i < ${FOLDERS}; i++) {
+        const c = readConfig({ NODE_ENV: 'test', DATA_DIR: process.env.SECRET_DIR + '/' + i })
+        seen.push({ key: c.resultsKey.toString('hex'), session: c.sessionSecret })
+      }
+      process.stdout.write(JSON.stringify(seen) + '\\n')
+      process.exit(0)
+    })`
+
+  function startReader(dataDir: string) {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', readerScript], {
+      env: { NODE_ENV: 'test', PATH: process.env.PATH, SECRET_DIR: dataDir },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    })
+    let out = ''
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk
+        if (out.startsWith('ready\n')) resolve()
+      })
+      child.on('exit', (code) => reject(new Error(`reader exited with ${code} before it was ready`)))
+    })
+    const answer = new Promise<{ key: string; session: string }[]>((resolve, reject) =>
+      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.split('\n')[1]!)) : reject(new Error(`reader exited with ${code}`)))),
+    )
+    return { ready, go: () => child.stdin.end('go\n'), answer }
+  }
+
+  it('are the same whole value for every process that starts at once on a new folder', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'facet-secrets-'))
+    try {
+      const readers = Array.from({ length: 6 }, () => startReader(root))
+      await Promise.all(readers.map((r) => r.ready))
+      for (const r of readers) r.go()
+      const answers = await Promise.all(readers.map((r) => r.answer))
+      for (let folder = 0; folder < FOLDERS; folder++) {
+        const kept = readConfig({ NODE_ENV: 'test', DATA_DIR: path.join(root, String(folder)) })
+        expect(kept.resultsKey.toString('hex')).toMatch(/^[0-9a-f]{64}$/)
+        expect(kept.sessionSecret.length).toBeGreaterThanOrEqual(32)
+        for (const seen of answers) expect(seen[folder]).toEqual({ key: kept.resultsKey.toString('hex'), session: kept.sessionSecret })
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a kept secret that is not whole, naming the file, rather than run with a short key', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'facet-secrets-'))
+    try {
+      writeFileSync(path.join(dataDir, 'session-secret'), 'x'.repeat(64))
+      writeFileSync(path.join(dataDir, 'results-key'), '\n')
+      expect(() => readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir })).toThrow(
+        `Invalid configuration: ${path.join(dataDir, 'results-key')}: RESULTS_KEY must be 64 hex characters (32 bytes) (remove the file to have a new one made)`,
+      )
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })
