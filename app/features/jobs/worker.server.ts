@@ -51,6 +51,8 @@ interface WorkerState {
   slots: RunSlots
   /** Runs taken where they were admitted (runHere) and inline runs: their hand-back switch and their end, for the drain. */
   here: Map<string, { handBack: AbortController; done: Promise<void> }>
+  /** Fetched jobs running here, by job id, and their end: a job handed out again while it runs here waits for it. */
+  fetched: Map<string, Promise<void>>
   /** The sweep of inline runs lost with their process (inline.server.ts), stopped at the drain. */
   sweep?: ReturnType<typeof setInterval>
 }
@@ -81,7 +83,7 @@ export function startJobWorker(): Promise<WorkerState> | null {
     const boss = await toolQueues()
     const running = new Map<string, AbortController>()
     const workerIds: string[] = []
-    const current: WorkerState = { boss, workerIds, running, stopping: false, unsubscribe: () => {}, slots: new RunSlots(concurrency), here: new Map() }
+    const current: WorkerState = { boss, workerIds, running, stopping: false, unsubscribe: () => {}, slots: new RunSlots(concurrency), here: new Map(), fetched: new Map() }
     for (let slot = 0; slot < concurrency; slot++) {
       const id: string = await boss.work<ToolJobData>(
         TOOL_JOB_QUEUE,
@@ -91,8 +93,10 @@ export function startJobWorker(): Promise<WorkerState> | null {
           // A slot of this process (a run taken where it was admitted may hold it for a moment).
           await current.slots.take()
           try {
-            if (job.signal.aborted) throw new Error('handed back at shutdown before it started')
-            await inJobSpan(job.data.traceparent, { 'facet.job.id': job.data.jobId, 'facet.job.path': 'queue' }, () => runJob(current, job.data.jobId, job.signal))
+            // Aborted while it waited for a slot: shutting down, or its claim went (the retry runs it).
+            if (job.signal.aborted) throw new Error('handed back before it started', { cause: job.signal.reason })
+            const handBack = handBackAtShutdown(current, job.data.jobId, job.signal)
+            await inJobSpan(job.data.traceparent, { 'facet.job.id': job.data.jobId, 'facet.job.path': 'queue' }, () => runJob(current, job.data.jobId, handBack))
           } finally {
             current.slots.give()
           }
@@ -222,11 +226,49 @@ async function runHere(worker: WorkerState, claimed: ClaimedJob, attempt: JobAtt
   return done
 }
 
+/**
+ * What a fetched job's run stops on: pg-boss's signal for the job, when this process is shutting down
+ * (the attempt goes back to the queue). pg-boss also aborts that signal when its heartbeat finds the
+ * claim gone: its supervision took the job for lost, a heartbeat it did not see in time, and will hand
+ * it out again. The run is alive here, though (on PGlite, whose clock is this process's, any forward
+ * step of the wall clock past the heartbeat does this: docs/decisions/177 and 194), and its outcome is
+ * recorded once, by whichever run ends first: so it goes on. Stopped, its work would start again from
+ * nothing; going on, the retry finds the job ended and does nothing.
+ */
+function handBackAtShutdown(worker: WorkerState, jobId: string, claim: AbortSignal): AbortSignal {
+  const handBack = new AbortController()
+  claim.addEventListener(
+    'abort',
+    () => {
+      if (worker.stopping) handBack.abort(claim.reason)
+      else logger.warn({ jobId, reason: String((claim.reason as Error | undefined)?.message ?? claim.reason) }, CLAIM_LOST_LOG)
+    },
+    { once: true },
+  )
+  return handBack.signal
+}
+
+/** Logged when pg-boss takes a live run's claim away and the run goes on. */
+export const CLAIM_LOST_LOG = 'pg-boss took the claim of a live run away: the run goes on, its outcome is recorded once'
+
 async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal): Promise<void> {
   traceJob(jobId, 'fetched')
-  const claimed = await claimJob(jobId)
-  if (!claimed) return // ended already (its outcome is recorded): nothing to run
-  await runClaimed(worker, claimed, handBack)
+  // Handed out again while this process still runs it (its claim was taken away, above): that run is
+  // alive, so this attempt waits for its end instead of running the work a second time.
+  const live = worker.fetched.get(jobId) ?? worker.here.get(jobId)?.done
+  if (live) return live
+  const run = (async () => {
+    const claimed = await claimJob(jobId)
+    if (!claimed) return // ended already (its outcome is recorded): nothing to run
+    await runClaimed(worker, claimed, handBack)
+  })()
+  const ended = run.catch(() => {})
+  worker.fetched.set(jobId, ended)
+  try {
+    await run
+  } finally {
+    if (worker.fetched.get(jobId) === ended) worker.fetched.delete(jobId)
+  }
 }
 
 async function runClaimed(worker: WorkerState, claimed: ClaimedJob, handBack: AbortSignal): Promise<void> {
