@@ -4,10 +4,9 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { BadRequest, readBody } from '~/http/body.server'
 import { errorResponse, methodNotAllowed, validationError } from '~/http/errors.server'
 import { publicUser } from '~/features/account/views'
-import { authenticateCredentials, SignInError } from '~/features/auth/authenticator.server'
-import { forgiveSignIn, limitedResponse, limitSignIn } from '~/features/auth/rate-limits.server'
+import { limitedResponse } from '~/features/auth/rate-limits.server'
 import { loginSchema } from '~/features/auth/schemas'
-import { createSession } from '~/features/auth/session.server'
+import { signIn } from '~/features/auth/sign-in.server'
 import { ensureUserAccount, getBalance } from '~/features/credits/ledger.server'
 
 /** Only POST is meaningful here; a GET gets a clear 405 instead of Remix's generic error. */
@@ -26,16 +25,10 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const parsed = loginSchema.safeParse(body)
   if (!parsed.success) return validationError(parsed.error)
-  const limited = await limitSignIn(request, parsed.data.email)
-  if (limited) return limitedResponse(limited)
-  try {
-    const user = await authenticateCredentials(request, parsed.data)
-    await forgiveSignIn(request, parsed.data.email)
-    const { token } = await createSession(user.id, { userAgent: request.headers.get('user-agent') })
-    const balance = await getBalance(await ensureUserAccount(user.id))
-    return Response.json({ token, user: publicUser(user), credits: { balance } })
-  } catch (error) {
-    if (!(error instanceof SignInError)) throw error
+  const signedIn = await signIn(request, parsed.data)
+  if (signedIn.kind === 'limited') return limitedResponse(signedIn.limited)
+  if (signedIn.kind === 'refused') {
+    const { error } = signedIn
     if (error.code === 'email_not_verified') {
       return errorResponse(400, error.message, {
         code: error.code,
@@ -44,4 +37,6 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return errorResponse(400, error.message, { code: error.code })
   }
+  const balance = await getBalance(await ensureUserAccount(signedIn.user.id))
+  return Response.json({ token: signedIn.token, user: publicUser(signedIn.user), credits: { balance } })
 }

@@ -2,7 +2,7 @@
 // An API call is its own deliberate step, so it is answered whoever calls; but only the browser that
 // signed up (its fs_signup key) gets the session cookie and has its guest runs carried (decision 162).
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { readVisitorId } from '~/features/credits/visitor.server'
+import { readVisitorId } from '~/features/account/visitor-cookie.server'
 import { verifyEmailCarryingGuestRuns } from '~/features/history/carry.server'
 import { errorResponse, methodNotAllowed } from '~/http/errors.server'
 import { parseBody } from '~/http/body.server'

@@ -8,12 +8,12 @@ import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/re
 import { useEffect, useState } from 'react'
 import { signupBrowser } from '~/features/auth/signup-browser.server'
 import { registerUser, requestPasswordReset, resendVerification } from '~/features/auth/accounts.server'
-import { authenticateCredentials, SignInError } from '~/features/auth/authenticator.server'
 import { PASSWORD_RESET_DONE, RESEND_REQUESTED } from '~/features/auth/messages'
-import { forgiveSignIn, limitRegister, limitResend, limitReset, limitSignIn, type Limited } from '~/features/auth/rate-limits.server'
+import { limitRegister, limitResend, limitReset, type Limited } from '~/features/auth/rate-limits.server'
 import { DEFAULT_AFTER_SIGN_IN, safeRedirectPath } from '~/features/auth/redirect'
 import { emailOnlySchema, loginSchema, registerFormSchema } from '~/features/auth/schemas'
-import { createSession, sessionCookieHeader } from '~/features/auth/session.server'
+import { sessionCookieHeader } from '~/features/auth/session.server'
+import { signIn } from '~/features/auth/sign-in.server'
 import { getAuthentication } from '~/features/account/authentication.server'
 import { Alert } from '~/features/auth/ui/fields'
 import {
@@ -95,15 +95,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return data({ intent: 'login', result: submission.reply({ hideFields: HIDDEN }) } as ActionData, { status: 400 })
   }
-  const limited = await limitSignIn(request, submission.value.email)
-  if (limited) return limitedReply('login', submission, limited)
-  try {
-    const user = await authenticateCredentials(request)
-    await forgiveSignIn(request, submission.value.email)
-    const { token } = await createSession(user.id, { userAgent: request.headers.get('user-agent') })
-    return redirect(from, { headers: { 'Set-Cookie': await sessionCookieHeader(token) } })
-  } catch (error) {
-    if (!(error instanceof SignInError)) throw error
+  const signedIn = await signIn(request, submission.value)
+  if (signedIn.kind === 'limited') return limitedReply('login', submission, signedIn.limited)
+  if (signedIn.kind === 'refused') {
+    const { error } = signedIn
     return data(
       {
         intent: 'login',
@@ -114,6 +109,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400 },
     )
   }
+  return redirect(from, { headers: { 'Set-Cookie': await sessionCookieHeader(signedIn.token) } })
 }
 
 export default function LoginPage() {

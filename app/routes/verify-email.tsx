@@ -9,7 +9,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { config } from '~/config.server'
-import { readVisitorId } from '~/features/credits/visitor.server'
+import { readVisitorId } from '~/features/account/visitor-cookie.server'
 import { verifyEmailCarryingGuestRuns } from '~/features/history/carry.server'
 import { continueAsText, VERIFY_FAILURE, VERIFY_SUCCESS, VERIFY_TOKEN_MISSING } from '~/features/auth/messages'
 import { limitTokenUse } from '~/features/auth/rate-limits.server'

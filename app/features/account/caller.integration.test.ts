@@ -6,7 +6,7 @@ import { BASE } from '../../../tests/support/requests'
 import { resolveCaller } from '~/features/account/caller.server'
 import { charge } from '~/features/credits/ledger.server'
 import { loadViewer } from '~/features/account/viewer.server'
-import { visitorCookie } from '~/features/credits/visitor.server'
+import { visitorCookie } from './visitor-cookie.server'
 
 function request(headers: Record<string, string> = {}): Request {
   return new Request(`${BASE}/api/credits/balance/`, {

@@ -10,7 +10,10 @@ import type { ApiKeyRef } from '~/features/api-keys/keys.server'
 import { getAuthentication } from '~/features/account/authentication.server'
 import { type SessionUser } from '~/features/auth/session.server'
 import { applyDailyRefresh, ensureUserAccount, utcDay } from '~/features/credits/ledger.server'
-import { createVisitor, findVisitorAccount, guestPreviewBalance, guestRunRefusal, readVisitorId, refreshVisitor, type GuestRefusal } from '~/features/credits/visitor.server'
+import { createVisitor, findVisitorAccount, guestPreviewBalance, guestRunRefusal, refreshVisitor, type GuestRefusal } from '~/features/credits/visitor.server'
+import { addressGroup } from '~/features/security/client-address.server'
+import { clientAddress } from '~/features/security/rate-limit.server'
+import { readVisitorId, visitorCookieHeader } from './visitor-cookie.server'
 import { memberAccount, teamAccount } from '~/features/teams/membership.server'
 
 export { ensureUserAccount }
@@ -151,11 +154,19 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
   }
   const visitorId = await readVisitorId(request)
   const existing = visitorId ? await findVisitorAccount(visitorId, now, db) : null
-  const refused = options.run ? guestRunRefusal(request, existing !== null) : null
+  const refused = options.run
+    ? guestRunRefusal({
+        api: new URL(request.url).pathname.startsWith('/api/'),
+        fromStudioPage: request.headers.get('sec-fetch-site') === 'same-origin',
+        hasVisitorCookie: existing !== null,
+      })
+    : null
   if (refused) return { kind: 'guest-refused', ...refused }
+  // Guest credits are metered by the address a visitor comes from (decision 080).
+  const address = addressGroup(clientAddress(request))
   if (existing) {
     let balance = existing.balance
-    if (existing.refreshDue) balance = await refreshVisitor(request, existing.accountId, now, db)
+    if (existing.refreshDue) balance = await refreshVisitor(address, existing.accountId, now, db)
     return {
       kind: 'caller',
       caller: { accountId: existing.accountId, source: 'visitor', teamId: null, userId: null, visitorId: existing.visitorId, apiKey: null },
@@ -167,8 +178,8 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
 
   // No cookie, or one naming a visitor that no longer exists: treated alike. A new visitor is
   // limited per client address (its own identity, or the address's shared one: decision 080).
-  if (options.create === false) return { kind: 'guest-preview', balance: await guestPreviewBalance(request, now, db) }
-  const created = await createVisitor(request, now, db)
+  if (options.create === false) return { kind: 'guest-preview', balance: await guestPreviewBalance(address, now, db) }
+  const created = await createVisitor(address, now, db)
   return {
     kind: 'caller',
     caller: {
@@ -179,7 +190,7 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
       visitorId: created.account.visitorId,
       apiKey: null,
     },
-    setCookie: created.setCookie,
+    setCookie: await visitorCookieHeader(created.account.visitorId),
     balance: created.account.balance,
     user: null,
   }

@@ -1,48 +1,24 @@
-// Visitor identity: a signed, httpOnly, SameSite=Lax cookie holding a visitors row's id. A cookie
-// is free to drop, so guest credits are metered per client address (an IPv4 address, or an IPv6
-// /64) and UTC day, not per cookie (decision 080):
+// Visitors' credits. A visitor is known by its id (from its cookie, read in the account room:
+// account/visitor-cookie.server.ts) and by the address it comes from (its client address group: an
+// IPv4 address, or an IPv6 /64). A cookie is free to drop, so guest credits are metered per address
+// and UTC day, not per cookie (decision 080):
 // - an address mints at most GUEST_IDENTITIES_PER_ADDRESS visitors with their own account a day;
 //   every browser past that gets the address's one shared visitor (and its account);
 // - every guest grant at an address (a new visitor's allowance, any visitor's daily refresh, the
 //   shared visitor's included) draws on the address's daily budget of GUEST_DAILY_CREDITS ×
 //   GUEST_IDENTITIES_PER_ADDRESS, so no number of cookies, old or new, gets more free credits a day.
-import { createCookie } from '@remix-run/node'
 import { sql, type Transaction } from 'kysely'
 import { config } from '~/config.server'
 import { executeTx, getDb, type DbOrTx } from '~/db/db.server'
 import type { Database } from '~/db/schema'
-import { addressGroup } from '~/features/security/client-address.server'
-import { clientAddress, utcTimeText } from '~/features/security/rate-limit.server'
-import { singleton } from '~/utils/singleton.server'
+import { utcTimeText } from '~/features/security/rate-limit.server'
 import { guestRenewalRule } from './guest-rule'
 import { applyDailyRefresh, grant, utcDay } from './ledger.server'
 import { formatCredits } from '~/utils/credits-word'
 
-export const VISITOR_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60
 export const GUEST_CREDITS_DESCRIPTION = 'Guest credits'
 /** Where a visitor signs up (the login page's registration form). */
 export const SIGN_UP_PATH = '/login?mode=register'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export function visitorCookie() {
-  return singleton('visitor-cookie', () =>
-    createCookie('fs_visitor', {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config().secureCookies,
-      path: '/',
-      maxAge: VISITOR_COOKIE_MAX_AGE_SECONDS,
-      secrets: [config().sessionSecret],
-    }),
-  )
-}
-
-/** The visitor id from a correctly signed cookie, or null (no cookie, tampered, malformed). */
-export async function readVisitorId(request: Request): Promise<string | null> {
-  const value: unknown = await visitorCookie().parse(request.headers.get('cookie'))
-  return typeof value === 'string' && UUID.test(value) ? value : null
-}
 
 export interface VisitorAccount {
   accountId: string
@@ -120,9 +96,9 @@ async function drawFromBudget(budget: AddressDay, wanted: number, trx: Transacti
  * A visitor's first request of the day: its balance is brought up to GUEST_DAILY_CREDITS as far
  * as the budget of the address it comes from today allows.
  */
-export async function refreshVisitor(request: Request, accountId: string, now: Date, db: DbOrTx = getDb()): Promise<number> {
+export async function refreshVisitor(address: string, accountId: string, now: Date, db: DbOrTx = getDb()): Promise<number> {
   return executeTx(db, async (trx) => {
-    const budget = await lockAddressDay(addressGroup(clientAddress(request)), utcDay(now), trx)
+    const budget = await lockAddressDay(address, utcDay(now), trx)
     const refreshed = await applyDailyRefresh(accountId, 'visitor', now, trx, (wanted, tx) => drawFromBudget(budget, wanted, tx))
     return refreshed.balance
   })
@@ -130,7 +106,6 @@ export async function refreshVisitor(request: Request, accountId: string, now: D
 
 export interface NewVisitor {
   account: VisitorAccount
-  setCookie: string
   /** The address's shared visitor: its identity budget for the day was spent. */
   shared: boolean
 }
@@ -140,8 +115,7 @@ export interface NewVisitor {
  * allowance (as far as the address's budget goes), while the address has identities left today;
  * else the address's shared visitor. One transaction, under the address's lock.
  */
-export async function createVisitor(request: Request, now: Date, db: DbOrTx = getDb()): Promise<NewVisitor> {
-  const address = addressGroup(clientAddress(request))
+export async function createVisitor(address: string, now: Date, db: DbOrTx = getDb()): Promise<NewVisitor> {
   const day = utcDay(now)
   const { account, shared } = await executeTx(db, async (trx) => {
     const budget = await lockAddressDay(address, day, trx)
@@ -166,7 +140,7 @@ export async function createVisitor(request: Request, now: Date, db: DbOrTx = ge
     }
     return { account: { accountId: created.id, visitorId: visitor.id, balance: allowance, refreshDue: false }, shared: false }
   })
-  return { account, shared, setCookie: await visitorCookie().serialize(account.visitorId) }
+  return { account, shared }
 }
 
 /** The address's shared visitor (created the first time), refreshed from the address's budget. */
@@ -195,8 +169,7 @@ async function sharedVisitor(budget: AddressDay, now: Date, trx: Transaction<Dat
  * show it before the first run, so a visitor at an address whose budget is spent learns it before
  * the click, not after.
  */
-export async function guestPreviewBalance(request: Request, now: Date, db: DbOrTx = getDb()): Promise<number> {
-  const address = addressGroup(clientAddress(request))
+export async function guestPreviewBalance(address: string, now: Date, db: DbOrTx = getDb()): Promise<number> {
   const day = utcDay(now)
   const allowance = config().GUEST_DAILY_CREDITS
   const today = await db
@@ -241,17 +214,25 @@ export const API_SIGN_UP_MESSAGE = (url: string) =>
 export const GUEST_CREDITS_SHORT_MESSAGE = (cost: number, balance: number, url: string, bonus: number, renewal: string) =>
   `Not enough credits: this run costs ${cost} and your balance is ${balance}. ${guestRenewalRule(renewal)}: sign up at ${url} for ${formatCredits(bonus)}, or come back after ${renewal}.`
 
+/** What a visitor's request says of where it comes from, as guestRunRefusal reads it. */
+export interface GuestRequest {
+  /** Sent to an /api/ path. */
+  api: boolean
+  /** Sent by one of the studio's own pages (Sec-Fetch-Site: same-origin). */
+  fromStudioPage: boolean
+  /** It carries a cookie naming a visitor that exists. */
+  hasVisitorCookie: boolean
+}
+
 /**
  * Whether a visitor (signed in as nobody) may run a tool: not when GUEST_RUNS=off; not through
  * /api without a visitor cookie when API_REQUIRES_SIGNUP (a browser's own same-origin request,
  * the studio's pages enhanced with JavaScript, is not an API client).
  */
-export function guestRunRefusal(request: Request, hasVisitorCookie: boolean): GuestRefusal | null {
+export function guestRunRefusal(request: GuestRequest): GuestRefusal | null {
   if (config().GUEST_RUNS === 'off') return { status: 401, message: GUEST_RUNS_OFF_MESSAGE(signUpUrl()), headers: {} }
-  if (!config().API_REQUIRES_SIGNUP || hasVisitorCookie) return null
-  const isApi = new URL(request.url).pathname.startsWith('/api/')
-  const fromStudioPage = request.headers.get('sec-fetch-site') === 'same-origin'
-  if (isApi && !fromStudioPage) return { status: 401, message: API_SIGN_UP_MESSAGE(signUpUrl()), headers: { 'WWW-Authenticate': 'Bearer' } }
+  if (!config().API_REQUIRES_SIGNUP || request.hasVisitorCookie) return null
+  if (request.api && !request.fromStudioPage) return { status: 401, message: API_SIGN_UP_MESSAGE(signUpUrl()), headers: { 'WWW-Authenticate': 'Bearer' } }
   return null
 }
 
