@@ -196,7 +196,12 @@ export function withAbsoluteUrls(data: Record<string, unknown>, base = config().
  * back, no delivery ever existed.
  */
 export async function emitEvent(
-  event: { accountId: string; type: WebhookEvent; data: Record<string, unknown> },
+  event: {
+    accountId: string
+    type: WebhookEvent
+    /** The event's data, or how to make it in the transaction: made only when an endpoint will hear it (most accounts have none). */
+    data: Record<string, unknown> | ((trx: Transaction<Database>) => Promise<Record<string, unknown>>)
+  },
   dbOrTx: DbOrTx = getDb(),
 ): Promise<string[]> {
   const boss = await readyBoss(dbOrTx)
@@ -208,7 +213,8 @@ export async function emitEvent(
       .where(sql<boolean>`${event.type} = any(events)`)
       .execute()
     if (endpoints.length === 0) return []
-    const payload = { type: event.type, timestamp: new Date().toISOString(), data: withAbsoluteUrls(event.data) }
+    const data = typeof event.data === 'function' ? await event.data(trx) : event.data
+    const payload = { type: event.type, timestamp: new Date().toISOString(), data: withAbsoluteUrls(data) }
     const rows = await trx
       .insertInto('webhook_deliveries')
       .values(endpoints.map((e) => ({ endpoint_id: e.id, event_type: event.type, payload: JSON.stringify(payload), next_attempt_at: new Date() })))

@@ -31,14 +31,15 @@ export const webhookJobSubscriber: JobSubscriber = {
       {
         accountId: finished.account_id,
         type: finished.status === 'succeeded' ? 'job.succeeded' : 'job.failed',
-        data: {
+        // Made only when the account has an endpoint for it: the result link's question costs a read.
+        data: async () => ({
           id: finished.id,
           tool: finished.tool,
           status: finished.status,
           result_url: finished.result_id && (await resultLinkReachesEndpoints(finished, trx)) ? resultUrl(finished.result_id) : null,
           error: finished.error,
           credits_charged: creditsCharged(finished),
-        },
+        }),
       },
       trx,
     )
