@@ -96,7 +96,12 @@ export function startJobWorker(): Promise<WorkerState> | null {
             // Aborted while it waited for a slot: shutting down, or its claim went (the retry runs it).
             if (job.signal.aborted) throw new Error('handed back before it started', { cause: job.signal.reason })
             const handBack = handBackAtShutdown(current, job.data.jobId, job.signal)
-            await inJobSpan(job.data.traceparent, { 'facet.job.id': job.data.jobId, 'facet.job.path': 'queue' }, () => runJob(current, job.data.jobId, handBack))
+            try {
+              await inJobSpan(job.data.traceparent, { 'facet.job.id': job.data.jobId, 'facet.job.path': 'queue' }, () => runJob(current, job.data.jobId, handBack.signal))
+            } finally {
+              // pg-boss aborts the signal on every ordinary completion too, once the handler has returned.
+              handBack.detach()
+            }
           } finally {
             current.slots.give()
           }
@@ -235,17 +240,14 @@ async function runHere(worker: WorkerState, claimed: ClaimedJob, attempt: JobAtt
  * recorded once, by whichever run ends first: so it goes on. Stopped, its work would start again from
  * nothing; going on, the retry finds the job ended and does nothing.
  */
-function handBackAtShutdown(worker: WorkerState, jobId: string, claim: AbortSignal): AbortSignal {
+function handBackAtShutdown(worker: WorkerState, jobId: string, claim: AbortSignal): { signal: AbortSignal; detach: () => void } {
   const handBack = new AbortController()
-  claim.addEventListener(
-    'abort',
-    () => {
-      if (worker.stopping) handBack.abort(claim.reason)
-      else logger.warn({ jobId, reason: String((claim.reason as Error | undefined)?.message ?? claim.reason) }, CLAIM_LOST_LOG)
-    },
-    { once: true },
-  )
-  return handBack.signal
+  const onAbort = () => {
+    if (worker.stopping) handBack.abort(claim.reason)
+    else logger.warn({ jobId, reason: String((claim.reason as Error | undefined)?.message ?? claim.reason) }, CLAIM_LOST_LOG)
+  }
+  claim.addEventListener('abort', onAbort, { once: true })
+  return { signal: handBack.signal, detach: () => claim.removeEventListener('abort', onAbort) }
 }
 
 /** Logged when pg-boss takes a live run's claim away and the run goes on. */
@@ -256,7 +258,14 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
   // Handed out again while this process still runs it (its claim was taken away, above): that run is
   // alive, so this attempt waits for its end instead of running the work a second time.
   const live = worker.fetched.get(jobId) ?? worker.here.get(jobId)?.done
-  if (live) return live
+  if (live) {
+    await live
+    // That run was handed back at shutdown rather than ended: this attempt goes back to pg-boss too, or the
+    // job would be completed there while its row waits in the queue.
+    const after = await findJob(jobId)
+    if (after && (after.status === 'queued' || after.status === 'running')) throw new Error('the live run of this job was handed back')
+    return
+  }
   const run = (async () => {
     const claimed = await claimJob(jobId)
     if (!claimed) return // ended already (its outcome is recorded): nothing to run
@@ -365,7 +374,9 @@ async function runClaimed(worker: WorkerState, claimed: ClaimedJob, handBack: Ab
       }
     } catch (thrown) {
       await pending
-      const interrupted = handBack.aborted && !timedOut
+      // Stopped by the drain: through pg-boss's signal, or (a run whose claim pg-boss took earlier, its
+      // signal spent then) by the drain's own stop of what still runs past the grace.
+      const interrupted = !timedOut && (handBack.aborted || (worker.stopping && controller.signal.aborted))
       if (interrupted && !claimed.inline) {
         // Shutting down: pg-boss failed this attempt already, so the job goes back to the queue for
         // another worker; the row says so too.
