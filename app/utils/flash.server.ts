@@ -3,9 +3,7 @@
 // address never shows it again, and nothing of it is in a URL. Signed with the session secret: a
 // client can drop the cookie but cannot write one. Callers still check what they read against their
 // own fixed list before showing it.
-import { createCookie } from '@remix-run/node'
-import { config } from '~/config.server'
-import { singleton } from './singleton.server'
+import { signedCookie } from './signed-cookie.server'
 
 export interface Flash<T> {
   /** The Set-Cookie header that carries `value` to the next page. */
@@ -26,17 +24,7 @@ export interface FlashOptions {
 }
 
 export function createFlash<T>(name: string, options: FlashOptions = {}): Flash<T> {
-  const cookie = () =>
-    singleton(`flash-cookie:${name}`, () =>
-      createCookie(name, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: config().secureCookies,
-        path: options.path ?? '/',
-        maxAge: options.maxAgeSeconds ?? 120,
-        secrets: [config().sessionSecret],
-      }),
-    )
+  const cookie = () => signedCookie(name, { path: options.path, maxAgeSeconds: options.maxAgeSeconds ?? 120 })
   return {
     set: (value) => cookie().serialize(value),
     async take(request) {

@@ -4,11 +4,9 @@
 // revoking it signs out both. Who is calling (a session, an API key or nobody) is decided in
 // features/account/authentication.server.ts.
 import { createHash, randomBytes } from 'node:crypto'
-import { createCookie } from '@remix-run/node'
-import { config } from '~/config.server'
 import { getDb, type DbOrTx } from '~/db/db.server'
 import type { SessionUser } from '~/db/schema'
-import { singleton } from '~/utils/singleton.server'
+import { signedCookie } from '~/utils/signed-cookie.server'
 import { startAuthSweeper } from './sweeper.server'
 
 export const SESSION_TTL_DAYS = 30
@@ -17,16 +15,7 @@ export const SESSION_TTL_DAYS = 30
 export type { SessionUser }
 
 export function sessionCookie() {
-  return singleton('session-cookie', () =>
-    createCookie('fs_session', {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config().secureCookies,
-      path: '/',
-      maxAge: SESSION_TTL_DAYS * 24 * 60 * 60,
-      secrets: [config().sessionSecret],
-    }),
-  )
+  return signedCookie('fs_session', { maxAgeSeconds: SESSION_TTL_DAYS * 24 * 60 * 60 })
 }
 
 export function hashToken(token: string): string {

@@ -3,24 +3,13 @@
 // The link signs in at once, and carries the browser's guest runs, only where that cookie is: a link
 // forwarded to someone else (or opened on another device) first shows whose account it is. The key is
 // not a session: alone it signs nobody in, and it is worth nothing without the mailed token.
-import { createCookie } from '@remix-run/node'
-import { config } from '~/config.server'
-import { singleton } from '~/utils/singleton.server'
+import { signedCookie } from '~/utils/signed-cookie.server'
 import { hashToken, newToken } from './session.server'
 import { TOKEN_LIFETIME_HOURS } from './tokens.server'
 
 function signupBrowserCookie() {
-  return singleton('signup-browser-cookie', () =>
-    createCookie('fs_signup', {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config().secureCookies,
-      path: '/',
-      // As long as the newest link it can vouch for.
-      maxAge: TOKEN_LIFETIME_HOURS.verify_email * 3600,
-      secrets: [config().sessionSecret],
-    }),
-  )
+  // As long as the newest link it can vouch for.
+  return signedCookie('fs_signup', { maxAgeSeconds: TOKEN_LIFETIME_HOURS.verify_email * 3600 })
 }
 
 /** The browser's key from a correctly signed cookie, or null. */
