@@ -176,14 +176,13 @@ export function parseTrustProxy(raw: string): TrustProxy {
   return entries
 }
 
-// A secret the operator did not set is generated once and kept in the data folder, so sessions
-// and stored results survive restarts. Several instances sharing one database must set it.
 /**
- * A secret kept in DATA_DIR when the environment sets none. A studio's web and worker processes start
- * together on one folder, and each must end up with the same value: the file is written aside and then
+ * A secret the operator did not set, made once and kept in DATA_DIR, so sessions and stored results
+ * survive restarts (instances on different machines sharing one database must set it). Processes that
+ * start together on one folder must all end up with the same value: the file is written aside and then
  * hard-linked into place, which fails if another process got there first (its value is then the one
  * read). Written in place, a second process could read it half-written (an empty key: every result
- * sealed with it failed) or write its own over it.
+ * sealed with it failed) or write its own over it (decision 193).
  */
 function persistentSecret(dataDir: string, name: string, make: () => string, check: z.ZodTypeAny): string {
   const file = path.join(dataDir, name)

@@ -266,17 +266,18 @@ async function runJob(worker: WorkerState, jobId: string, handBack: AbortSignal)
     if (after && (after.status === 'queued' || after.status === 'running')) throw new Error('the live run of this job was handed back')
     return
   }
+  // Registered before the claim's first await: a second attempt arriving meanwhile finds it. No other run
+  // of this job can replace the entry while it stands (it would wait above), so the end removes it.
   const run = (async () => {
     const claimed = await claimJob(jobId)
     if (!claimed) return // ended already (its outcome is recorded): nothing to run
     await runClaimed(worker, claimed, handBack)
   })()
-  const ended = run.catch(() => {})
-  worker.fetched.set(jobId, ended)
+  worker.fetched.set(jobId, run.catch(() => {}))
   try {
     await run
   } finally {
-    if (worker.fetched.get(jobId) === ended) worker.fetched.delete(jobId)
+    worker.fetched.delete(jobId)
   }
 }
 
