@@ -137,6 +137,8 @@ export async function rasterCorpus(): Promise<CorpusFile[]> {
     { label: 'PNG header claiming 60000×60000', bytes: pngClaiming(png, 60000, 60000), name: 'huge.png', expect: 'refused', format: 'png' },
     { label: 'JPEG SOF claiming 60000×60000', bytes: jpegClaiming(jpeg, 60000, 60000), name: 'huge.jpg', expect: 'refused', format: 'jpeg' },
     { label: 'PNG claiming 16384×1 then ending', bytes: pngClaiming(png, 16384, 1), name: 'wide.png', expect: 'refused', format: 'png' },
+    // 6 MB of pixels claimed: more than a door that inflated only small PNGs would check.
+    { label: 'PNG claiming 2000×1000 on a small picture\'s data', bytes: pngClaiming(png, 2000, 1000), name: 'large.png', expect: 'refused', format: 'png' },
     {
       label: 'PNG decompression bomb (10000×10000 of zeros)',
       bytes: await sharp({ create: { width: 10000, height: 10000, channels: 3, background: '#000' } }).greyscale().png({ compressionLevel: 9 }).toBuffer(),

@@ -1,14 +1,13 @@
 // Shared by the tool endpoint tests: callers with known balances and real multipart requests.
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { crc32 } from 'node:zlib'
+import { crc32, deflateSync } from 'node:zlib'
 import { sql } from 'kysely'
 import { executeTx, getDb } from '~/db/db.server'
 import { createSession } from '~/features/auth/session.server'
 import { resolveCaller } from '~/features/account/caller.server'
 import { charge } from '~/features/credits/ledger.server'
 import { insertJob, type ToolJobInfo } from '~/features/jobs/jobs.server'
-import { PNG_INFLATED_AT_DOOR_BYTES, pngFilteredBytes } from '~/features/tools/file-complete.server'
 import { TOOL_JOB_QUEUE, toolQueues } from '~/features/jobs/queue.server'
 import { reserveSlotHere } from '~/features/jobs/worker.server'
 import { expect, vi } from 'vitest'
@@ -17,18 +16,29 @@ import { BASE, formRequest } from './requests'
 export const fixture = (path: string) => readFileSync(`tests/fixtures/${path}`)
 
 /**
- * A PNG whose header claims twice the rows its data holds: whole by its structure, and too large for the door
- * to inflate its pixels (PNG_INFLATED_AT_DOOR_BYTES), so it passes the door's checks (type, pixel limits,
- * file-complete.server.ts) and is charged, but its pixels end early and it fails in its run ("damaged or
- * truncated"), refunded. A file cut short, or a small one claiming more pixels, is refused at the door instead.
+ * A PNG that passes every check the door makes (type, pixel limits, every chunk whole and every pixel's bytes
+ * there: file-complete.server.ts) but one of whose rows names a filter PNG does not have. The door counts the
+ * pixels' bytes and does not unfilter them, so the file is admitted (and a queued run charged); the run's
+ * decoder refuses it ("damaged or truncated") and the run fails, refunded.
  */
-export function pngEndingEarly(path = 'photos/noface-coffee.png'): Buffer {
-  const out = Buffer.from(fixture(path))
-  out.writeUInt32BE(out.readUInt32BE(20) * 2, 20)
-  out.writeUInt32BE(crc32(out.subarray(12, 29)), 29)
-  const claimed = { width: out.readUInt32BE(16), height: out.readUInt32BE(20), bitDepth: out[24]!, colourType: out[25]!, interlaced: out[28] === 1 }
-  if ((pngFilteredBytes(claimed) ?? 0) <= PNG_INFLATED_AT_DOOR_BYTES) throw new Error(`${path} is small enough for the door to find its pixels missing`)
-  return out
+export function pngWithUnknownFilter(width = 64, height = 48): Buffer {
+  const rowBytes = 1 + width * 3
+  const rows = Buffer.alloc(rowBytes * height, 0x80)
+  for (let y = 0; y < height; y++) rows[y * rowBytes] = y === height >> 1 ? 9 : 0 // filters are 0-4
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8)
+    head.writeUInt32BE(data.length, 0)
+    head.write(type, 4, 'latin1')
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0)
+    return Buffer.concat([head, data, crc])
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header.set([8, 2, 0, 0, 0], 8) // 8-bit RGB, deflate, filtered per row, not interlaced
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))])
 }
 
 export function randomIp(): string {

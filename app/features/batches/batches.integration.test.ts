@@ -16,7 +16,7 @@ import { createEndpoint } from '~/features/webhooks/endpoints.server'
 import { action as postBatch } from '~/routes/api.batches._index'
 import { loader as getBatch } from '~/routes/api.batches.$id'
 import { loader as getDownload } from '~/routes/api.batches.$id.download'
-import { fileOf, fixture, newVisitor, pngEndingEarly } from '../../../tests/support/tools'
+import { fileOf, fixture, newVisitor, pngWithUnknownFilter } from '../../../tests/support/tools'
 import { BASE, readResult, routeArgs } from '../../../tests/support/requests'
 import { readZip, zipOf } from '../../../tests/support/zip'
 
@@ -50,7 +50,7 @@ async function user(environment?: 'live' | 'test'): Promise<Caller & { keyId: st
 async function photo(i: number): Promise<Buffer> {
   return sharp(fixture('photos/noface-rocket.jpg')).resize(160 + i, 107).jpeg().toBuffer()
 }
-const truncated = () => pngEndingEarly()
+const undecodable = () => pngWithUnknownFilter()
 
 async function post(caller: Caller, fields: Array<[string, string | Blob]>) {
   const form = new FormData()
@@ -94,7 +94,7 @@ describe('a batch of 10 with one broken file', () => {
     const owner = await user()
     const fields: Array<[string, string | Blob]> = [['tool', 'background-remover']]
     for (let i = 0; i < 9; i++) fields.push(['image', fileOf(await photo(i), i === 8 ? 'shot-0.jpg' : `shot-${i}.jpg`, 'image/jpeg')])
-    fields.push(['image', fileOf(truncated(), 'broken.png', 'image/png')])
+    fields.push(['image', fileOf(undecodable(), 'broken.png', 'image/png')])
     const accepted = await post(owner, fields)
     expect(accepted.status).toBe(202)
     expect(accepted.body).toEqual({ id: expect.any(String), url: `/api/batches/${accepted.body.id}/`, total: 10, skipped: [] })

@@ -12,7 +12,7 @@ import { loader as getJob } from '~/routes/api.jobs.$id'
 import { loader as getCorrections, action as postCorrections } from '~/routes/api.jobs.$id.corrections'
 import { loader as getPreview } from '~/routes/api.jobs.$id.corrections.preview.$which'
 import { loader as getStoredResult } from '~/routes/api.results.$id'
-import { balanceOf, fileOf, fixture, newUser, pngEndingEarly, toolRequest, type TestCaller } from '../../../tests/support/tools'
+import { balanceOf, fileOf, fixture, newUser, pngWithUnknownFilter, toolRequest, type TestCaller } from '../../../tests/support/tools'
 import { BASE, formRequest, readResult, routeArgs } from '../../../tests/support/requests'
 import { sweepExpiredResults } from '../jobs/results.server'
 import { forgetOpened } from './render.server'
@@ -251,8 +251,8 @@ describe('correcting a cutout', () => {
     await sweepExpiredResults(new Date())
     expect(await getDb().selectFrom('result_edits').select('job_id').where('job_id', '=', jobId).executeTakeFirst()).toBeUndefined()
 
-    const truncated = fileOf(pngEndingEarly(), 'cut.png', 'image/png')
-    const failed = await readResult(await removeBg(routeArgs(toolRequest('/api/remove-bg/', { image: truncated }, owner.headers))))
+    const undecodable = fileOf(pngWithUnknownFilter(), 'cut.png', 'image/png')
+    const failed = await readResult(await removeBg(routeArgs(toolRequest('/api/remove-bg/', { image: undecodable }, owner.headers))))
     expect(failed.status).toBe(400)
     const failedJob = await getDb().selectFrom('tool_jobs').select('id').where('account_id', '=', owner.accountId).where('status', '=', 'failed').executeTakeFirstOrThrow()
     const refused = await correct(failedJob.id, { feather: '2' })

@@ -29,7 +29,7 @@ import {
   fromEmptyQueueAndFreeSlot,
   ledgerSum,
   newUser,
-  pngEndingEarly,
+  pngWithUnknownFilter,
   randomIp,
   toolRequest,
   type TestCaller,
@@ -204,8 +204,8 @@ describe('short runs inline', () => {
     await withThreshold(60_000, async () => {
       const user = await newUser()
       const before = await balanceOf(user)
-      // A photo whose header checks (type, size) but whose pixels end early: it fails in its run.
-      const cut = fileOf(pngEndingEarly(), 'cut.png', 'image/png')
+      // A photo whose header and structure check (type, size, every byte there) but whose rows do not decode: it fails in its run.
+      const cut = fileOf(pngWithUnknownFilter(), 'cut.png', 'image/png')
       const request = toolRequest('/api/face-blur/blur/', { image: cut, blur: '32' }, { 'x-facet-client-ip': randomIp(), ...user.headers })
       const answer = await readResult(await blur(routeArgs(request)))
       expect(answer.status).toBeGreaterThanOrEqual(400)

@@ -2,18 +2,17 @@
 // end-of-image marker after the scan, a WebP the length its RIFF header states. The header alone (all that
 // is read before a run is charged) says nothing of the rest: a PNG that claims 16384×1 and then ends passed
 // the door, was charged, failed in the decoder and was refunded. This walk costs microseconds and refuses it
-// before the charge. A small PNG's image data is inflated too: a whole chunk structure can still hold fewer
+// before the charge. A PNG's image data is inflated too: a whole chunk structure can still hold fewer
 // pixels than its header claims (a 16384×1 header on a 64×48 picture's data). A TIFF holds every strip or
 // tile its directories point at. Formats not listed (GIF, AVIF: no tool takes them) are left to the decoder.
-import { constants, inflateSync } from 'node:zlib'
+import { constants, createInflate } from 'node:zlib'
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 /**
- * A PNG whose pixels, filtered, come to at most this many bytes has its image data inflated at the door
- * (a millisecond or two; a 0.3 MP RGB picture is 0.9 MB). A larger one is left to the decoder: its run
- * fails and is refunded, as before.
+ * The door inflates a PNG's image data in pieces of this size, counted and dropped: a 12 MP RGBA picture
+ * (48 MB filtered) takes about fifty trips to the thread pool and never more than one piece of memory.
  */
-export const PNG_INFLATED_AT_DOOR_BYTES = 1 << 20
+const PNG_INFLATE_PIECE_BYTES = 1 << 20
 /** Samples per pixel of each PNG colour type (grey, RGB, palette, grey + alpha, RGBA). */
 const PNG_SAMPLES: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }
 /** Adam7's seven passes: first column and row, then the steps between them. */
@@ -47,21 +46,33 @@ export function pngFilteredBytes(header: PngHeader): number | null {
   return total
 }
 
-/** Whether the image data inflates to all the pixels the header claims (a truncated stream gives what it has). */
-function pngDataIsWhole(header: PngHeader, data: Buffer[]): boolean {
+/**
+ * Whether the image data inflates to all the pixels the header claims (a truncated stream gives what it has).
+ * Inflated on the thread pool, and stopped as soon as every pixel is there: what lies beyond (a zlib stream
+ * that goes on, or is damaged after the last row) is left to the decoder, as it reads no further either.
+ */
+function pngDataIsWhole(header: PngHeader, data: Buffer[]): Promise<boolean> {
   const expected = pngFilteredBytes(header)
-  if (expected === null) return false
-  if (expected > PNG_INFLATED_AT_DOOR_BYTES) return true
-  try {
-    const inflated = inflateSync(Buffer.concat(data), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: expected })
-    return inflated.length >= expected
-  } catch (error) {
-    // More data than the pixels need stops the inflate at the limit: every pixel is there.
-    return (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE'
-  }
+  if (expected === null || expected === 0) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    const inflate = createInflate({ finishFlush: constants.Z_SYNC_FLUSH, chunkSize: Math.max(64, Math.min(PNG_INFLATE_PIECE_BYTES, expected)) })
+    let inflated = 0
+    const settle = (whole: boolean) => {
+      resolve(whole)
+      inflate.destroy()
+    }
+    inflate.on('data', (piece: Buffer) => {
+      inflated += piece.length
+      if (inflated >= expected) settle(true)
+    })
+    inflate.on('end', () => settle(inflated >= expected))
+    inflate.on('error', () => settle(inflated >= expected))
+    // One write: encoders cut the data in chunks of 8 KB, and a write each costs more than the copy.
+    inflate.end(Buffer.concat(data))
+  })
 }
 
-function pngIsComplete(bytes: Uint8Array): boolean {
+async function pngIsComplete(bytes: Uint8Array): Promise<boolean> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (bytes.length < 8 || PNG_SIGNATURE.some((b, i) => bytes[i] !== b)) return false
   let header: PngHeader | null = null
@@ -187,7 +198,7 @@ function tiffIsComplete(bytes: Uint8Array): boolean {
 }
 
 /** Whether the file is whole by its own structure; `format` is sharp's name for it (png, jpeg, webp, …). */
-export function isFileComplete(bytes: Uint8Array, format: string | undefined): boolean {
+export async function isFileComplete(bytes: Uint8Array, format: string | undefined): Promise<boolean> {
   if (format === 'png') return pngIsComplete(bytes)
   if (format === 'jpeg') return jpegIsComplete(bytes)
   if (format === 'webp') return webpIsComplete(bytes)

@@ -14,7 +14,7 @@ import { stopBoss } from '~/features/queue/boss.server'
 import { createEndpoint } from '~/features/webhooks/endpoints.server'
 import { action as removeBg } from '~/routes/api.remove-bg'
 import { action as postJob } from '~/routes/api.jobs._index'
-import { fileOf, fixture, pngEndingEarly } from '../../../tests/support/tools'
+import { fileOf, fixture, pngWithUnknownFilter } from '../../../tests/support/tools'
 import { BASE, formRequest, readResult, routeArgs } from '../../../tests/support/requests'
 
 beforeAll(() => {
@@ -41,8 +41,8 @@ async function run(headers: Record<string, string>, file: File) {
   return readResult(await removeBg(routeArgs(formRequest('/api/remove-bg/', { image: file }, { headers }))))
 }
 
-// Its header reads, its pixels do not: only the worker's decode finds it (charged, then refunded).
-const truncated = () => fileOf(pngEndingEarly(), 'cut.png', 'image/png')
+// It passes the door (header, structure, every byte there), its rows do not decode: only the run finds it (charged, then refunded).
+const undecodable = () => fileOf(pngWithUnknownFilter(), 'cut.png', 'image/png')
 const rocket = () => fileOf(fixture('photos/noface-rocket.jpg'), 'rocket.jpg', 'image/jpeg') // 640 × 427
 
 async function ledgerRows(accountId: string) {
@@ -80,7 +80,7 @@ describe('test keys', () => {
 
   it('see a broken file fail without a charge or a refund', async () => {
     const caller = await keyedAccount('test')
-    const answer = await run(caller.headers, truncated())
+    const answer = await run(caller.headers, undecodable())
     expect(answer.status).toBeGreaterThanOrEqual(400)
     expect(answer.headers.get('X-Credits-Charged')).toBe('0')
     expect(await ledgerRows(caller.accountId)).toEqual([])
@@ -117,7 +117,7 @@ describe('live keys', () => {
     // short enough depends on the speed the server has measured (the machine's load).
     process.env.INLINE_RUN_MS = '0'
     resetConfigForTests()
-    const answer = await run(caller.headers, truncated()).finally(() => {
+    const answer = await run(caller.headers, undecodable()).finally(() => {
       delete process.env.INLINE_RUN_MS
       resetConfigForTests()
     })

@@ -292,7 +292,7 @@ describe('the refused raster files through each tool page\'s form action (no Jav
         expect(await ledgerRows(user.accountId), `${where}: refused at the door, nothing written to the ledger`).toBe(rowsBefore)
       }
       console.log(`${tool} page: refused by their runs, after a sound header and structure: ${queued.join(', ') || 'none'}`)
-      // Since the door inflates a small PNG's pixels and walks a TIFF, every file of the corpus is refused there.
+      // Since the door inflates a PNG's pixels and walks a TIFF, every file of the corpus is refused there.
       expect(queued, 'refused by their runs instead of at the door').toEqual([])
     }, 300_000)
   }

@@ -327,7 +327,7 @@ export async function readImageHeader(bytes: Buffer): Promise<ImageHeader> {
   const height = metadata.autoOrient?.height ?? metadata.height
   if (!width || !height) throw badRequest('The image could not be read: it has no size.')
   checkPixelLimit(width, height)
-  if (!isFileComplete(bytes, metadata.format)) throw new ToolError(400, DAMAGED_FILE_MESSAGE)
+  if (!(await isFileComplete(bytes, metadata.format))) throw new ToolError(400, DAMAGED_FILE_MESSAGE)
   return { width, height, pages: metadata.pages ?? (metadata.format === 'png' ? apngFrameCount(bytes) : 1) }
 }
 
