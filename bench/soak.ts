@@ -7,7 +7,9 @@
 // sampled every few seconds with its slope after the warm-up and over the second half; and at the end
 // the ledger: every balance equals the sum of its ledger, every delivered job charged once, no failed
 // run charged, nothing left queued or running.
-//   npm run bench -- soak [--minutes 10] [--rate 0.1] [--web-slots 1] [--accounts 4] [--visitors 6]
+//   npm run bench -- soak [--minutes 10] [--rate 0.1] [--web-slots 1] [--accounts 4] [--visitors 6] [--allocator glibc]
+// The processes run on the allocator the image ships (jemalloc preloaded, libvips on one thread: decision 198)
+// when this machine has libjemalloc2; `--allocator glibc` runs them on glibc's, to compare.
 // The load is an open model: arrival i is sent at start + i / rate whatever the answers before it, so
 // a slow studio meets more work in flight instead of a kinder client. A small driver on fetch rather
 // than autocannon: every arrival is a different multipart upload (tool, size, caller, path) and a jobs
@@ -16,7 +18,7 @@
 // a database soak_<pid> is created there and dropped at the end.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
@@ -47,6 +49,8 @@ export interface SoakSettings {
   /** Share of arrivals from visitors (the rest from API-key accounts). */
   visitorShare: number
   seed: number
+  /** The processes' allocator: the image's (jemalloc, decision 198) or glibc's. */
+  allocator: 'jemalloc' | 'glibc'
 }
 
 /**
@@ -75,7 +79,28 @@ export function soakSettings(argv: string[]): SoakSettings {
     jobsShare: value('jobs-share', 0.3),
     visitorShare: value('visitor-share', 0.25),
     seed: value('seed', 34),
+    allocator: allocatorOf(argv),
   }
+}
+
+function allocatorOf(argv: string[]): SoakSettings['allocator'] {
+  const named = argv.includes('--allocator') ? argv[argv.indexOf('--allocator') + 1] : 'jemalloc'
+  if (named !== 'jemalloc' && named !== 'glibc') throw new Error(`--allocator wants jemalloc or glibc, got ${named}`)
+  return named
+}
+
+/** Where Debian's libjemalloc2 is, as the image links it or as the package installs it; null when absent. */
+function jemallocLibrary(): string | null {
+  const triplet = `${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu`
+  return ['/usr/local/lib/libjemalloc.so.2', `/usr/lib/${triplet}/libjemalloc.so.2`].find((file) => existsSync(file)) ?? null
+}
+
+/** The environment that puts the studio's processes on the chosen allocator, as the image does. */
+function allocatorEnv(allocator: SoakSettings['allocator']): { LD_PRELOAD?: string; VIPS_CONCURRENCY?: string } {
+  if (allocator === 'glibc') return { LD_PRELOAD: undefined }
+  const library = jemallocLibrary()
+  if (!library) throw new Error('--allocator jemalloc (the default): no libjemalloc.so.2 here (apt-get install libjemalloc2), or pass --allocator glibc')
+  return { LD_PRELOAD: library, VIPS_CONCURRENCY: '1' }
 }
 
 /** mulberry32: a seeded stream, so two soaks send the same mix in the same order. */
@@ -279,8 +304,10 @@ export async function benchSoak(argv: string[] = process.argv.slice(2)): Promise
       PUBLIC_URL: base,
       TRUST_PROXY: 'loopback',
       LOG_LEVEL: 'warn',
+      ...allocatorEnv(settings.allocator),
     }
     delete env.OTEL_EXPORTER_OTLP_ENDPOINT
+    if (env.LD_PRELOAD === undefined) delete env.LD_PRELOAD
     const web = startProcess('web', 'server.ts', { ...env, DATA_DIR: path.join(scratch, 'web'), WORKER_CONCURRENCY: String(settings.webSlots) })
     web.metricsUrl = `${base}/metrics`
     procs.push(web)
@@ -332,7 +359,7 @@ export async function benchSoak(argv: string[] = process.argv.slice(2)): Promise
     const inFlight = new Set<Promise<void>>()
     let peakInFlight = 0
     const arrivals = Math.floor(durationS * settings.rate)
-    console.error(`  soak: ${arrivals} runs over ${settings.minutes} min at ${settings.rate}/s, ${settings.accounts} accounts + ${settings.visitors} visitors, web slots ${settings.webSlots}, 2 workers; ${base}`)
+    console.error(`  soak: ${arrivals} runs over ${settings.minutes} min at ${settings.rate}/s, ${settings.accounts} accounts + ${settings.visitors} visitors, web slots ${settings.webSlots}, 2 workers, ${settings.allocator}${env.LD_PRELOAD ? ` (${env.LD_PRELOAD})` : ''}; ${base}`)
     for (let i = 0; i < arrivals; i++) {
       const due = (i / settings.rate) * 1000
       const wait = due - (performance.now() - started)

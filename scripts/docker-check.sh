@@ -402,6 +402,13 @@ else not_ok "serving user: exec as $exec_ids, PID 1 as uid $main_uid; expected $
 pid1="$(in_container cat /proc/1/comm)"
 if [ "$pid1" = "tini" ]; then ok "PID 1 is tini"; else not_ok "PID 1 is $pid1, not tini"; fi
 
+# The allocator (decision 198): the studio's process has jemalloc loaded, and sharp keeps libvips on one thread.
+server_pid="$(in_container sh -c 'for p in /proc/[0-9]*; do [ "$(cat "$p/comm" 2>/dev/null)" = node ] && grep -q server.ts "$p/cmdline" 2>/dev/null && echo "${p#/proc/}" && break; done')"
+if [ -n "$server_pid" ] && in_container grep -q libjemalloc "/proc/$server_pid/maps"; then ok "the server (pid $server_pid) runs on jemalloc"
+else not_ok "the server (pid '${server_pid}') has no libjemalloc mapped"; fi
+vips_threads="$(in_container node -e "process.stdout.write(String(require('sharp').concurrency()))" 2>&1)"
+if [ "$vips_threads" = 1 ]; then ok "sharp keeps libvips on one thread"; else not_ok "sharp's concurrency is '$vips_threads', not 1"; fi
+
 # App files: a write as the serving user must fail everywhere but /app/data.
 write_attempts="$(in_container sh -c '
   for target in /app/server.ts /app/package.json /app/build/.w /app/node_modules/.w /app/models/.w /app/app/.w /app/.w; do
