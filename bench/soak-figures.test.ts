@@ -39,6 +39,14 @@ describe('slopes and growth', () => {
     expect(trend.verdict).toBe('growth')
     expect(trend.slopeSecondHalfMbPerMin).toBeCloseTo(3, 0)
     expect(trend.secondHalfGrowthMb).toBeGreaterThan(10)
+    // Its floor each minute rises with it: 3 MB a minute, from the minute after the warm-up to the last.
+    expect(trend.floorsMb).toHaveLength(9)
+    trend.floorsMb.forEach((floor, i) => i > 0 && expect(floor - trend.floorsMb[i - 1]!).toBeCloseTo(3, 0))
+  })
+
+  it('gives the floor of each minute after the warm-up: flat for a process that breathes above it', () => {
+    const trend = memoryTrend(at.map((s, i) => ({ at: s, mb: 300 + (i % 3 === 0 ? 40 : 0) })), 60, 600)
+    expect(trend.floorsMb).toEqual(Array(9).fill(300))
   })
 
   it('calls neither a fall nor a rise under a megabyte growth', () => {

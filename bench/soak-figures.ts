@@ -65,6 +65,11 @@ export interface MemoryTrend {
   steps: Array<{ at: number; mb: number }>
   /** The second half's growth with those steps taken out (MB): what rises between them. */
   secondHalfGrowthBetweenStepsMb: number | null
+  /**
+   * The lowest sample of each whole minute after the warm-up (MB): a heap's value after its collections, a
+   * process's memory between its photos. A leak raises these; a breathing process moves only above them.
+   */
+  floorsMb: number[]
   verdict: 'no growth' | 'steps only' | 'growth' | 'too few samples'
 }
 
@@ -132,6 +137,16 @@ export function pooledSlopeOf(segments: MemorySample[][]): Slope | null {
   return { perMinute: slope, standardError: residualSd / Math.sqrt(sxx), residualSd, samples: n }
 }
 
+/** The lowest sample in each whole minute from `from` to `to` (seconds); a minute without a sample is left out. */
+function floorsOf(samples: MemorySample[], from: number, to: number): number[] {
+  const floors: number[] = []
+  for (let start = from; start + 60 <= to; start += 60) {
+    const minute = samples.filter((s) => s.at >= start && s.at < start + 60)
+    if (minute.length > 0) floors.push(round(Math.min(...minute.map((s) => s.mb))))
+  }
+  return floors
+}
+
 /**
  * A process's memory over the soak. "no growth" only when the second half's slope is within noise:
  * its 95 % interval (± 2 standard errors, from the samples' own spread about the line) reaches zero or
@@ -167,6 +182,7 @@ export function memoryTrend(samples: MemorySample[], warmUpEndsAt: number, loadE
     secondHalfNoiseMb: half ? round(half.residualSd) : null,
     steps: steps.map((step) => ({ at: round(step.at), mb: round(step.mb) })),
     secondHalfGrowthBetweenStepsMb: between.growth === null ? null : round(between.growth),
+    floorsMb: floorsOf(afterWarmUp, warmUpEndsAt, loadEndsAt),
     verdict,
   }
 }

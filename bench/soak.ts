@@ -435,7 +435,7 @@ export async function benchSoak(argv: string[] = process.argv.slice(2)): Promise
     const heapTrends = Object.fromEntries([...heap].map(([name, samples]) => [name, memoryTrend(samples.sort((a, b) => a.at - b.at), warmUpS, loadEndsAt)]))
     // A step (a rise past STEP_MB between two samples) printed as "when s +MB".
     const tableOf = (trendsOf: Record<string, MemoryTrend>) =>
-      Object.entries(trendsOf).map(([name, t]) => ({ process: name, ...t, steps: t.steps.map((step) => `${step.at} s +${step.mb}`).join(', ') || '-' }))
+      Object.entries(trendsOf).map(([name, t]) => ({ process: name, ...t, steps: t.steps.map((step) => `${step.at} s +${step.mb}`).join(', ') || '-', floorsMb: t.floorsMb.join(' ') }))
     console.log('Resident memory (MB, with child processes):')
     console.table(tableOf(trends))
     console.log('V8 heap in use (MB):')
