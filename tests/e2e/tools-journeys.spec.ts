@@ -169,6 +169,10 @@ test('face restorer: a restored portrait at twice the size', async ({ page }, in
 test('image enhancer: demo before upload, an upscaled WebP after when WebP is the file type chosen', async ({ page }, info) => {
   await open(page, info, '/tools/image-enhancer', 'Image enhancer')
   await expect(page.getByTestId('demo-preview')).toBeVisible()
+  // Its pictures: with JavaScript asked for once the page is hydrated, without it shown from the <noscript>.
+  for (const name of ['Demo photo before enhancement', 'Demo photo after enhancement']) {
+    await expect(page.getByTestId('demo-preview').getByRole('img', { name })).toBeVisible()
+  }
   await expect(page.getByText('Sign in to track usage credits.')).toBeVisible()
   await screenshots(page, info, 'image-enhancer-before')
   await page.getByTestId('file-input').setInputFiles(fixture('photos/degraded-face-astronaut-128px-q35.jpg'))

@@ -3,6 +3,7 @@
 import { TOOLS } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 import { CompareSlider } from '~/ui/compare-slider'
+import { useHydrated } from '~/ui/use-hydrated'
 import { filenameFromContentDisposition } from './content-disposition'
 import { DownloadBox } from './download-box'
 import { browserCanShow } from './file-checks'
@@ -36,6 +37,7 @@ export function enhancedFilename(header: string | null): string {
 }
 
 export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number; viewer: Viewer | undefined; pageResult?: ToolPageResult }) {
+  const hydrated = useHydrated()
   const run = useToolRun<Enhanced>(tool, {
     headersOnly: true,
     interpret: async (response, resultUrl) => ({
@@ -70,16 +72,28 @@ export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number
 
   // The spec's demo: what the enhancer does, while nothing is uploaded (not on a page following a run
   // of the user's: its words would be wrong, and its pictures would share a slow link with the result).
+  // With JavaScript its pictures are asked for once the page is hydrated, in a box of their size kept
+  // from the start: on a slow link they would otherwise share it with the page's scripts (decision 199).
+  // Without JavaScript the browser reads the <noscript> and shows them at once.
+  const demoSlider = (
+    <CompareSlider
+      before={{ src: DEMO_IMAGES.before, alt: 'Demo photo before enhancement', label: 'Before' }}
+      after={{ src: DEMO_IMAGES.after, alt: 'Demo photo after enhancement', label: 'After' }}
+      width={DEMO_IMAGES.width}
+      height={DEMO_IMAGES.height}
+      className="mx-auto max-w-72"
+    />
+  )
   const demo =
     run.file || pageOk || run.status !== 'idle' ? null : (
       <div data-testid="demo-preview">
-        <CompareSlider
-          before={{ src: DEMO_IMAGES.before, alt: 'Demo photo before enhancement', label: 'Before' }}
-          after={{ src: DEMO_IMAGES.after, alt: 'Demo photo after enhancement', label: 'After' }}
-          width={DEMO_IMAGES.width}
-          height={DEMO_IMAGES.height}
-          className="mx-auto max-w-72"
-        />
+        {hydrated ? (
+          demoSlider
+        ) : (
+          <div className="demo-awaiting-scripts mx-auto max-w-72" style={{ aspectRatio: `${DEMO_IMAGES.width} / ${DEMO_IMAGES.height}` }}>
+            <noscript>{demoSlider}</noscript>
+          </div>
+        )}
         <p className="mt-1 text-center text-xs text-slate-600">Demo image. Upload your own to see it enhanced.</p>
       </div>
     )
