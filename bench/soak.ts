@@ -97,7 +97,7 @@ function jemallocLibrary(): string | null {
 
 /** The environment that puts the studio's processes on the chosen allocator, as the image does. */
 function allocatorEnv(allocator: SoakSettings['allocator']): { LD_PRELOAD?: string; VIPS_CONCURRENCY?: string } {
-  if (allocator === 'glibc') return { LD_PRELOAD: undefined }
+  if (allocator === 'glibc') return {}
   const library = jemallocLibrary()
   if (!library) throw new Error('--allocator jemalloc (the default): no libjemalloc.so.2 here (apt-get install libjemalloc2), or pass --allocator glibc')
   return { LD_PRELOAD: library, VIPS_CONCURRENCY: '1' }
@@ -304,10 +304,11 @@ export async function benchSoak(argv: string[] = process.argv.slice(2)): Promise
       PUBLIC_URL: base,
       TRUST_PROXY: 'loopback',
       LOG_LEVEL: 'warn',
-      ...allocatorEnv(settings.allocator),
     }
     delete env.OTEL_EXPORTER_OTLP_ENDPOINT
-    if (env.LD_PRELOAD === undefined) delete env.LD_PRELOAD
+    // The allocator is the setting's, not whatever the shell preloads.
+    delete env.LD_PRELOAD
+    Object.assign(env, allocatorEnv(settings.allocator))
     const web = startProcess('web', 'server.ts', { ...env, DATA_DIR: path.join(scratch, 'web'), WORKER_CONCURRENCY: String(settings.webSlots) })
     web.metricsUrl = `${base}/metrics`
     procs.push(web)

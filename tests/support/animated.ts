@@ -1,15 +1,6 @@
 // Animated test images built by hand: sharp reads APNG but cannot write it.
-import { crc32 } from 'node:zlib'
 import sharp from 'sharp'
-
-function chunk(type: string, data: Uint8Array): Buffer {
-  const length = Buffer.alloc(4)
-  length.writeUInt32BE(data.length)
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(body))
-  return Buffer.concat([length, body, crc])
-}
+import { PNG_SIGNATURE, pngChunk as chunk } from './png'
 
 /** The chunks of a PNG, in order. */
 function chunks(png: Buffer): { type: string; data: Uint8Array }[] {
@@ -38,7 +29,7 @@ export async function apng(width: number, height: number, first: string, second:
   const [a, b] = [chunks(await frame(first)), chunks(await frame(second))]
   const actl = Buffer.alloc(8)
   actl.writeUInt32BE(2, 0)
-  const parts: Buffer[] = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])]
+  const parts: Buffer[] = [PNG_SIGNATURE]
   parts.push(chunk('IHDR', a.find((c) => c.type === 'IHDR')!.data), chunk('acTL', actl), chunk('fcTL', frameControl(0, width, height)))
   for (const c of a.filter((c) => c.type === 'IDAT')) parts.push(chunk('IDAT', c.data))
   parts.push(chunk('fcTL', frameControl(1, width, height)))

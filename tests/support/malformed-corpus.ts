@@ -2,9 +2,10 @@
 // odd files (CMYK, 16-bit, grey, palette, animated, progressive, every EXIF orientation, multi-page TIFF);
 // the broken ones are written as bytes (truncations, wrong magic bytes, headers claiming 60000×60000,
 // broken and oversized ICC profiles, hostile SVGs).
-import { deflateSync } from 'node:zlib'
+import { crc32, deflateSync } from 'node:zlib'
 import sharp, { type Sharp } from 'sharp'
 import { animated, apng } from './animated'
+import { pngChunk } from './png'
 
 export interface CorpusFile {
   label: string
@@ -19,25 +20,6 @@ export interface CorpusFile {
 const W = 24
 const H = 16
 const base = () => sharp({ create: { width: W, height: H, channels: 3, background: '#3a7' } })
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
-function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8)
-  head.writeUInt32BE(data.length, 0)
-  head.write(type, 4, 'latin1')
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])))
-  return Buffer.concat([head, data, crc])
-}
 
 /** A PNG whose IHDR claims width×height, with its CRC rewritten so only the size is a lie. */
 function pngClaiming(png: Buffer, width: number, height: number): Buffer {

@@ -1,7 +1,7 @@
 // Shared by the tool endpoint tests: callers with known balances and real multipart requests.
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { crc32, deflateSync } from 'node:zlib'
+import { deflateSync } from 'node:zlib'
 import { sql } from 'kysely'
 import { executeTx, getDb } from '~/db/db.server'
 import { createSession } from '~/features/auth/session.server'
@@ -11,6 +11,7 @@ import { insertJob, type ToolJobInfo } from '~/features/jobs/jobs.server'
 import { TOOL_JOB_QUEUE, toolQueues } from '~/features/jobs/queue.server'
 import { reserveSlotHere } from '~/features/jobs/worker.server'
 import { expect, vi } from 'vitest'
+import { PNG_SIGNATURE, pngChunk } from './png'
 import { BASE, formRequest } from './requests'
 
 export const fixture = (path: string) => readFileSync(`tests/fixtures/${path}`)
@@ -25,20 +26,11 @@ export function pngWithUnknownFilter(width = 64, height = 48): Buffer {
   const rowBytes = 1 + width * 3
   const rows = Buffer.alloc(rowBytes * height, 0x80)
   for (let y = 0; y < height; y++) rows[y * rowBytes] = y === height >> 1 ? 9 : 0 // filters are 0-4
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8)
-    head.writeUInt32BE(data.length, 0)
-    head.write(type, 4, 'latin1')
-    const crc = Buffer.alloc(4)
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0)
-    return Buffer.concat([head, data, crc])
-  }
   const header = Buffer.alloc(13)
   header.writeUInt32BE(width, 0)
   header.writeUInt32BE(height, 4)
   header.set([8, 2, 0, 0, 0], 8) // 8-bit RGB, deflate, filtered per row, not interlaced
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(rows)), pngChunk('IEND', Buffer.alloc(0))])
 }
 
 export function randomIp(): string {

@@ -1,5 +1,6 @@
 // The image enhancer: one action over the whole frame, a before/after preview (demo images until
 // something is uploaded) and the enhanced download.
+import type { CSSProperties } from 'react'
 import { TOOLS } from '~/catalog/tools'
 import type { Viewer } from '~/features/account/viewer'
 import { CompareSlider } from '~/ui/compare-slider'
@@ -90,7 +91,7 @@ export function ImageEnhancerScreen({ cost, viewer, pageResult }: { cost: number
         {hydrated ? (
           demoSlider
         ) : (
-          <div className="demo-awaiting-scripts mx-auto max-w-72" style={{ aspectRatio: `${DEMO_IMAGES.width} / ${DEMO_IMAGES.height}` }}>
+          <div className="demo-awaiting-scripts mx-auto max-w-72" style={{ '--demo-aspect': `${DEMO_IMAGES.width} / ${DEMO_IMAGES.height}` } as CSSProperties}>
             <noscript>{demoSlider}</noscript>
           </div>
         )}
