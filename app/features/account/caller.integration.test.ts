@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { getDb } from '~/db/db.server'
 import { createSession, sessionCookieHeader } from '~/features/auth/session.server'
 import { BASE } from '../../../tests/support/requests'
-import { resolveCaller } from '~/features/account/caller.server'
+import { createVisitorCaller, resolveCaller } from '~/features/account/caller.server'
 import { charge } from '~/features/credits/ledger.server'
 import { loadViewer } from '~/features/account/viewer.server'
 import { visitorCookie } from './visitor-cookie.server'
@@ -46,8 +46,8 @@ describe('resolveCaller for visitors', () => {
 
   it('ignores a forged cookie and one naming a visitor that no longer exists', async () => {
     const forged = `fs_visitor=${Buffer.from(JSON.stringify(randomUUID())).toString('base64')}`
-    const preview = await resolveCaller(request({ cookie: forged }), { create: false })
-    expect(preview).toEqual({ kind: 'guest-preview', balance: 5 })
+    const preview = await resolveCaller(request({ cookie: forged, 'x-facet-client-ip': '10.1.2.3' }), { create: false })
+    expect(preview).toEqual({ kind: 'guest-preview', balance: 5, visitorAddress: '10.1.2.3' })
 
     const gone = await visitorCookie().serialize(randomUUID())
     const fresh = await resolveCaller(request({ cookie: cookiePair(gone) }))
@@ -57,9 +57,26 @@ describe('resolveCaller for visitors', () => {
 
   it('creates nothing with create:false', async () => {
     const before = await getDb().selectFrom('visitors').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-    expect(await resolveCaller(request(), { create: false })).toEqual({ kind: 'guest-preview', balance: 5 })
+    expect(await resolveCaller(request(), { create: false })).toMatchObject({ kind: 'guest-preview', balance: 5 })
     const after = await getDb().selectFrom('visitors').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
     expect(after.n).toBe(before.n)
+  })
+
+  it('a guest preview becomes a visitor from its own address, as resolving with create would make it (a run resolves once)', async () => {
+    const ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`
+    const preview = await resolveCaller(request({ 'x-facet-client-ip': ip }), { create: false })
+    if (preview.kind !== 'guest-preview') throw new Error(preview.kind)
+    expect(preview.visitorAddress).toBe(ip)
+    const created = await createVisitorCaller(preview.visitorAddress)
+    expect(created.caller).toMatchObject({ source: 'visitor', teamId: null, userId: null, apiKey: null })
+    expect(created.balance).toBe(5)
+    expect(created.setCookie).toMatch(/^fs_visitor=/)
+    // Counted against the address it came from, and found again by its cookie.
+    const day = await getDb().selectFrom('guest_address_days').select('address').where('address', '=', ip).executeTakeFirst()
+    expect(day?.address).toBe(ip)
+    const again = await resolveCaller(request({ cookie: cookiePair(created.setCookie!), 'x-facet-client-ip': ip }))
+    if (again.kind !== 'caller') throw new Error(again.kind)
+    expect(again.caller.accountId).toBe(created.caller.accountId)
   })
 
   it('refreshes the guest balance to 5 on the first request of the next UTC day', async () => {

@@ -37,9 +37,10 @@ export type CallerResolution =
   | { kind: 'invalid-token' }
   /**
    * Only with create:false: a browser without a (live) visitor cookie. Nothing was written; the
-   * balance shown is the allowance a visitor would get.
+   * balance shown is the allowance a visitor would get. `visitorAddress` is what creating that
+   * visitor needs (createVisitorCaller), so a run makes it later without resolving the request again.
    */
-  | { kind: 'guest-preview'; balance: number }
+  | { kind: 'guest-preview'; balance: number; visitorAddress: string }
   /** `X-Team` names a team the caller may not work as: answer `status` with `message`. */
   | { kind: 'team-refused'; status: 401 | 403; message: string }
   /** Only with run:true: a visitor who may not run tools here (GUEST_RUNS, API_REQUIRES_SIGNUP). */
@@ -178,8 +179,19 @@ export async function resolveCaller(request: Request, options: ResolveOptions = 
 
   // No cookie, or one naming a visitor that no longer exists: treated alike. A new visitor is
   // limited per client address (its own identity, or the address's shared one: decision 080).
-  if (options.create === false) return { kind: 'guest-preview', balance: await guestPreviewBalance(address, now, db) }
-  const created = await createVisitor(address, now, db)
+  if (options.create === false) return { kind: 'guest-preview', balance: await guestPreviewBalance(address, now, db), visitorAddress: address }
+  return createVisitorCaller(address, { now, db })
+}
+
+/**
+ * A new visitor coming from `visitorAddress` (an address group, as a guest-preview resolution carries
+ * it), as the caller of this request, with the cookie that names it from now on.
+ */
+export async function createVisitorCaller(
+  visitorAddress: string,
+  options: Pick<ResolveOptions, 'now' | 'db'> = {},
+): Promise<Extract<CallerResolution, { kind: 'caller' }>> {
+  const created = await createVisitor(visitorAddress, options.now ?? new Date(), options.db ?? getDb())
   return {
     kind: 'caller',
     caller: {

@@ -100,10 +100,10 @@ describe('visitor identities per client address', () => {
     const ip = address()
     const now = new Date()
     const preview = async () => resolveCaller(request(ip), { create: false, now })
-    expect(await preview()).toEqual({ kind: 'guest-preview', balance: config().GUEST_DAILY_CREDITS })
+    expect(await preview()).toEqual({ kind: 'guest-preview', balance: config().GUEST_DAILY_CREDITS, visitorAddress: ip })
     expect(await getDb().selectFrom('guest_address_days').select('address').where('address', '=', ip).executeTakeFirst()).toBeUndefined()
     for (let i = 0; i < config().GUEST_IDENTITIES_PER_ADDRESS; i++) await visit(ip, now)
-    expect(await preview()).toEqual({ kind: 'guest-preview', balance: 0 })
+    expect(await preview()).toEqual({ kind: 'guest-preview', balance: 0, visitorAddress: ip })
   })
 
   it('keeps only recent days: the first row of a new day clears the days before yesterday', async () => {

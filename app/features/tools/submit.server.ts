@@ -7,7 +7,7 @@
 // expected to be short runs inline instead (docs/decisions/176): its row is inserted running, with no
 // charge and no pg-boss job, and the outcome's transaction charges it.
 import { randomUUID } from 'node:crypto'
-import { callerRateKey, resolveCaller, type Caller } from '~/features/account/caller.server'
+import { callerRateKey, createVisitorCaller, resolveCaller, type Caller } from '~/features/account/caller.server'
 import { toolCost } from '~/features/tools/costs.server'
 import { getBalance } from '~/features/credits/ledger.server'
 import { clientAddress, consumeRateLimit, retryAtSentence } from '~/features/security/rate-limit.server'
@@ -134,9 +134,10 @@ export async function acceptToolRun(
     }
 
     if (!caller) {
-      const created = await resolveCaller(request, { run: true })
-      if (created.kind === 'guest-refused') throw new ToolError(created.status, created.message, { headers: created.headers })
-      if (created.kind !== 'caller') throw new ToolError(401, INVALID_TOKEN_MESSAGE)
+      // A browser without a visitor yet: made only now that its upload is accepted (known is a guest preview,
+      // the request already resolved and a guest's run allowed above).
+      if (known.kind !== 'guest-preview') throw new Error(`a run without a caller resolved as ${known.kind}`)
+      const created = await createVisitorCaller(known.visitorAddress)
       caller = created.caller
       remaining = created.balance
       if (created.setCookie) headers['Set-Cookie'] = created.setCookie
